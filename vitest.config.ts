@@ -1,0 +1,37 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const alias = { "@": path.resolve(__dirname) };
+const exclude = ["node_modules/**", ".next/**", "e2e/**", ".data/**"];
+
+// Two projects: `unit` runs pure tests with no database; `integration` (`*.int.test.ts`) gets one embedded
+// PostgreSQL per run and a fresh database per test file (test/global-setup.ts, test/database-per-file.ts).
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: ["**/*.test.ts"],
+          exclude: [...exclude, "**/*.int.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration",
+          include: ["**/*.int.test.ts"],
+          exclude,
+          environment: "node",
+          globalSetup: ["test/global-setup.ts"],
+          setupFiles: ["test/database-per-file.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
