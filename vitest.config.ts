@@ -1,7 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-const alias = { "@": path.resolve(__dirname) };
+const alias = { "@": path.resolve(import.meta.dirname) };
 const exclude = ["node_modules/**", ".next/**", "e2e/**", ".data/**"];
 
 // Two projects: `unit` runs pure tests with no database; `integration` (`*.int.test.ts`) gets one embedded

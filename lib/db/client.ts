@@ -1,0 +1,44 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaClient } from "./generated/client";
+
+type DatabaseHandles = { url: string; pool: pg.Pool; prisma: PrismaClient };
+
+// One pool per process, created on first use (never at import or build time) and kept on globalThis so Next.js
+// development reloads do not open a new pool per edit.
+const globalForDb = globalThis as typeof globalThis & { __chartkeyDb?: DatabaseHandles };
+
+function handles(): DatabaseHandles {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set: start the platform with `npm start`, or set DATABASE_URL");
+  const existing = globalForDb.__chartkeyDb;
+  if (existing && existing.url === url) return existing;
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on("error", () => {});
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  globalForDb.__chartkeyDb = { url, pool, prisma };
+  return globalForDb.__chartkeyDb;
+}
+
+/** The Prisma client for this process. */
+export function db(): PrismaClient {
+  return handles().prisma;
+}
+
+/** The raw pg pool behind the Prisma client, for libraries that take one (rate limiter). */
+export function pgPool(): pg.Pool {
+  return handles().pool;
+}
+
+export async function closeDb(): Promise<void> {
+  const existing = globalForDb.__chartkeyDb;
+  globalForDb.__chartkeyDb = undefined;
+  if (existing) {
+    await existing.prisma.$disconnect();
+    await existing.pool.end().catch(() => {});
+  }
+}
+
+export type { PrismaClient };
+export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];

