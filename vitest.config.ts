@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 
 const alias = { "@": path.resolve(import.meta.dirname) };
 const exclude = ["node_modules/**", ".next/**", "e2e/**", ".data/**"];
+// A fixed secret for tests only; deployments set their own (npm start generates one into .env.local).
+const env = { CHARTKEY_SECRET: "test-only-secret-0123456789abcdefghijklmnopqrstuvwxyz", NODE_ENV: "test" as const };
 
 // Two projects: `unit` runs pure tests with no database; `integration` (`*.int.test.ts`) gets one embedded
 // PostgreSQL per run and a fresh database per test file (test/global-setup.ts, test/database-per-file.ts).
@@ -17,6 +19,7 @@ export default defineConfig({
           include: ["**/*.test.ts"],
           exclude: [...exclude, "**/*.int.test.ts"],
           environment: "node",
+          env,
         },
       },
       {
@@ -26,6 +29,7 @@ export default defineConfig({
           include: ["**/*.int.test.ts"],
           exclude,
           environment: "node",
+          env,
           globalSetup: ["test/global-setup.ts"],
           setupFiles: ["test/database-per-file.ts"],
           testTimeout: 30_000,

@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+import { encryptSecret } from "@/lib/auth/secret-box";
+import { db, type Tx } from "@/lib/db/client";
+import { newId } from "@/lib/ids";
+import { CATEGORIES } from "@/lib/records/categories";
+
+export type NewApplication = {
+  developerId: string;
+  name: string;
+  status?: "sandbox" | "active" | "suspended";
+  productionEnabled?: boolean;
+  categoryAllowlist?: string[];
+  syncMode?: "one_time" | "continuous";
+  webhookUrl?: string | null;
+};
+
+/** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64")}`;
+}
+
+export async function createApplication(input: NewApplication, tx: Tx = db()) {
+  return tx.application.create({
+    data: {
+      id: newId("app_"),
+      developerId: input.developerId,
+      name: input.name,
+      status: input.status ?? "sandbox",
+      productionEnabled: input.productionEnabled ?? false,
+      categoryAllowlist: input.categoryAllowlist ?? [...CATEGORIES],
+      syncMode: input.syncMode ?? "one_time",
+      webhookUrl: input.webhookUrl ?? null,
+      signingSecretEncrypted: encryptSecret(newSigningSecret()),
+    },
+  });
+}

@@ -1,0 +1,26 @@
+import { ApiError } from "./api-error";
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 100;
+
+const WHOLE_NUMBER = /^\d+$/;
+
+/** `limit`: a whole number 1 to 100, default 50 (SPEC.md Limits; ARCHITECTURE.md §6). */
+export function parseLimit(raw: string | null): number {
+  if (raw === null) return DEFAULT_LIMIT;
+  const value = WHOLE_NUMBER.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_LIMIT) {
+    throw new ApiError("invalid_pagination", `limit must be a whole number from 1 to ${MAX_LIMIT}.`);
+  }
+  return value;
+}
+
+/** Legacy `offset`: a whole number >= 0, default 0. */
+export function parseOffset(raw: string | null): number {
+  if (raw === null) return 0;
+  const value = WHOLE_NUMBER.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value)) throw new ApiError("invalid_pagination", "offset must be a whole number >= 0.");
+  return value;
+}
+
+export type ListEnvelope<T> = { data: T[]; hasMore: boolean; nextCursor: string | null };

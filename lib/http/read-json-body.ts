@@ -1,0 +1,58 @@
+import { ApiError } from "./api-error";
+import { MAX_BODY_BYTES } from "./headers";
+
+/**
+ * Reads a JSON object body, counting bytes as they stream so an oversized body is refused without being buffered
+ * whole and whatever Content-Length claims. An empty body reads as `{}`: a missing field then fails validation
+ * with `invalid_request`, which names the field.
+ */
+export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+
+  const text = await readLimited(request, maxBytes);
+  if (text.trim() === "") return {};
+
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
+    throw new ApiError("invalid_request", "Send request bodies as JSON with Content-Type: application/json.", {
+      status: 415,
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid JSON.");
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new ApiError("invalid_json", "The request body must be a JSON object.");
+  }
+  return parsed as Record<string, unknown>;
+}
+
+async function readLimited(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid UTF-8 JSON.");
+  }
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError("payload_too_large", `The request body exceeds ${maxBytes / 1024} KiB.`);
+}

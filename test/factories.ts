@@ -1,0 +1,28 @@
+import { randomBytes } from "node:crypto";
+import { createApplication, type NewApplication } from "@/lib/applications/create-application";
+import { createApiKey } from "@/lib/auth/create-api-key";
+import { db } from "@/lib/db/client";
+import { newId } from "@/lib/ids";
+
+/**
+ * A developer with one application and a sandbox and a live key, written through the same domain functions the
+ * product uses. The password hash is a placeholder: tests that sign in create their developer with createDeveloper.
+ */
+export async function createTestApplication(overrides: Partial<Omit<NewApplication, "developerId">> = {}) {
+  const developer = await db().developer.create({
+    data: { id: newId("dev_"), email: `dev-${randomBytes(6).toString("hex")}@example.test`, name: "Test Developer", passwordHash: "unused" },
+  });
+  const application = await createApplication({ developerId: developer.id, name: "Test App", ...overrides });
+  const sandbox = await createApiKey({ applicationId: application.id, environment: "sandbox" });
+  const live = await createApiKey({ applicationId: application.id, environment: "live" });
+  return { developer, application, sandboxKey: sandbox.key, sandboxKeyId: sandbox.id, liveKey: live.key, liveKeyId: live.id };
+}
+
+export function bearer(key: string): HeadersInit {
+  return { Authorization: `Bearer ${key}` };
+}
+
+/** Next.js passes route params as a promise. */
+export function routeContext(params: Record<string, string | string[]> = {}) {
+  return { params: Promise.resolve(params) };
+}
