@@ -1,5 +1,5 @@
 import type { Codeable, Coding, Money, Quantity } from "@/lib/records/schemas";
-import { number, object, objects, string } from "./read";
+import { code, number, object, objects, string } from "./read";
 
 export const CODE_SYSTEMS = {
   loinc: "http://loinc.org",
@@ -78,4 +78,9 @@ export function money(value: unknown): Money | null {
   if (!raw) return null;
   const result = { value: number(raw.value), currency: string(raw.currency) };
   return result.value === null ? null : result;
+}
+
+/** The code of a concept's first coding, lowercased: how FHIR status concepts (clinicalStatus, ...) are read. */
+export function firstCode(value: unknown): string | null {
+  return code(codings(object(value)?.coding)[0]?.code);
 }

@@ -1,0 +1,81 @@
+import type { Money, RecordData } from "@/lib/records/schemas";
+import { codeable, money } from "./codes";
+import { conceptKey, instantKey } from "./fact-key";
+import { identifiers } from "./identifiers";
+import { code, integer, object, objects, type Json } from "./read";
+import { referencedConcept } from "./reasons";
+import { referenceDisplay } from "./references";
+import { clinicalTime, dateTime, period } from "./times";
+import type { DraftOutcome, NormalizeContext } from "./types";
+
+type Claim = RecordData<"claims">;
+
+/** Claims and ExplanationOfBenefits share their shape; a payer's adjudication adds outcome, totals and payment. */
+export function normalizeClaim(claim: Json, context: NormalizeContext): DraftOutcome {
+  const kind = claim.resourceType === "Claim" ? "claim" : "explanationOfBenefit";
+  const claimType = codeable(claim.type);
+  if (!claimType) return { skipReason: `${String(claim.resourceType)} has no type` };
+  const billablePeriod = period(claim.billablePeriod);
+  const created = dateTime(claim.created);
+  const items = objects(claim.item).map((item) => claimItem(item));
+  const totals = claimTotals(claim);
+  return {
+    keyParts: [
+      kind,
+      conceptKey(claimType, []),
+      instantKey(billablePeriod?.start ?? null),
+      instantKey(created),
+      items.map((item) => conceptKey(item.service, []) ?? "").join(","),
+      totals.map((total) => `${conceptKey(total.category, []) ?? ""}=${moneyKey(total.amount)}`).join(","),
+    ],
+    data: {
+      category: "claims",
+      kind,
+      status: code(claim.status),
+      code: claimType,
+      use: code(claim.use),
+      outcome: code(claim.outcome),
+      identifiers: identifiers(claim.identifier),
+      billablePeriod,
+      created,
+      insurer: referenceDisplay(claim.insurer, claim, context.resolve),
+      provider: referenceDisplay(claim.provider, claim, context.resolve),
+      totals,
+      payment: money(object(claim.payment)?.amount),
+      diagnoses: objects(claim.diagnosis).flatMap(
+        (diagnosis) =>
+          codeable(diagnosis.diagnosisCodeableConcept) ??
+          referencedConcept(diagnosis.diagnosisReference, claim, context.resolve) ??
+          [],
+      ),
+      items,
+    },
+  };
+}
+
+function moneyKey(amount: Money): string {
+  return `${amount.value ?? ""} ${amount.currency ?? ""}`.trim();
+}
+
+/** Claim.total is one amount; ExplanationOfBenefit.total is a list of amounts by adjudication category. */
+function claimTotals(claim: Json): Claim["totals"] {
+  const single = money(claim.total);
+  if (single) return [{ category: null, amount: single }];
+  return objects(claim.total).flatMap((total) => {
+    const amount = money(total.amount);
+    return amount ? [{ category: codeable(total.category), amount }] : [];
+  });
+}
+
+function claimItem(item: Json): Claim["items"][number] {
+  return {
+    sequence: integer(item.sequence),
+    service: codeable(item.productOrService),
+    serviced: clinicalTime(item, "serviced"),
+    net: money(item.net),
+    adjudications: objects(item.adjudication).map((adjudication) => ({
+      category: codeable(adjudication.category),
+      amount: money(adjudication.amount),
+    })),
+  };
+}

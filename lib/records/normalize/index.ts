@@ -1,0 +1,7 @@
+/**
+ * Module A of the shared contract: pure functions from FHIR R4 resources to normalized records of the ten
+ * categories. See resources.ts for what is mapped and skipped, fact-key.ts for how facts are identified.
+ */
+export { mergeFacts } from "./merge";
+export { normalizeBundle, normalizeResources } from "./resources";
+export type { NormalizationResult, NormalizedFact, SkippedResource, SourceInfo } from "./types";

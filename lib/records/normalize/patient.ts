@@ -1,0 +1,73 @@
+import type { RecordData } from "@/lib/records/schemas";
+import { codeable, coding } from "./codes";
+import { identifiers } from "./identifiers";
+import { currentPersonName } from "./names";
+import { boolean, code, object, objects, string, type Json } from "./read";
+import { date, dateTime } from "./times";
+import type { RecordDraft } from "./types";
+
+type Demographics = RecordData<"demographics">;
+
+const RACE_EXTENSION = "http://hl7.org/fhir/us/core/StructureDefinition/us-core-race";
+const ETHNICITY_EXTENSION = "http://hl7.org/fhir/us/core/StructureDefinition/us-core-ethnicity";
+
+/** One demographics record per patient: a source describes one patient, whatever its Patient resource's id. */
+export function normalizePatient(patient: Json): RecordDraft {
+  const deceasedDateTime = dateTime(patient.deceasedDateTime);
+  const active = boolean(patient.active);
+  const data: Demographics = {
+    category: "demographics",
+    status: active === null ? null : active ? "active" : "inactive",
+    code: null,
+    name: currentPersonName(patient.name),
+    birthDate: date(patient.birthDate),
+    gender: code(patient.gender),
+    deceased: boolean(patient.deceasedBoolean) ?? (deceasedDateTime === null ? null : true),
+    deceasedDateTime,
+    addresses: addresses(patient.address),
+    telecom: telecom(patient.telecom),
+    language: preferredLanguage(patient.communication),
+    maritalStatus: codeable(patient.maritalStatus),
+    race: raceOrEthnicity(patient.extension, RACE_EXTENSION),
+    ethnicity: raceOrEthnicity(patient.extension, ETHNICITY_EXTENSION),
+    identifiers: identifiers(patient.identifier),
+  };
+  return { keyParts: ["patient"], data };
+}
+
+function addresses(value: unknown): Demographics["addresses"] {
+  return objects(value).flatMap((raw) => {
+    const address = {
+      use: code(raw.use),
+      city: string(raw.city),
+      state: string(raw.state),
+      postalCode: string(raw.postalCode),
+      country: string(raw.country),
+    };
+    return address.city ?? address.state ?? address.postalCode ?? address.country ? [address] : [];
+  });
+}
+
+function telecom(value: unknown): Demographics["telecom"] {
+  return objects(value).flatMap((raw) => {
+    const contactValue = string(raw.value);
+    return contactValue === null ? [] : [{ system: code(raw.system), value: contactValue, use: code(raw.use) }];
+  });
+}
+
+function preferredLanguage(value: unknown): Demographics["language"] {
+  const communications = objects(value);
+  const chosen = communications.find((item) => item.preferred === true) ?? communications[0];
+  return codeable(chosen?.language);
+}
+
+function raceOrEthnicity(extensions: unknown, url: string): Demographics["race"] {
+  const extension = objects(extensions).find((item) => item.url === url);
+  if (!extension) return null;
+  const parts = objects(extension.extension);
+  const codingsOf = (partUrl: string) =>
+    parts.filter((part) => part.url === partUrl).flatMap((part) => coding(object(part.valueCoding)) ?? []);
+  const text = string(parts.find((part) => part.url === "text")?.valueString);
+  const result = { text, ombCategories: codingsOf("ombCategory"), detailed: codingsOf("detailed") };
+  return text === null && result.ombCategories.length === 0 && result.detailed.length === 0 ? null : result;
+}

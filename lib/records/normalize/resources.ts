@@ -1,0 +1,163 @@
+import { createHash } from "node:crypto";
+import { stableId } from "@/lib/ids";
+import { recordSchemas, type NormalizedRecord } from "@/lib/records/schemas";
+import { normalizeAllergy } from "./allergy";
+import { normalizeClaim } from "./claim";
+import { firstCode } from "./codes";
+import { normalizeCondition } from "./condition";
+import { normalizeDocumentReference } from "./document-reference";
+import { factKey, type KeyPart } from "./fact-key";
+import { normalizeImmunization } from "./immunization";
+import { normalizeMedicationRequest, normalizeMedicationStatement } from "./medication";
+import { compareFacts } from "./merge";
+import { normalizeObservation } from "./observation";
+import { normalizePatient } from "./patient";
+import { normalizeProcedure } from "./procedure";
+import { code, isObject, object, string, type Json } from "./read";
+import { referenceResolver, type ResourceEntry } from "./references";
+import type {
+  NormalizationResult,
+  NormalizedFact,
+  RecordDraft,
+  ResourceNormalizer,
+  SkippedResource,
+  SourceInfo,
+} from "./types";
+
+/**
+ * The resource types that feed the ten categories. Other types (Encounter, Organization, Medication, Provenance,
+ * ...) are context: they are used to resolve references but never become records, and they are not reported as
+ * skipped, so `skipped` lists only resources that were meant to become records and did not.
+ */
+export const NORMALIZERS: Readonly<Record<string, ResourceNormalizer>> = {
+  Patient: normalizePatient,
+  Condition: normalizeCondition,
+  MedicationRequest: normalizeMedicationRequest,
+  MedicationStatement: normalizeMedicationStatement,
+  AllergyIntolerance: normalizeAllergy,
+  Immunization: normalizeImmunization,
+  Observation: normalizeObservation,
+  Procedure: normalizeProcedure,
+  DocumentReference: normalizeDocumentReference,
+  Claim: normalizeClaim,
+  ExplanationOfBenefit: normalizeClaim,
+};
+
+const ENTERED_IN_ERROR = "entered-in-error";
+
+/** Normalizes every resource of a FHIR Bundle (any Bundle type) from one source. Entries without a resource (the
+ *  DELETE entries of a transaction) carry no fact and are ignored. */
+export function normalizeBundle(bundle: unknown, source: SourceInfo, scope: string): NormalizationResult {
+  const raw = object(bundle);
+  if (raw?.resourceType !== "Bundle") {
+    const skipped = [{ resourceType: string(raw?.resourceType) ?? "unknown", resourceId: string(raw?.id), reason: "input is not a FHIR Bundle" }];
+    return { facts: [], skipped };
+  }
+  const entries = Array.isArray(raw.entry) ? raw.entry.filter((entry) => object(entry)?.resource !== undefined) : [];
+  return normalizeEntries(
+    entries.map((entry: Json) => ({ resource: entry.resource, fullUrl: string(entry.fullUrl) })),
+    source,
+    scope,
+  );
+}
+
+/** Same for a plain list of resources (the importer reads FHIR search results). */
+export function normalizeResources(resources: unknown[], source: SourceInfo, scope: string): NormalizationResult {
+  return normalizeEntries(
+    (Array.isArray(resources) ? resources : []).map((resource) => ({ resource, fullUrl: null })),
+    source,
+    scope,
+  );
+}
+
+type UncheckedEntry = { resource: unknown; fullUrl: string | null };
+type Candidate = { draft: RecordDraft; resourceType: string; resourceId: string | null; position: number };
+
+function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope: string): NormalizationResult {
+  const skipped: SkippedResource[] = [];
+  const entries: ResourceEntry[] = [];
+  for (const { resource, fullUrl } of unchecked) {
+    if (isObject(resource)) entries.push({ resource, fullUrl });
+    else skipped.push({ resourceType: "unknown", resourceId: null, reason: "entry is not a FHIR resource object" });
+  }
+
+  const context = { resolve: referenceResolver(entries) };
+  const candidates: Candidate[] = [];
+  entries.forEach(({ resource }, position) => {
+    const resourceType = string(resource.resourceType);
+    const normalizer = resourceType === null ? undefined : NORMALIZERS[resourceType];
+    if (resourceType === null || !normalizer) return;
+    const resourceId = string(resource.id);
+    const skip = (reason: string) => skipped.push({ resourceType, resourceId, reason });
+    if (isEnteredInError(resource)) return skip(`${resourceType} is entered-in-error`);
+    try {
+      const outcome = normalizer(resource, context);
+      if ("skipReason" in outcome) skip(outcome.skipReason);
+      else candidates.push({ draft: outcome, resourceType, resourceId, position });
+    } catch (error) {
+      // The readers are written not to throw; this keeps one unforeseen shape from failing a whole import.
+      skip(`${resourceType} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+
+  const facts: NormalizedFact[] = [];
+  for (const [candidate, key] of uniqueFactKeys(candidates)) {
+    const { draft, resourceType, resourceId } = candidate;
+    const category = draft.data.category;
+    const record = {
+      recordId: stableId("rec_", scope, category, key),
+      ...draft.data,
+      sources: [{ sourceId: source.sourceId, sourceName: source.sourceName, resourceType, resourceId }],
+    };
+    const checked = recordSchemas[category].safeParse(record);
+    if (checked.success) facts.push({ category, factKey: key, record: checked.data as NormalizedRecord });
+    else skipped.push({ resourceType, resourceId, reason: `normalized ${category} record is invalid: ${checked.error.issues[0]?.message}` });
+  }
+  return { facts: facts.sort(compareFacts), skipped };
+}
+
+function isEnteredInError(resource: Json): boolean {
+  return code(resource.status) === ENTERED_IN_ERROR || firstCode(resource.verificationStatus) === ENTERED_IN_ERROR;
+}
+
+/**
+ * The factKey of each candidate. Two distinct resources of one source must never share a key, so when clinical
+ * content alone collides, the key also takes a digest of the whole normalized record (still source-independent:
+ * two sources sending the same pair still agree), and only when even that collides, the resource's own id (and,
+ * for resources repeated under one id, their order).
+ */
+function uniqueFactKeys(candidates: Candidate[]): Map<Candidate, string> {
+  const keys = new Map<Candidate, string>();
+  const byClinicalKey = groupBy(candidates, ({ draft }) => JSON.stringify([draft.data.category, factKey(draft.keyParts)]));
+  for (const group of byClinicalKey.values()) {
+    if (group.length === 1) {
+      const [only] = group as [Candidate];
+      keys.set(only, factKey(only.draft.keyParts));
+      continue;
+    }
+    for (const [digest, sameContent] of groupBy(group, ({ draft }) => contentDigest(draft))) {
+      const idsAreUnique = new Set(sameContent.map(({ resourceId }) => resourceId)).size === sameContent.length;
+      sameContent.forEach((candidate, ordinal) => {
+        const parts: KeyPart[] = [...candidate.draft.keyParts, `data:${digest}`];
+        if (sameContent.length > 1) parts.push(`resource:${candidate.resourceId ?? ""}${idsAreUnique ? "" : `#${ordinal}`}`);
+        keys.set(candidate, factKey(parts));
+      });
+    }
+  }
+  return keys;
+}
+
+function contentDigest(draft: RecordDraft): string {
+  return createHash("sha256").update(JSON.stringify(draft.data)).digest("hex").slice(0, 16);
+}
+
+function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}

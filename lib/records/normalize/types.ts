@@ -1,0 +1,25 @@
+import type { Category } from "@/lib/records/categories";
+import type { NormalizedRecord, RecordData } from "@/lib/records/schemas";
+import type { KeyPart } from "./fact-key";
+import type { Json } from "./read";
+import type { ReferenceResolver } from "./references";
+
+export type SourceInfo = { sourceId: string; sourceName: string };
+
+/** One normalized clinical fact. factKey is deterministic and source-independent: the same fact reported by
+ *  two sources gets the same factKey. record.recordId = stableId("rec_", scope, category, factKey). */
+export type NormalizedFact = { category: Category; factKey: string; record: NormalizedRecord };
+
+export type SkippedResource = { resourceType: string; resourceId: string | null; reason: string };
+
+export type NormalizationResult = { facts: NormalizedFact[]; skipped: SkippedResource[] };
+
+export type NormalizeContext = { resolve: ReferenceResolver };
+
+/** A record before it has an id and provenance: its category-specific fields plus the clinical content that
+ *  identifies the fact (turned into the factKey once collisions within the source are known). */
+export type RecordDraft = { keyParts: KeyPart[]; data: RecordData };
+
+export type DraftOutcome = RecordDraft | { skipReason: string };
+
+export type ResourceNormalizer = (resource: Json, context: NormalizeContext) => DraftOutcome;
