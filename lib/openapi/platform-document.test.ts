@@ -1,0 +1,53 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import type { KeyAuth } from "@/lib/auth/authenticate-key";
+import { presentApplication } from "@/lib/applications/present-application";
+import { GET } from "@/app/api/v1/openapi.json/route";
+import { platformOpenApiDocument } from "./platform-document";
+import { applicationSchema } from "./platform-schemas";
+
+describe("platform OpenAPI document", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    const result = await new Validator().validate(platformOpenApiDocument());
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("describes GET /health without auth and GET /app with bearer auth and its error codes", () => {
+    const doc = platformOpenApiDocument() as {
+      security: unknown;
+      paths: Record<string, Record<string, { security?: unknown; responses: Record<string, { "x-error-codes"?: string[] }> }>>;
+    };
+    expect(doc.security).toEqual([{ apiKey: [] }]);
+    expect(doc.paths["/health"]?.get?.security).toEqual([]);
+    const app = doc.paths["/app"]?.get;
+    expect(app?.security).toBeUndefined();
+    expect(app?.responses["401"]?.["x-error-codes"]).toEqual(["missing_api_key", "invalid_api_key"]);
+    expect(app?.responses["200"]).toMatchObject({ headers: { "Service-Version": { $ref: "#/components/headers/Service-Version" } } });
+  });
+
+  it("documents the shape GET /app really returns", () => {
+    const auth: KeyAuth = {
+      kind: "key",
+      apiKeyId: "key_1",
+      environment: "sandbox",
+      conformanceRunId: null,
+      application: {
+        id: "app_1",
+        name: "Example",
+        status: "sandbox",
+        productionEnabled: false,
+        categoryAllowlist: ["labs", "medications"],
+        syncMode: "one_time",
+      },
+    };
+    expect(applicationSchema.safeParse(presentApplication(auth)).success).toBe(true);
+  });
+
+  it("is served at GET /api/v1/openapi.json with Service-Version", async () => {
+    const response = await GET(new Request("http://localhost/api/v1/openapi.json"), { params: Promise.resolve({}) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("service-version")).toBe("2026-09-22");
+    expect(((await response.json()) as { openapi: string }).openapi).toBe("3.1.0");
+  });
+});

@@ -1,0 +1,32 @@
+import { HEADER, SERVICE_VERSION } from "@/lib/http/headers";
+import { buildOpenApiDocument, type JsonObject } from "./build-document";
+import { COMMON_HEADERS } from "./common-headers";
+import { PLATFORM_OPERATIONS } from "./platform-operations";
+
+let cached: JsonObject | undefined;
+
+/** The OpenAPI 3.1 document of the keyed API under /api/v1, built once per process. */
+export function platformOpenApiDocument(): JsonObject {
+  cached ??= buildOpenApiDocument({
+    title: "Chartkey API",
+    version: SERVICE_VERSION,
+    description:
+      "Patient-authorized health records: Connect sessions, consent-filtered normalized records and change feeds. " +
+      "Authenticate with `Authorization: Bearer <API_KEY>` from a server, never from a browser or mobile app. " +
+      "Sandbox keys start with ck_test_, live keys with ck_live_. Every response carries Service-Version.",
+    servers: [{ url: "/api/v1", description: "This deployment" }],
+    tags: [{ name: "Platform", description: "Availability, the calling application and this document." }],
+    operations: PLATFORM_OPERATIONS,
+    headers: COMMON_HEADERS,
+    responseHeaders: [HEADER.serviceVersion, HEADER.requestId],
+    security: {
+      name: "apiKey",
+      scheme: {
+        type: "http",
+        scheme: "bearer",
+        description: "An API key: ck_test_... (sandbox) or ck_live_... (live).",
+      },
+    },
+  });
+  return cached;
+}
