@@ -1,5 +1,5 @@
 import type { Money, RecordData } from "@/lib/records/schemas";
-import { codeable, money } from "./codes";
+import { CODE_SYSTEMS, codeable, money } from "./codes";
 import { conceptKey, instantKey } from "./fact-key";
 import { identifiers } from "./identifiers";
 import { code, integer, object, objects, type Json } from "./read";
@@ -27,6 +27,7 @@ export function normalizeClaim(claim: Json, context: NormalizeContext): DraftOut
       instantKey(created),
       items.map((item) => conceptKey(item.service, []) ?? "").join(","),
       totals.map((total) => `${conceptKey(total.category, []) ?? ""}=${moneyKey(total.amount)}`).join(","),
+      prescribedMedicationKey(claim, context),
     ],
     data: {
       category: "claims",
@@ -51,6 +52,12 @@ export function normalizeClaim(claim: Json, context: NormalizeContext): DraftOut
       items,
     },
   };
+}
+
+/** Pharmacy claims of one visit differ only by the prescription they bill, so its medication tells them apart. */
+function prescribedMedicationKey(claim: Json, context: NormalizeContext): string | null {
+  const prescription = context.resolve(claim.prescription, claim);
+  return conceptKey(codeable(prescription?.medicationCodeableConcept), [CODE_SYSTEMS.rxnorm]);
 }
 
 function moneyKey(amount: Money): string {
