@@ -39,7 +39,7 @@ describe("normalizeDocumentReference", () => {
   });
 
   it("falls back to the category when the type is missing, and skips a document with nothing to name it", () => {
-    const { type: _type, ...untyped } = documentReference;
+    const untyped = { ...documentReference, type: undefined };
     expect(normalizeOne("documents", untyped).code.text).toBe("Clinical Note");
     expect(skipReason({ ...untyped, category: [] })).toBe("DocumentReference has no type, category or description");
   });

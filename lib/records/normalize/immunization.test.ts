@@ -26,9 +26,9 @@ describe("normalizeImmunization", () => {
   });
 
   it("keeps a free-text occurrence and a not-done reason", () => {
-    const { occurrenceDateTime: _time, ...rest } = immunization;
     const record = normalizeOne("immunizations", {
-      ...rest,
+      ...immunization,
+      occurrenceDateTime: undefined,
       status: "not-done",
       statusReason: { coding: [{ code: "PATOBJ", display: "patient objection" }] },
       occurrenceString: "childhood",

@@ -25,6 +25,7 @@ const request = {
     },
   ],
 };
+const withoutInline = { ...request, medicationCodeableConcept: undefined };
 const practitioner = { resourceType: "Practitioner", id: "dr1", name: [{ family: "House", given: ["Greg"], prefix: ["Dr."] }] };
 const condition = { resourceType: "Condition", id: "c1", code: { text: "Type 2 diabetes" } };
 
@@ -54,7 +55,6 @@ describe("normalizeMedicationRequest", () => {
   });
 
   it("resolves a contained Medication", () => {
-    const { medicationCodeableConcept: _inline, ...withoutInline } = request;
     const record = normalizeOne("medications", {
       ...withoutInline,
       contained: [{ resourceType: "Medication", id: "med", code: metformin }],
@@ -64,7 +64,6 @@ describe("normalizeMedicationRequest", () => {
   });
 
   it("resolves a Medication elsewhere in the bundle by its urn:uuid fullUrl, with the same fact key as inline", () => {
-    const { medicationCodeableConcept: _inline, ...withoutInline } = request;
     const bundle = {
       resourceType: "Bundle",
       type: "transaction",
@@ -81,7 +80,6 @@ describe("normalizeMedicationRequest", () => {
   });
 
   it("falls back to the reference's display, and skips a request naming no medication", () => {
-    const { medicationCodeableConcept: _inline, ...withoutInline } = request;
     const record = normalizeOne("medications", { ...withoutInline, medicationReference: { reference: "Medication/gone", display: "Metformin" } });
     expect(record.code).toEqual({ text: "Metformin", codings: [] });
     expect(skipReason({ ...withoutInline, medicationReference: { reference: "Medication/gone" } })).toBe(

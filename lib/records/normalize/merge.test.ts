@@ -27,12 +27,12 @@ describe("mergeFacts", () => {
     const fromSecondary = factsOf(secondary, [glucose("b-9", "Glucose in blood")]);
     const merged = mergeFacts([fromPrimary, fromSecondary]);
     expect(merged).toHaveLength(1);
-    expect(merged[0]!.record.code.text).toBe("Glucose");
+    expect(merged[0]!.record).toMatchObject({ code: { text: "Glucose" } });
     expect(merged[0]!.record.sources).toEqual([
       { sourceId: "src_primary", sourceName: "Primary Clinic", resourceType: "Observation", resourceId: "a-1" },
       { sourceId: "src_secondary", sourceName: "Secondary Hospital", resourceType: "Observation", resourceId: "b-9" },
     ]);
-    expect(mergeFacts([fromSecondary, fromPrimary])[0]!.record.code.text).toBe("Glucose in blood");
+    expect(mergeFacts([fromSecondary, fromPrimary])[0]!.record).toMatchObject({ code: { text: "Glucose in blood" } });
   });
 
   it("keeps distinct facts apart and orders by category, then record id", () => {
