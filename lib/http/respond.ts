@@ -13,23 +13,24 @@ export function newRequestId(): string {
 /**
  * Runs a handler and always answers: its result as JSON, an ApiError as the spec's envelope, and anything else
  * as 500 `database_error` or `internal_error`, logged once with the request id and never leaking internals.
- * `headers` are put on every outcome (request id, version, rate-limit fields).
+ * `headers` are put on every outcome (request id, version, rate-limit fields); they are read after `run`, so
+ * fields the run adds (the rate-limit state) reach the response too.
  */
 export async function respond(
   requestId: string,
   headers: Record<string, string>,
   run: () => Promise<RouteResult | Response>,
 ): Promise<Response> {
-  const base = { [HEADER.requestId]: requestId, ...headers };
+  const base = () => ({ [HEADER.requestId]: requestId, ...headers });
   try {
     const result = await run();
     if (result instanceof Response) {
-      for (const [name, value] of Object.entries(base)) result.headers.set(name, value);
+      for (const [name, value] of Object.entries(base())) result.headers.set(name, value);
       return result;
     }
-    return Response.json(result.body, { status: result.status ?? 200, headers: { ...base, ...result.headers } });
+    return Response.json(result.body, { status: result.status ?? 200, headers: { ...base(), ...result.headers } });
   } catch (error) {
-    return errorResponse(toApiError(error, requestId), requestId, base);
+    return errorResponse(toApiError(error, requestId), requestId, base());
   }
 }
 

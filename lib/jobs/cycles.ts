@@ -1,0 +1,28 @@
+import { db } from "@/lib/db/client";
+import type { LifecycleCycle } from "./lifecycle";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** ARCHITECTURE.md §5: request logs are kept 30 days. */
+export const REQUEST_LOG_RETENTION_DAYS = 30;
+
+export const pruneRequestLogs: LifecycleCycle = {
+  name: "prune-request-logs",
+  run: async (now) => {
+    const cutoff = new Date(now.getTime() - REQUEST_LOG_RETENTION_DAYS * DAY_MS);
+    return (await db().requestLog.deleteMany({ where: { createdAt: { lt: cutoff } } })).count;
+  },
+};
+
+export const pruneIdempotencyRecords: LifecycleCycle = {
+  name: "prune-idempotency-records",
+  run: async (now) => (await db().idempotencyRecord.deleteMany({ where: { expiresAt: { lt: now } } })).count,
+};
+
+/** rate-limiter-flexible stores the window's end in `expire` (epoch ms); rows past it only take space. */
+export const pruneRateLimitWindows: LifecycleCycle = {
+  name: "prune-rate-limit-windows",
+  run: async (now) => (await db().rateLimit.deleteMany({ where: { expire: { lt: BigInt(now.getTime()) } } })).count,
+};
+
+/** Every cycle the lifecycle job runs, in order. Later work adds its cycles here. */
+export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [pruneRequestLogs, pruneIdempotencyRecords, pruneRateLimitWindows];

@@ -1,0 +1,86 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { createTestApplication } from "@/test/factories";
+import { LIFECYCLE_CYCLES } from "./cycles";
+import { runLifecycle } from "./lifecycle";
+import { LIFECYCLE_QUEUE } from "./queue";
+import { startWorker } from "./worker";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+async function seedExpirable(applicationId: string, now: number, tag: string) {
+  const log = (id: string, age: number) => ({
+    requestId: id,
+    method: "GET",
+    route: "GET /app",
+    status: 200,
+    latencyMs: 1,
+    applicationId,
+    createdAt: new Date(now - age),
+  });
+  await db().requestLog.createMany({ data: [log(`req_old_${tag}`, 31 * DAY), log(`req_new_${tag}`, 29 * DAY)] });
+  const idem = (id: string, key: string, expiresAt: number) => ({
+    id,
+    applicationId,
+    environment: "sandbox" as const,
+    key,
+    requestHash: "h",
+    expiresAt: new Date(expiresAt),
+  });
+  await db().idempotencyRecord.createMany({ data: [idem(`idem_old_${tag}`, `a${tag}`, now - 1000), idem(`idem_new_${tag}`, `b${tag}`, now + DAY)] });
+  await db().rateLimit.createMany({
+    data: [
+      { key: `key:old_${tag}`, points: 3, expire: BigInt(now - 1000) },
+      { key: `key:new_${tag}`, points: 3, expire: BigInt(now + 60_000) },
+    ],
+  });
+}
+
+describe("lifecycle cycles", () => {
+  it("prune request logs older than 30 days, expired idempotency records and spent rate-limit windows, and nothing else", async () => {
+    const { application } = await createTestApplication();
+    const now = Date.now();
+    await seedExpirable(application.id, now, "cycles");
+    const outcomes = await runLifecycle(LIFECYCLE_CYCLES, new Date(now));
+    expect(outcomes).toEqual([
+      { name: "prune-request-logs", affected: 1 },
+      { name: "prune-idempotency-records", affected: 1 },
+      { name: "prune-rate-limit-windows", affected: 1 },
+    ]);
+    expect((await db().requestLog.findMany()).map((r) => r.requestId)).toEqual(["req_new_cycles"]);
+    expect((await db().idempotencyRecord.findMany()).map((r) => r.id)).toEqual(["idem_new_cycles"]);
+    expect((await db().rateLimit.findMany()).map((r) => r.key)).toEqual(["key:new_cycles"]);
+  });
+});
+
+describe("the pg-boss worker", () => {
+  it("runs the lifecycle job, and two workers offer only one job per 30-second window", async () => {
+    const url = process.env.DATABASE_URL as string;
+    const { application } = await createTestApplication();
+    await seedExpirable(application.id, Date.now(), "worker");
+
+    const windowOf = (time: number) => Math.floor(time / 30_000);
+    const startedWindow = windowOf(Date.now());
+    const first = await startWorker(url);
+    const second = await startWorker(url);
+    try {
+      const deadline = Date.now() + 20_000;
+      while ((await db().idempotencyRecord.count({ where: { id: "idem_old_worker" } })) > 0) {
+        if (Date.now() > deadline) throw new Error("the lifecycle job did not run within 20 s");
+        await sleep(200);
+      }
+      const jobs = await db().$queryRawUnsafe<{ count: bigint }[]>(
+        `SELECT count(*) AS count FROM pgboss.job WHERE name = $1`,
+        LIFECYCLE_QUEUE,
+      );
+      // One job per window however many workers offer it (a test that straddles a window edge sees two).
+      const windows = windowOf(Date.now()) - startedWindow + 1;
+      expect(Number(jobs[0]?.count)).toBeGreaterThanOrEqual(1);
+      expect(Number(jobs[0]?.count)).toBeLessThanOrEqual(windows);
+      expect(await db().requestLog.count({ where: { requestId: "req_old_worker" } })).toBe(0);
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+    }
+  }, 40_000);
+});

@@ -1,0 +1,41 @@
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3210);
+// A fresh data folder per run, so the browser tests also prove a first start: embedded database, migrations, seed
+// and (when stale) the production build, exactly as `npm start` does on a new clone.
+const dataDir = process.env.E2E_DATA_DIR ?? path.join(tmpdir(), `ck-e2e-${Date.now()}`);
+process.env.E2E_DATA_DIR = dataDir;
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [["list"]],
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-quic",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: {
+    command: "npm start",
+    url: `http://127.0.0.1:${port}/api/v1/health`,
+    timeout: 420_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: { PORT: String(port), CHARTKEY_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+  },
+});
