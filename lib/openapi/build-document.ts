@@ -1,9 +1,8 @@
 import { ERROR_STATUS, type ErrorCode } from "@/lib/http/error-codes";
 import { errorEnvelopeSchema } from "./common-schemas";
+import type { OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiResponse } from "./document-types";
 import type { OperationSpec, ParameterSpec } from "./operation";
 import { SchemaComponents, type JsonSchema } from "./schema-components";
-
-export type JsonObject = { [key: string]: unknown };
 
 export type HeaderSpec = { description: string; schema: JsonSchema };
 
@@ -19,7 +18,7 @@ export type DocumentSpec = {
   /** Header names present on every response of the document. */
   responseHeaders: string[];
   /** The security scheme operations use unless they say `auth: "none"`; omit for a keyless API. */
-  security?: { name: string; scheme: JsonObject };
+  security?: { name: string; scheme: { type: "http"; scheme: string; description: string } };
 };
 
 /** The error code table's description of each status, for response descriptions. */
@@ -38,10 +37,10 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /** Assembles an OpenAPI 3.1 document whose schemas are all generated from the operations' zod shapes. */
-export function buildOpenApiDocument(spec: DocumentSpec): JsonObject {
+export function buildOpenApiDocument(spec: DocumentSpec): OpenApiDocument {
   const components = new SchemaComponents();
   const errorSchema = components.convert(errorEnvelopeSchema);
-  const paths: Record<string, Record<string, JsonObject>> = {};
+  const paths: OpenApiDocument["paths"] = {};
 
   for (const operation of spec.operations) {
     const headerNames = [...spec.responseHeaders, ...(operation.headers ?? [])];
@@ -96,8 +95,8 @@ export function buildOpenApiDocument(spec: DocumentSpec): JsonObject {
   };
 }
 
-function parameters(operation: OperationSpec, components: SchemaComponents): JsonObject {
-  const toParameter = (where: "path" | "query") => (parameter: ParameterSpec) => ({
+function parameters(operation: OperationSpec, components: SchemaComponents): Pick<OpenApiOperation, "parameters"> {
+  const toParameter = (where: "path" | "query") => (parameter: ParameterSpec): OpenApiParameter => ({
     name: parameter.name,
     in: where,
     required: where === "path" ? true : (parameter.required ?? false),
@@ -109,12 +108,12 @@ function parameters(operation: OperationSpec, components: SchemaComponents): Jso
   return list.length > 0 ? { parameters: list } : {};
 }
 
-function headerRefs(names: string[]): JsonObject {
+function headerRefs(names: string[]): OpenApiResponse["headers"] {
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }
 
 /** One response per status, listing its codes in `x-error-codes` so readers (and the docs page) see every code. */
-function errorResponses(codes: ErrorCode[], headerNames: string[], errorSchema: JsonSchema): Record<string, JsonObject> {
+function errorResponses(codes: ErrorCode[], headerNames: string[], errorSchema: JsonSchema): Record<string, OpenApiResponse> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_STATUS[code];
@@ -125,15 +124,13 @@ function errorResponses(codes: ErrorCode[], headerNames: string[], errorSchema: 
     statuses.map((status) => {
       const statusCodes = byStatus.get(status) ?? [];
       const names = status === 429 ? [...headerNames, "Retry-After"] : headerNames;
-      return [
-        String(status),
-        {
+      const response: OpenApiResponse = {
           description: `${STATUS_TEXT[status] ?? "Error"}: ${statusCodes.join(", ")}`,
           headers: headerRefs(names),
           content: { "application/json": { schema: errorSchema } },
           "x-error-codes": statusCodes,
-        },
-      ];
+      };
+      return [String(status), response];
     }),
   );
 }

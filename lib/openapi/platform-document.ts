@@ -1,12 +1,13 @@
 import { HEADER, SERVICE_VERSION } from "@/lib/http/headers";
-import { buildOpenApiDocument, type JsonObject } from "./build-document";
+import { buildOpenApiDocument } from "./build-document";
+import type { OpenApiDocument } from "./document-types";
 import { COMMON_HEADERS } from "./common-headers";
 import { PLATFORM_OPERATIONS } from "./platform-operations";
 
-let cached: JsonObject | undefined;
+let cached: OpenApiDocument | undefined;
 
 /** The OpenAPI 3.1 document of the keyed API under /api/v1, built once per process. */
-export function platformOpenApiDocument(): JsonObject {
+export function platformOpenApiDocument(): OpenApiDocument {
   cached ??= buildOpenApiDocument({
     title: "Chartkey API",
     version: SERVICE_VERSION,

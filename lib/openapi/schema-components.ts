@@ -14,9 +14,11 @@ export class SchemaComponents {
   readonly schemas: Record<string, JsonSchema> = {};
 
   convert(schema: z.ZodType, io: "input" | "output" = "output"): JsonSchema {
-    const { $schema: _dialect, $defs, ...root } = z.toJSONSchema(schema, { io, unrepresentable: "throw" }) as JsonSchema & {
+    const { $defs, ...root } = z.toJSONSchema(schema, { io, unrepresentable: "throw" }) as JsonSchema & {
       $defs?: Record<string, JsonSchema>;
     };
+    // The dialect is the document's (OpenAPI 3.1 schemas are JSON Schema 2020-12), not each schema's.
+    delete root.$schema;
     for (const [id, definition] of Object.entries($defs ?? {})) this.register(id, retarget(definition) as JsonSchema);
     return retarget(root) as JsonSchema;
   }
