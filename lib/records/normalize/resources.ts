@@ -13,10 +13,12 @@ import { compareFacts } from "./merge";
 import { normalizeObservation } from "./observation";
 import { normalizePatient } from "./patient";
 import { normalizeProcedure } from "./procedure";
-import { code, isObject, object, string, type Json } from "./read";
+import { code, isObject, object, objects, string, type Json } from "./read";
 import { referenceResolver, type ResourceEntry } from "./references";
 import type {
+  DraftOutcome,
   NormalizationResult,
+  NormalizeContext,
   NormalizedFact,
   RecordDraft,
   ResourceNormalizer,
@@ -50,15 +52,13 @@ const ENTERED_IN_ERROR = "entered-in-error";
 export function normalizeBundle(bundle: unknown, source: SourceInfo, scope: string): NormalizationResult {
   const raw = object(bundle);
   if (raw?.resourceType !== "Bundle") {
-    const skipped = [{ resourceType: string(raw?.resourceType) ?? "unknown", resourceId: string(raw?.id), reason: "input is not a FHIR Bundle" }];
-    return { facts: [], skipped };
+    const resourceType = string(raw?.resourceType) ?? "unknown";
+    return { facts: [], skipped: [{ resourceType, resourceId: string(raw?.id), reason: "input is not a FHIR Bundle" }] };
   }
-  const entries = Array.isArray(raw.entry) ? raw.entry.filter((entry) => object(entry)?.resource !== undefined) : [];
-  return normalizeEntries(
-    entries.map((entry: Json) => ({ resource: entry.resource, fullUrl: string(entry.fullUrl) })),
-    source,
-    scope,
-  );
+  const entries = objects(raw.entry)
+    .filter((entry) => entry.resource !== undefined)
+    .map((entry) => ({ resource: entry.resource, fullUrl: string(entry.fullUrl) }));
+  return normalizeEntries(entries, source, scope);
 }
 
 /** Same for a plain list of resources (the importer reads FHIR search results). */
@@ -71,7 +71,7 @@ export function normalizeResources(resources: unknown[], source: SourceInfo, sco
 }
 
 type UncheckedEntry = { resource: unknown; fullUrl: string | null };
-type Candidate = { draft: RecordDraft; resourceType: string; resourceId: string | null; position: number };
+type Candidate = { draft: RecordDraft; resourceType: string; resourceId: string | null };
 
 function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope: string): NormalizationResult {
   const skipped: SkippedResource[] = [];
@@ -83,22 +83,15 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
 
   const context = { resolve: referenceResolver(entries) };
   const candidates: Candidate[] = [];
-  entries.forEach(({ resource }, position) => {
+  for (const { resource } of entries) {
     const resourceType = string(resource.resourceType);
     const normalizer = resourceType === null ? undefined : NORMALIZERS[resourceType];
-    if (resourceType === null || !normalizer) return;
+    if (resourceType === null || !normalizer) continue;
     const resourceId = string(resource.id);
-    const skip = (reason: string) => skipped.push({ resourceType, resourceId, reason });
-    if (isEnteredInError(resource)) return skip(`${resourceType} is entered-in-error`);
-    try {
-      const outcome = normalizer(resource, context);
-      if ("skipReason" in outcome) skip(outcome.skipReason);
-      else candidates.push({ draft: outcome, resourceType, resourceId, position });
-    } catch (error) {
-      // The readers are written not to throw; this keeps one unforeseen shape from failing a whole import.
-      skip(`${resourceType} could not be read: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  });
+    const outcome = normalizeSafely(resourceType, resource, normalizer, context);
+    if ("skipReason" in outcome) skipped.push({ resourceType, resourceId, reason: outcome.skipReason });
+    else candidates.push({ draft: outcome, resourceType, resourceId });
+  }
 
   const facts: NormalizedFact[] = [];
   for (const [candidate, key] of uniqueFactKeys(candidates)) {
@@ -111,9 +104,28 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
     };
     const checked = recordSchemas[category].safeParse(record);
     if (checked.success) facts.push({ category, factKey: key, record: checked.data as NormalizedRecord });
-    else skipped.push({ resourceType, resourceId, reason: `normalized ${category} record is invalid: ${checked.error.issues[0]?.message}` });
+    else {
+      // Unreachable while the readers and schemas agree; a record that breaks its schema is never served.
+      const reason = `normalized ${category} record is invalid: ${checked.error.issues[0]?.message}`;
+      skipped.push({ resourceType, resourceId, reason });
+    }
   }
   return { facts: facts.sort(compareFacts), skipped };
+}
+
+function normalizeSafely(
+  resourceType: string,
+  resource: Json,
+  normalizer: ResourceNormalizer,
+  context: NormalizeContext,
+): DraftOutcome {
+  if (isEnteredInError(resource)) return { skipReason: `${resourceType} is entered-in-error` };
+  try {
+    return normalizer(resource, context);
+  } catch (error) {
+    // The readers are written not to throw; this keeps one unforeseen shape from failing a whole import.
+    return { skipReason: `${resourceType} could not be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
 }
 
 function isEnteredInError(resource: Json): boolean {
