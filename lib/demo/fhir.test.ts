@@ -1,0 +1,131 @@
+import type { Bundle, CapabilityStatement, FhirResource } from "fhir/r4";
+import { describe, expect, it } from "vitest";
+import * as read from "@/app/demo/v1/fhir/[resourceType]/[resourceId]/route";
+import * as search from "@/app/demo/v1/fhir/[resourceType]/route";
+import * as metadata from "@/app/demo/v1/fhir/metadata/route";
+import { fhirSchemaAvailable, validateFhirResource } from "@/lib/fhir/validate";
+import { scenarioBundle } from "@/lib/sandbox/scenarios";
+import { setDemoClock } from "./clock";
+import { catalogEntries } from "./fhir-catalog";
+import { FHIR_TEST_DATA_TAG } from "./notice";
+import { RATE_LIMIT_SLOT_MS } from "./scenario-behavior";
+import { findScenario } from "@/lib/sandbox/scenarios";
+import { patientScenarios } from "./scenario-manifest";
+import { callDemo, errorCode } from "./test-support";
+
+const schemaAvailable = fhirSchemaAvailable();
+if (!schemaAvailable) console.warn("SKIPPED: FHIR R4 JSON schema not found (../shared/fhir-schema); FHIR validation tests skipped.");
+
+function expectValidFhir(resource: unknown, label: string) {
+  if (!schemaAvailable) return;
+  const result = validateFhirResource(resource);
+  expect(result.errors, label).toEqual([]);
+}
+
+function searchType(resourceType: string, query = "") {
+  return callDemo(search.GET, `/demo/v1/fhir/${resourceType}${query}`, { params: { resourceType } });
+}
+
+function readResource(resourceType: string, resourceId: string) {
+  return callDemo(read.GET, `/demo/v1/fhir/${resourceType}/${resourceId}`, { params: { resourceType, resourceId } });
+}
+
+function hasTestTag(resource: FhirResource) {
+  return (resource.meta?.tag ?? []).some((tag) => tag.code === FHIR_TEST_DATA_TAG.code && tag.system === FHIR_TEST_DATA_TAG.system);
+}
+
+describe("demo FHIR server", () => {
+  it("GET /fhir/metadata is a valid R4 CapabilityStatement listing every type the Bundles hold", async () => {
+    const call = await callDemo(metadata.GET, "/demo/v1/fhir/metadata");
+    expect(call.status).toBe(200);
+    expect(call.headers.get("content-type")).toContain("application/fhir+json");
+    const statement = call.body as CapabilityStatement;
+    expect(statement.fhirVersion).toBe("4.0.1");
+    const types = statement.rest?.[0]?.resource?.map((resource) => resource.type) ?? [];
+    for (const entry of catalogEntries()) expect(types).toContain(entry.resource.resourceType);
+    expect(types).toContain("Bundle");
+    expectValidFhir(statement, "CapabilityStatement");
+  });
+
+  it("search without patient returns every resource of the type in the baseline-adult Bundle, unfiltered", async () => {
+    const baseline = scenarioBundle("baseline-adult");
+    const types = new Set((baseline.entry ?? []).map((entry) => entry.resource!.resourceType));
+    for (const type of types) {
+      const call = await searchType(type);
+      expect(call.status, type).toBe(200);
+      const bundle = call.body as Bundle;
+      const expected = (baseline.entry ?? []).filter((entry) => entry.resource?.resourceType === type).map((entry) => entry.resource?.id);
+      expect(bundle.type).toBe("searchset");
+      expect(bundle.total).toBe(expected.length);
+      expect(bundle.entry?.map((entry) => entry.resource?.id)).toEqual(expected);
+      expect(bundle.entry?.every((entry) => entry.resource && hasTestTag(entry.resource))).toBe(true);
+      expectValidFhir(bundle, `searchset ${type}`);
+    }
+    // Organizations and practitioners reference no patient, and are still served.
+    expect(types.has("Organization")).toBe(true);
+  });
+
+  it("search with patient (subject, Patient id or Patient/id) returns that patient's resources of the type", async () => {
+    for (const scenario of patientScenarios()) {
+      const bySubject = (await searchType("Condition", `?patient=${scenario.subject}`)).body as Bundle;
+      expectValidFhir(bySubject, `Condition searchset of ${scenario.id}`);
+      const inBundle = (scenarioBundle(scenario.id).entry ?? []).filter((entry) => entry.resource?.resourceType === "Condition");
+      expect(bySubject.entry?.map((entry) => entry.resource?.id), scenario.id).toEqual(inBundle.map((entry) => entry.resource?.id));
+      const patients = (await searchType("Patient", `?patient=${scenario.patientId}`)).body as Bundle;
+      expect(patients.entry?.map((entry) => entry.resource?.id)).toEqual([scenario.patientId]);
+      const prefixed = (await searchType("Patient", `?patient=Patient/${scenario.patientId}`)).body as Bundle;
+      expect(prefixed.total).toBe(1);
+    }
+    const baseline = findScenario("baseline-adult")!;
+    const organizations = (await searchType("Organization", `?patient=${baseline.subject}`)).body as Bundle;
+    expect(organizations.total).toBe(0);
+  });
+
+  it("search answers 404 for an unknown patient or an unsupported type, and an empty set for an empty category type", async () => {
+    expect(errorCode(await searchType("Condition", "?patient=u_nobody"))).toBe("not_found");
+    expect(errorCode(await searchType("Spaceship"))).toBe("not_found");
+    const documents = await searchType("DocumentReference");
+    expect(documents.status).toBe(200);
+    expect((documents.body as Bundle).total).toBe(0);
+    expectValidFhir(documents.body, "empty searchset");
+  });
+
+  it("reads every resource of every scenario Bundle, and each whole Bundle, as valid R4", async () => {
+    for (const { resource } of catalogEntries()) {
+      const call = await readResource(resource.resourceType, resource.id!);
+      expect(call.status, `${resource.resourceType}/${resource.id}`).toBe(200);
+      const served = call.body as FhirResource;
+      expect(served.id).toBe(resource.id);
+      expect(hasTestTag(served)).toBe(true);
+      expectValidFhir(served, `${resource.resourceType}/${resource.id}`);
+    }
+    for (const scenario of patientScenarios()) {
+      const call = await readResource("Bundle", scenario.bundleId);
+      expect(call.status).toBe(200);
+      const bundle = call.body as Bundle;
+      expect(bundle.id).toBe(scenario.bundleId);
+      expect(bundle.entry?.length).toBe(scenarioBundle(scenario.id).entry?.length);
+      expectValidFhir(bundle, `Bundle ${scenario.bundleId}`);
+    }
+  });
+
+  it("read answers 404 for an absent resource or a type that does not match", async () => {
+    const baseline = findScenario("baseline-adult")!;
+    expect(errorCode(await readResource("Condition", "nope"))).toBe("not_found");
+    expect(errorCode(await readResource("Condition", baseline.patientId!))).toBe("not_found");
+    expect(errorCode(await readResource("Bundle", "nope"))).toBe("not_found");
+  });
+
+  it("never applies consent or rate-limit behaviors", async () => {
+    const restore = setDemoClock(() => 1_000_000 * RATE_LIMIT_SLOT_MS);
+    try {
+      for (const id of ["rate-limited", "consent-revoked", "consent-partial"]) {
+        const scenario = findScenario(id)!;
+        expect((await searchType("Observation", `?patient=${scenario.subject}`)).status, id).toBe(200);
+        expect((await readResource("Patient", scenario.patientId!)).status, id).toBe(200);
+      }
+    } finally {
+      restore();
+    }
+  });
+});
