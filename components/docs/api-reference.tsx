@@ -62,6 +62,7 @@ export function ApiReference({ document, documentKey, jsonHref }: { document: Op
                   method={method}
                   operation={operation}
                   requiresAuth={Boolean(document.security?.length) && operation.security?.length !== 0}
+                  schemas={document.components.schemas}
                 />
               ))}
             </div>

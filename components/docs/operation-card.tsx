@@ -1,6 +1,7 @@
 import type { OpenApiOperation } from "@/lib/openapi/document-types";
 import type { HttpMethod } from "@/lib/openapi/operation";
-import { SchemaView, TypeLabel } from "./schema-view";
+import type { JsonSchema } from "@/lib/openapi/schema-components";
+import { BodySchema, TypeLabel } from "./schema-view";
 
 const METHOD_STYLE: Record<HttpMethod, string> = {
   get: "bg-sky-100 text-sky-800",
@@ -21,9 +22,10 @@ type Props = {
   method: HttpMethod;
   operation: OpenApiOperation;
   requiresAuth: boolean;
+  schemas: Record<string, JsonSchema>;
 };
 
-export function OperationCard({ documentKey, basePath, path, method, operation, requiresAuth }: Props) {
+export function OperationCard({ documentKey, basePath, path, method, operation, requiresAuth, schemas }: Props) {
   const responses = Object.entries(operation.responses);
   const successes = responses.filter(([status]) => status.startsWith("2") || !operation.responses[status]?.["x-error-codes"]);
   const errors = responses.filter(([, response]) => response["x-error-codes"]);
@@ -85,7 +87,7 @@ export function OperationCard({ documentKey, basePath, path, method, operation, 
           {Object.entries(operation.requestBody.content).map(([type, media]) => (
             <div key={type} className="mt-2 rounded border border-slate-100 p-3">
               <p className="mb-1 font-mono text-xs text-slate-500">{type}</p>
-              <SchemaView schema={media.schema} documentKey={documentKey} />
+              <BodySchema schema={media.schema} documentKey={documentKey} schemas={schemas} />
             </div>
           ))}
         </section>
@@ -96,7 +98,7 @@ export function OperationCard({ documentKey, basePath, path, method, operation, 
         {successes.map(([status, response]) => (
           <div key={status} className="mt-2 rounded border border-slate-100 p-3">
             <p className="text-sm">
-              <span className="font-mono font-semibold text-emerald-700">{status}</span>{" "}
+              <span className={`font-mono font-semibold ${status.startsWith("2") ? "text-emerald-700" : "text-amber-700"}`}>{status}</span>{" "}
               <span className="text-slate-600">{response.description}</span>
               {Object.keys(response.content).map((type) => (
                 <span key={type} className="ml-2 font-mono text-xs text-slate-500">
@@ -106,7 +108,7 @@ export function OperationCard({ documentKey, basePath, path, method, operation, 
             </p>
             {Object.values(response.content).map((media, index) => (
               <div key={index} className="mt-2">
-                <SchemaView schema={media.schema} documentKey={documentKey} />
+                <BodySchema schema={media.schema} documentKey={documentKey} schemas={schemas} />
               </div>
             ))}
           </div>

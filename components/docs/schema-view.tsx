@@ -15,7 +15,7 @@ function schemaList(value: unknown): JsonSchema[] {
   return Array.isArray(value) ? value.map(asSchema).filter((item): item is JsonSchema => item !== null) : [];
 }
 
-function refName(schema: JsonSchema): string | null {
+export function refName(schema: JsonSchema): string | null {
   return typeof schema.$ref === "string" && schema.$ref.startsWith(COMPONENT_PREFIX) ? schema.$ref.slice(COMPONENT_PREFIX.length) : null;
 }
 
@@ -127,5 +127,26 @@ export function SchemaView({ schema, documentKey }: { schema: JsonSchema; docume
         );
       })}
     </ul>
+  );
+}
+
+/**
+ * A request or response body: a shared schema is named (linking to its definition) and its fields are listed right
+ * here, so readers need not jump to the schema list for the top level.
+ */
+export function BodySchema({ schema, documentKey, schemas }: { schema: JsonSchema; documentKey: string; schemas: Record<string, JsonSchema> }) {
+  const name = refName(schema);
+  const target = name ? schemas[name] : undefined;
+  if (!name || !target) return <SchemaView schema={schema} documentKey={documentKey} />;
+  return (
+    <div>
+      <p className="text-sm">
+        <TypeLabel schema={schema} documentKey={documentKey} />
+        {typeof target.description === "string" && <span className="ml-2 text-slate-600">{target.description}</span>}
+      </p>
+      <div className="mt-1">
+        <SchemaView schema={target} documentKey={documentKey} />
+      </div>
+    </div>
   );
 }

@@ -13,7 +13,7 @@ export function platformOpenApiDocument(): OpenApiDocument {
     version: SERVICE_VERSION,
     description:
       "Patient-authorized health records: Connect sessions, consent-filtered normalized records and change feeds. " +
-      "Authenticate with `Authorization: Bearer <API_KEY>` from a server, never from a browser or mobile app. " +
+      "Authenticate with Authorization: Bearer <API_KEY> from a server, never from a browser or mobile app. " +
       "Sandbox keys start with ck_test_, live keys with ck_live_. Every response carries Service-Version.",
     servers: [{ url: "/api/v1", description: "This deployment" }],
     tags: [{ name: "Platform", description: "Availability, the calling application and this document." }],
