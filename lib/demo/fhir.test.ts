@@ -4,12 +4,11 @@ import * as read from "@/app/demo/v1/fhir/[resourceType]/[resourceId]/route";
 import * as search from "@/app/demo/v1/fhir/[resourceType]/route";
 import * as metadata from "@/app/demo/v1/fhir/metadata/route";
 import { fhirSchemaAvailable, validateFhirResource } from "@/lib/fhir/validate";
-import { scenarioBundle } from "@/lib/sandbox/scenarios";
+import { findScenario, scenarioBundle } from "@/lib/sandbox/scenarios";
 import { setDemoClock } from "./clock";
 import { catalogEntries } from "./fhir-catalog";
 import { FHIR_TEST_DATA_TAG } from "./notice";
 import { RATE_LIMIT_SLOT_MS } from "./scenario-behavior";
-import { findScenario } from "@/lib/sandbox/scenarios";
 import { patientScenarios } from "./scenario-manifest";
 import { callDemo, errorCode } from "./test-support";
 

@@ -2,19 +2,23 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as legacy from "@/app/demo/v1/patients/[patientId]/records/route";
 import * as users from "@/app/demo/v1/users/[subject]/records/route";
 import { CATEGORIES, type Category } from "@/lib/records/categories";
-import { recordSchemas } from "@/lib/records/schemas";
+import { recordSchemas, type NormalizedRecord } from "@/lib/records/schemas";
 import { findScenario, sourceUri } from "@/lib/sandbox/scenarios";
 import { setDemoClock } from "./clock";
 import { DATA_NOTICE } from "./notice";
 import { RATE_LIMIT_SLOT_MS } from "./scenario-behavior";
 import { hasPatient, patientScenarios, type PatientScenario } from "./scenario-manifest";
-import { legacyRecordSchema, normalizedRecordResponseSchema } from "./schemas";
+import { legacyRecordSchema, normalizedRecordResponseSchema, type NormalizedRecordResponse } from "./schemas";
 import { callDemo, errorCode } from "./test-support";
 
 function scenario(id: string): PatientScenario {
   const found = findScenario(id);
   if (!found || !hasPatient(found)) throw new Error(`no patient scenario ${id}`);
   return found;
+}
+
+function allRecords(body: NormalizedRecordResponse): NormalizedRecord[] {
+  return Object.values(body.sections).flatMap((section): NormalizedRecord[] => section?.records ?? []);
 }
 
 function readUser(subject: string, query = "") {
@@ -96,7 +100,7 @@ describe("GET /demo/v1/users/{subject}/records", () => {
   it("merges facts two sources share into one record listing both", async () => {
     const overlap = scenario("multi-source-overlap");
     const body = normalizedRecordResponseSchema.parse((await readUser(overlap.subject)).body);
-    const records = Object.values(body.sections).flatMap((section) => section?.records ?? []);
+    const records = allRecords(body);
     expect(records.some((record) => new Set(record.sources.map((source) => source.sourceId)).size === 2)).toBe(true);
     expect(body.sources).toHaveLength(2);
   });
@@ -111,7 +115,7 @@ describe("GET /demo/v1/users/{subject}/records", () => {
     const unavailable = body.sources.filter((source) => source.status === "unavailable");
     expect(unavailable.map((source) => source.providerId)).toEqual([entry.sources[1]?.providerId]);
     expect(body.warnings).toEqual([{ code: "source_unavailable", message: expect.any(String), sourceId: unavailable[0]?.sourceId }]);
-    const records = Object.values(body.sections).flatMap((section) => section?.records ?? []);
+    const records = allRecords(body);
     expect(records.length).toBeGreaterThan(0);
     expect(records.every((record) => record.sources.every((source) => source.sourceId !== unavailable[0]?.sourceId))).toBe(true);
   });
