@@ -1,7 +1,15 @@
 import type { Bundle, FhirResource } from "fhir/r4";
 import baselineAdultBundle from "@/fixtures/bundles/baseline-adult.json" with { type: "json" };
+import consentPartialBundle from "@/fixtures/bundles/consent-partial.json" with { type: "json" };
+import consentRevokedBundle from "@/fixtures/bundles/consent-revoked.json" with { type: "json" };
+import multiSourceOverlapBundle from "@/fixtures/bundles/multi-source-overlap.json" with { type: "json" };
+import rateLimitedBundle from "@/fixtures/bundles/rate-limited.json" with { type: "json" };
+import sourceUnavailableBundle from "@/fixtures/bundles/source-unavailable.json" with { type: "json" };
 import type { PhaseChange, ScenarioPhases } from "@/fixtures/format";
 import baselineAdultPhases from "@/fixtures/phases/baseline-adult.json" with { type: "json" };
+import consentPartialPhases from "@/fixtures/phases/consent-partial.json" with { type: "json" };
+import multiSourceOverlapPhases from "@/fixtures/phases/multi-source-overlap.json" with { type: "json" };
+import sourceUnavailablePhases from "@/fixtures/phases/source-unavailable.json" with { type: "json" };
 import { CATEGORIES, type Category } from "@/lib/records/categories";
 
 /**
@@ -57,13 +65,6 @@ export const PROVIDERS: readonly Provider[] = [
     city: "Rockford",
     state: "IL",
     description: "Regional medical center with a heart and vascular institute that shares patients with nearby systems.",
-  },
-  {
-    id: "willowbrook-childrens",
-    name: "Willowbrook Children's Health",
-    city: "Sacramento",
-    state: "CA",
-    description: "Pediatric practice group: well-child care, vaccinations and urgent care for children.",
   },
   {
     id: "cedar-valley",
@@ -165,24 +166,6 @@ export const SCENARIOS: readonly Scenario[] = [
       "records-updated-webhook",
       "sync-failure-webhook",
     ],
-  },
-  {
-    id: "pediatric-child",
-    kind: "record",
-    title: "Young child with a vaccination series",
-    description:
-      "A 6-year-old girl seen at a pediatric practice: routine childhood vaccinations (one declined), asthma and " +
-      "eczema, growth measurements and a guardian contact. Advancing the source adds a sick visit and catches up a " +
-      "vaccine.",
-    subject: "u_y2XeLvN3l2SwDRytrvHeHP7q",
-    patientId: "pediatric-child-patient",
-    bundleId: "pediatric-child-bundle",
-    sources: [{ key: "primary", providerId: "willowbrook-childrens", phases: 2 }],
-    consentCategories: [...CATEGORIES],
-    behavior: null,
-    sessionOutcome: null,
-    controls: ["records.advance", ...CONSENT_CONTROLS, "source.fail"],
-    exercises: ["pediatric-records", "immunization-status", "growth-vitals", "change-feed", "deletion-tombstones"],
   },
   {
     id: "source-unavailable",
@@ -294,10 +277,12 @@ type ScenarioFixtures = { bundle: Bundle; phases: ScenarioPhases };
 // JSON imports are typed by their literal contents; the fixtures are FHIR R4 by construction (fixtures/build.ts
 // types every resource, and the tests validate them against the HL7 schema).
 const FIXTURES: Record<string, ScenarioFixtures> = {
-  "baseline-adult": {
-    bundle: baselineAdultBundle as unknown as Bundle,
-    phases: baselineAdultPhases as unknown as ScenarioPhases,
-  },
+  "baseline-adult": { bundle: baselineAdultBundle as unknown as Bundle, phases: baselineAdultPhases as unknown as ScenarioPhases },
+  "multi-source-overlap": { bundle: multiSourceOverlapBundle as unknown as Bundle, phases: multiSourceOverlapPhases as unknown as ScenarioPhases },
+  "source-unavailable": { bundle: sourceUnavailableBundle as unknown as Bundle, phases: sourceUnavailablePhases as unknown as ScenarioPhases },
+  "consent-revoked": { bundle: consentRevokedBundle as unknown as Bundle, phases: {} },
+  "consent-partial": { bundle: consentPartialBundle as unknown as Bundle, phases: consentPartialPhases as unknown as ScenarioPhases },
+  "rate-limited": { bundle: rateLimitedBundle as unknown as Bundle, phases: {} },
 };
 
 export function findScenario(id: string): Scenario | undefined {
