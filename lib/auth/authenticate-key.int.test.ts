@@ -13,7 +13,8 @@ async function getApp(headers: HeadersInit = {}) {
 describe("API key authentication (SPEC.md Authentication)", () => {
   it("a missing or non-Bearer Authorization header is 401 missing_api_key", async () => {
     const { sandboxKey } = await createTestApplication();
-    for (const headers of [{}, { Authorization: "" }, { Authorization: `Basic ${sandboxKey}` }, { Authorization: "Bearer" }, { Authorization: "Bearer   " }]) {
+    const variants: Record<string, string>[] = [{}, { Authorization: "" }, { Authorization: `Basic ${sandboxKey}` }, { Authorization: "Bearer" }, { Authorization: "Bearer   " }];
+    for (const headers of variants) {
       expect(await getApp(headers)).toMatchObject({ status: 401, code: "missing_api_key" });
     }
   });
