@@ -3,12 +3,14 @@ import baselineAdultBundle from "@/fixtures/bundles/baseline-adult.json" with { 
 import consentPartialBundle from "@/fixtures/bundles/consent-partial.json" with { type: "json" };
 import consentRevokedBundle from "@/fixtures/bundles/consent-revoked.json" with { type: "json" };
 import multiSourceOverlapBundle from "@/fixtures/bundles/multi-source-overlap.json" with { type: "json" };
+import pediatricChildBundle from "@/fixtures/bundles/pediatric-child.json" with { type: "json" };
 import rateLimitedBundle from "@/fixtures/bundles/rate-limited.json" with { type: "json" };
 import sourceUnavailableBundle from "@/fixtures/bundles/source-unavailable.json" with { type: "json" };
 import type { PhaseChange, ScenarioPhases } from "@/fixtures/format";
 import baselineAdultPhases from "@/fixtures/phases/baseline-adult.json" with { type: "json" };
 import consentPartialPhases from "@/fixtures/phases/consent-partial.json" with { type: "json" };
 import multiSourceOverlapPhases from "@/fixtures/phases/multi-source-overlap.json" with { type: "json" };
+import pediatricChildPhases from "@/fixtures/phases/pediatric-child.json" with { type: "json" };
 import sourceUnavailablePhases from "@/fixtures/phases/source-unavailable.json" with { type: "json" };
 import { CATEGORIES, type Category } from "@/lib/records/categories";
 
@@ -65,6 +67,13 @@ export const PROVIDERS: readonly Provider[] = [
     city: "Rockford",
     state: "IL",
     description: "Regional medical center with a heart and vascular institute that shares patients with nearby systems.",
+  },
+  {
+    id: "willowbrook-childrens",
+    name: "Willowbrook Children's Health",
+    city: "Sacramento",
+    state: "CA",
+    description: "Pediatric practice group: well-child care, vaccinations and sick visits for children.",
   },
   {
     id: "cedar-valley",
@@ -166,6 +175,24 @@ export const SCENARIOS: readonly Scenario[] = [
       "records-updated-webhook",
       "sync-failure-webhook",
     ],
+  },
+  {
+    id: "pediatric-child",
+    kind: "record",
+    title: "Young child with a vaccination series",
+    description:
+      "A 6-year-old girl at a pediatric practice: the childhood vaccination series (a flu dose declined), mild " +
+      "asthma and eczema, growth measurements and her mother as contact. Advancing the source adds a strep-throat " +
+      "visit and a catch-up flu dose, resolves the eczema and deletes an immunization filed on the wrong chart.",
+    subject: "u_y2XeLvN3l2SwDRytrvHeHP7q",
+    patientId: "pediatric-child-patient",
+    bundleId: "pediatric-child-bundle",
+    sources: [{ key: "primary", providerId: "willowbrook-childrens", phases: 2 }],
+    consentCategories: [...CATEGORIES],
+    behavior: null,
+    sessionOutcome: null,
+    controls: ["records.advance", ...CONSENT_CONTROLS, "source.fail"],
+    exercises: ["pediatric-records", "guardian-contact", "immunization-status", "growth-vitals", "change-feed", "deletion-tombstones"],
   },
   {
     id: "source-unavailable",
@@ -279,6 +306,7 @@ type ScenarioFixtures = { bundle: Bundle; phases: ScenarioPhases };
 const FIXTURES: Record<string, ScenarioFixtures> = {
   "baseline-adult": { bundle: baselineAdultBundle as unknown as Bundle, phases: baselineAdultPhases as unknown as ScenarioPhases },
   "multi-source-overlap": { bundle: multiSourceOverlapBundle as unknown as Bundle, phases: multiSourceOverlapPhases as unknown as ScenarioPhases },
+  "pediatric-child": { bundle: pediatricChildBundle as unknown as Bundle, phases: pediatricChildPhases as unknown as ScenarioPhases },
   "source-unavailable": { bundle: sourceUnavailableBundle as unknown as Bundle, phases: sourceUnavailablePhases as unknown as ScenarioPhases },
   "consent-revoked": { bundle: consentRevokedBundle as unknown as Bundle, phases: {} },
   "consent-partial": { bundle: consentPartialBundle as unknown as Bundle, phases: consentPartialPhases as unknown as ScenarioPhases },
