@@ -33,15 +33,16 @@ if (seed) {
   console.log("Development account exists; `npm run dev:key` prints a fresh sandbox key.");
 }
 
-let server: ChildProcess | undefined;
-let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+// Filled in as they start, so a shutdown during the build stops only what is running.
+const running: { server?: ChildProcess; worker?: Awaited<ReturnType<typeof startWorker>> } = {};
 let stopping: Promise<never> | undefined;
 
 // Ctrl-C reaches every process of the group (and tsx relays it again), so shutdown runs once and later calls wait.
 function shutdown(code: number): Promise<never> {
   stopping ??= (async () => {
+    const { server, worker } = running;
     if (server && server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((resolve) => server?.once("exit", resolve));
+      const exited = new Promise((resolve) => server.once("exit", resolve));
       server.kill("SIGTERM");
       await exited;
     }
@@ -62,9 +63,9 @@ if (!buildIsFresh()) {
   if (built !== 0) await shutdown(built);
 }
 
-worker = process.env.CHARTKEY_WORKER === "off" ? undefined : await startWorker(database.url);
-server = spawn(nextBin, ["start", "-p", String(port)], { stdio: "inherit", env: process.env });
-server.once("exit", (code) => void shutdown(code ?? 1));
+running.worker = process.env.CHARTKEY_WORKER === "off" ? undefined : await startWorker(database.url);
+running.server = spawn(nextBin, ["start", "-p", String(port)], { stdio: "inherit", env: process.env });
+running.server.once("exit", (code) => void shutdown(code ?? 1));
 console.log(`Chartkey on http://localhost:${port}  (API http://localhost:${port}/api/v1, demo http://localhost:${port}/demo/v1)`);
 
 function run(command: string, args: string[]): Promise<number> {
