@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import * as catchAll from "@/app/api/v1/[...path]/route";
+import * as catchAll from "@/app/api/v1/[[...path]]/route";
 import * as appRoute from "@/app/api/v1/app/route";
 import * as healthRoute from "@/app/api/v1/health/route";
 import { bearer, createTestApplication, routeContext } from "@/test/factories";
@@ -46,6 +46,8 @@ describe("every /api/v1 path family answers with the version header, a request i
       const response = await catchAll[method](request, routeContext({ path: ["no", "such", "thing"] }));
       await expectEnvelope(response, 404, "not_found");
     }
+    // The optional catch-all also answers the bare prefix.
+    await expectEnvelope(await catchAll.GET(new Request(BASE), routeContext()), 404, "not_found");
   });
 
   it("a method a path does not serve is 404 not_found naming the allowed methods", async () => {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { authenticateKey, type KeyAuth } from "@/lib/auth/authenticate-key";
+import { log } from "@/lib/log";
 import { ApiError } from "./api-error";
 import { HEADER, SERVICE_VERSION } from "./headers";
 import { requestFingerprint, validateIdempotencyKey, withIdempotency } from "./idempotency";
@@ -91,6 +92,8 @@ export function apiRoute<
       };
     });
 
+    const latencyMs = Math.round(performance.now() - started);
+    log.info({ requestId, method: request.method, route: options.operation, status: response.status, latencyMs }, "request");
     const keyAuth = auth as KeyAuth | null;
     if (keyAuth) {
       recordRequest({
@@ -104,7 +107,7 @@ export function apiRoute<
         route: options.operation,
         subjectId,
         status: response.status,
-        latencyMs: Math.round(performance.now() - started),
+        latencyMs,
         createdAt: new Date(),
       });
     }
