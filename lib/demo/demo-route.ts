@@ -3,12 +3,11 @@ import { ApiError } from "@/lib/http/api-error";
 import { errorResponse } from "@/lib/http/error-response";
 import { HEADER } from "@/lib/http/headers";
 import { readJsonBody } from "@/lib/http/read-json-body";
+import { completeMethods, type MethodName, type NextRouteContext, type RouteHandler } from "@/lib/http/route-methods";
 import { newRequestId, toApiError } from "@/lib/http/respond";
 import { apiErrorFromZod } from "@/lib/http/zod-issues";
 import { DATA_NOTICE, DATA_NOTICE_HEADER } from "./notice";
 import { consumeDemoRateLimit } from "./rate-limit";
-
-type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 /** Fixed fictional data may be cached briefly by browsers and shared caches. */
 const PUBLIC_CACHE = "public, max-age=60";
@@ -102,17 +101,7 @@ export function demoNotFound(allowed?: string[]) {
   });
 }
 
-type Handler = (request: Request, context: NextRouteContext) => Promise<Response>;
-type MethodName = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-
 /** Completes a demo route file's handlers so that every other method answers with the demo's 404 envelope. */
-export function demoMethods(handlers: Partial<Record<MethodName, Handler>>): Record<MethodName, Handler> {
-  const fallback = demoNotFound(Object.keys(handlers));
-  return {
-    GET: handlers.GET ?? fallback,
-    POST: handlers.POST ?? fallback,
-    PUT: handlers.PUT ?? fallback,
-    PATCH: handlers.PATCH ?? fallback,
-    DELETE: handlers.DELETE ?? fallback,
-  };
+export function demoMethods(handlers: Partial<Record<MethodName, RouteHandler>>): Record<MethodName, RouteHandler> {
+  return completeMethods(handlers, demoNotFound);
 }

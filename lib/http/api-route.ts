@@ -6,11 +6,11 @@ import { HEADER, SERVICE_VERSION } from "./headers";
 import { requestFingerprint, validateIdempotencyKey, withIdempotency } from "./idempotency";
 import { consumeRateLimit, KEY_POLICY } from "./rate-limit";
 import { readJsonBody } from "./read-json-body";
+import { completeMethods, type MethodName, type NextRouteContext, type RouteHandler } from "./route-methods";
 import { recordRequest } from "./request-log";
 import { newRequestId, respond, type RouteResult } from "./respond";
 import { apiErrorFromZod } from "./zod-issues";
 
-type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -137,18 +137,7 @@ export function notFoundRoute(allowed?: string[]) {
   });
 }
 
-type Handler = (request: Request, context: NextRouteContext) => Promise<Response>;
-type MethodName = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-
 /** Completes a route file's handlers so that every other method answers with the API's 404 envelope. */
-export function methods(handlers: Partial<Record<MethodName, Handler>>): Record<MethodName, Handler> {
-  const allowed = Object.keys(handlers);
-  const fallback = notFoundRoute(allowed);
-  return {
-    GET: handlers.GET ?? fallback,
-    POST: handlers.POST ?? fallback,
-    PUT: handlers.PUT ?? fallback,
-    PATCH: handlers.PATCH ?? fallback,
-    DELETE: handlers.DELETE ?? fallback,
-  };
+export function methods(handlers: Partial<Record<MethodName, RouteHandler>>): Record<MethodName, RouteHandler> {
+  return completeMethods(handlers, notFoundRoute);
 }
