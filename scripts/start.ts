@@ -9,19 +9,15 @@ import { buildIsFresh } from "@/lib/config/build-freshness";
 await loadLocalEnv();
 const { seedDevelopment } = await import("@/lib/applications/development-seed");
 const { closeDb } = await import("@/lib/db/client");
-const { migrate } = await import("@/lib/db/migrate");
-const { resolveDatabase } = await import("@/lib/db/resolve-database");
+const { openPlatformDatabase, platformDataDir } = await import("@/lib/db/open-platform-database");
 const { startWorker } = await import("@/lib/jobs/worker");
 
 const port = Number(process.env.PORT ?? 3000);
-const dataDir = path.resolve(process.env.CHARTKEY_DATA_DIR ?? ".data");
 const nextBin = path.resolve("node_modules/.bin/next");
 
-const database = await resolveDatabase({ dataDir: path.join(dataDir, "postgres") });
-process.env.DATABASE_URL = database.url;
-console.log(database.origin === "external" ? "Database: DATABASE_URL" : `Database: embedded PostgreSQL in ${dataDir}`);
-const applied = await migrate(database.url);
-if (applied.length > 0) console.log(`Applied ${applied.length} migration(s).`);
+const database = await openPlatformDatabase();
+console.log(database.origin === "external" ? "Database: DATABASE_URL" : `Database: embedded PostgreSQL in ${platformDataDir()}`);
+if (database.applied.length > 0) console.log(`Applied ${database.applied.length} migration(s).`);
 
 const seed = await seedDevelopment();
 if (seed) {

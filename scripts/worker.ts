@@ -1,17 +1,12 @@
 // `npm run worker`: the job worker alone, for deployments that scale workers apart from app instances.
-import path from "node:path";
 import { loadLocalEnv } from "@/lib/config/local-env";
 
 await loadLocalEnv();
 const { closeDb } = await import("@/lib/db/client");
-const { migrate } = await import("@/lib/db/migrate");
-const { resolveDatabase } = await import("@/lib/db/resolve-database");
+const { openPlatformDatabase } = await import("@/lib/db/open-platform-database");
 const { startWorker } = await import("@/lib/jobs/worker");
 
-const dataDir = path.resolve(process.env.CHARTKEY_DATA_DIR ?? ".data");
-const database = await resolveDatabase({ dataDir: path.join(dataDir, "postgres") });
-process.env.DATABASE_URL = database.url;
-await migrate(database.url);
+const database = await openPlatformDatabase();
 const worker = await startWorker(database.url);
 console.log("Chartkey worker running; Ctrl-C stops it.");
 
