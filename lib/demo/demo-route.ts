@@ -5,7 +5,7 @@ import { HEADER } from "@/lib/http/headers";
 import { readJsonBody } from "@/lib/http/read-json-body";
 import { completeMethods, type MethodName, type NextRouteContext, type RouteHandler } from "@/lib/http/route-methods";
 import { newRequestId, toApiError } from "@/lib/http/respond";
-import { apiErrorFromZod } from "@/lib/http/zod-issues";
+import { parseOrThrow } from "@/lib/http/zod-issues";
 import { DATA_NOTICE, DATA_NOTICE_HEADER } from "./notice";
 import { consumeDemoRateLimit } from "./rate-limit";
 
@@ -47,7 +47,7 @@ export function demoRoute<B extends z.ZodType | undefined = undefined>(options: 
     try {
       Object.assign(headers, (await consumeDemoRateLimit(request)).headers);
       const params = flattenParams((await context?.params) ?? {});
-      const body = options.body ? parseBody(options.body, await readJsonBody(request)) : undefined;
+      const body = options.body ? parseOrThrow(options.body, await readJsonBody(request), "body") : undefined;
       const result = await options.handler({
         request,
         url: new URL(request.url),
@@ -71,12 +71,6 @@ export function demoRoute<B extends z.ZodType | undefined = undefined>(options: 
       return errorResponse(toApiError(error, requestId), requestId, headers);
     }
   };
-}
-
-function parseBody(schema: z.ZodType, raw: unknown): unknown {
-  const result = schema.safeParse(raw);
-  if (!result.success) throw apiErrorFromZod(result.error, "body");
-  return result.data;
 }
 
 function flattenParams(raw: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -9,7 +9,7 @@ import { readJsonBody } from "./read-json-body";
 import { completeMethods, type MethodName, type NextRouteContext, type RouteHandler } from "./route-methods";
 import { recordRequest } from "./request-log";
 import { newRequestId, respond, type RouteResult } from "./respond";
-import { apiErrorFromZod } from "./zod-issues";
+import { parseOrThrow } from "./zod-issues";
 
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -116,10 +116,7 @@ export function apiRoute<
 }
 
 function parseWith(schema: z.ZodType | undefined, input: unknown, where: "body" | "query" | "path"): unknown {
-  if (!schema) return undefined;
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiErrorFromZod(result.error, where);
-  return result.data;
+  return schema ? parseOrThrow(schema, input, where) : undefined;
 }
 
 /** 404 `not_found` with the API's headers, for unknown /api/v1 paths and methods a path does not serve. */

@@ -23,6 +23,13 @@ function describeIssue(issue: z.core.$ZodIssue, where: string): string {
   return field ? `${field}: ${issue.message}` : issue.message;
 }
 
+/** Parses `input` with `schema`, or throws the API error the first issue stands for. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, where: "body" | "query" | "path"): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw apiErrorFromZod(result.error, where);
+  return result.data;
+}
+
 /** A custom zod issue that maps to a specific API error code. */
 export function addApiIssue(ctx: z.RefinementCtx, apiCode: ErrorCode, message: string): void {
   ctx.addIssue({ code: "custom", message, params: { apiCode } });
