@@ -45,7 +45,7 @@ export function demoRoute<B extends z.ZodType | undefined = undefined>(options: 
     const requestId = newRequestId();
     const headers: Record<string, string> = { [HEADER.requestId]: requestId, [DATA_NOTICE_HEADER]: DATA_NOTICE };
     try {
-      Object.assign(headers, (await consumeDemoRateLimit(request)).headers);
+      Object.assign(headers, consumeDemoRateLimit(request));
       const params = flattenParams((await context?.params) ?? {});
       const body = options.body ? parseOrThrow(options.body, await readJsonBody(request), "body") : undefined;
       const result = await options.handler({

@@ -1,3 +1,5 @@
+import { INTERNAL_HEADER } from "@/lib/http/headers";
+
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
 export type DemoCall = { status: number; headers: Headers; body: unknown };
@@ -14,12 +16,23 @@ export function freshAddress(): string {
 export async function callDemo(
   handler: RouteHandler,
   path: string,
-  options: { params?: Record<string, string | string[]>; method?: string; body?: string; headers?: Record<string, string> } = {},
+  options: {
+    params?: Record<string, string | string[]>;
+    method?: string;
+    body?: string;
+    headers?: Record<string, string>;
+    /** The client address the platform's server would record; a fresh one unless the test shares a bucket. */
+    address?: string;
+  } = {},
 ): Promise<DemoCall> {
   const request = new Request(`http://localhost${path}`, {
     method: options.method ?? "GET",
     body: options.body,
-    headers: { "x-forwarded-for": freshAddress(), ...(options.body !== undefined ? { "content-type": "application/json" } : {}), ...options.headers },
+    headers: {
+      [INTERNAL_HEADER.clientAddress]: options.address ?? freshAddress(),
+      ...(options.body !== undefined ? { "content-type": "application/json" } : {}),
+      ...options.headers,
+    },
   });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();

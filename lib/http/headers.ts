@@ -13,3 +13,12 @@ export const HEADER = {
 
 /** Upper bound on any request body (SPEC.md Limits). */
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Headers the platform's own HTTP server sets on each request before Next.js sees it, after removing any a client
+ * sent: the client's network address as the server determined it, and the request id the response will carry.
+ */
+export const INTERNAL_HEADER = {
+  clientAddress: "x-chartkey-client-address",
+  requestId: "x-chartkey-request-id",
+} as const;

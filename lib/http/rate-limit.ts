@@ -1,12 +1,13 @@
 import { RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { pgPool } from "@/lib/db/client";
+import { keyRequestsPerMinute } from "@/lib/config/limits";
 import { ApiError } from "./api-error";
 import { HEADER } from "./headers";
 
 export type RateLimitPolicy = { name: string; points: number; windowSeconds: number };
 
-/** SPEC.md Limits: 300 requests per minute per key. */
-export const KEY_POLICY: RateLimitPolicy = { name: "key", points: 300, windowSeconds: 60 };
+/** SPEC.md Limits: 300 requests per minute per key (deployment-set: CHARTKEY_RATE_LIMIT_PER_MINUTE). */
+export const KEY_POLICY: RateLimitPolicy = { name: "key", points: keyRequestsPerMinute(), windowSeconds: 60 };
 
 export type RateLimitOutcome = { headers: Record<string, string> };
 
@@ -16,7 +17,7 @@ const limiters = new Map<string, RateLimiterAbstract>();
  * The limiter for a policy, stored in PostgreSQL (`rate_limits`, created by the migrations) so that every app
  * instance counts against the same window. Expired rows are pruned by the lifecycle job, not by a timer here.
  */
-function postgresLimiter(policy: RateLimitPolicy): RateLimiterAbstract {
+export function postgresLimiter(policy: RateLimitPolicy): RateLimiterAbstract {
   let limiter = limiters.get(policy.name);
   if (!limiter) {
     limiter = new RateLimiterPostgres({
@@ -42,24 +43,31 @@ export async function consumeRateLimit(
 ): Promise<RateLimitOutcome> {
   try {
     const result = await limiter.consume(key, 1);
-    return { headers: rateLimitHeaders(policy, result) };
+    return { headers: rateLimitHeaders(policy, result.remainingPoints, result.msBeforeNext) };
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    const headers = rateLimitHeaders(policy, rejection);
-    throw new ApiError("rate_limited", `Too many requests: at most ${policy.points} per ${policy.windowSeconds} seconds.`, {
-      headers: { ...headers, [HEADER.retryAfter]: String(secondsUntil(rejection)) },
-    });
+    throw rateLimited(policy, rejection.remainingPoints, rejection.msBeforeNext);
   }
 }
 
+/** The 429 a spent window answers, with the RateLimit fields and Retry-After. */
+export function rateLimited(policy: RateLimitPolicy, remainingPoints: number, msBeforeNext: number): ApiError {
+  return new ApiError("rate_limited", `Too many requests: at most ${policy.points} per ${policy.windowSeconds} seconds.`, {
+    headers: {
+      ...rateLimitHeaders(policy, remainingPoints, msBeforeNext),
+      [HEADER.retryAfter]: String(secondsUntil(msBeforeNext)),
+    },
+  });
+}
+
 /** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers). */
-export function rateLimitHeaders(policy: RateLimitPolicy, result: RateLimiterRes): Record<string, string> {
+export function rateLimitHeaders(policy: RateLimitPolicy, remainingPoints: number, msBeforeNext: number): Record<string, string> {
   return {
     [HEADER.rateLimitPolicy]: `"${policy.name}";q=${policy.points};w=${policy.windowSeconds}`,
-    [HEADER.rateLimit]: `"${policy.name}";r=${Math.max(0, result.remainingPoints)};t=${secondsUntil(result)}`,
+    [HEADER.rateLimit]: `"${policy.name}";r=${Math.max(0, remainingPoints)};t=${secondsUntil(msBeforeNext)}`,
   };
 }
 
-function secondsUntil(result: RateLimiterRes): number {
-  return Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+function secondsUntil(msBeforeNext: number): number {
+  return Math.max(1, Math.ceil(msBeforeNext / 1000));
 }

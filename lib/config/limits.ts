@@ -1,0 +1,31 @@
+/**
+ * Deployment-set limits, read from the environment once per process. Each has the spec's value (or the design's
+ * choice where the spec leaves it open) as its default; a deployment or the bench may change them.
+ */
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1 (got ${raw})`);
+  return value;
+}
+
+/** SPEC.md Limits: 300 requests per minute per key. */
+export function keyRequestsPerMinute(): number {
+  return positiveInteger("CHARTKEY_RATE_LIMIT_PER_MINUTE", 300);
+}
+
+/** Failed authentications one network address may make per minute before it is refused outright. */
+export function authFailuresPerMinute(): number {
+  return positiveInteger("CHARTKEY_AUTH_FAILURES_PER_MINUTE", 100);
+}
+
+/**
+ * How many reverse proxies in front of the app append to X-Forwarded-For. 0 (the default) means the client
+ * address is the socket's peer, and forwarding headers are ignored because any client can write them.
+ */
+export function trustedProxyHops(): number {
+  const raw = process.env.CHARTKEY_TRUSTED_PROXY_HOPS;
+  if (raw === undefined || raw === "" || raw === "0") return 0;
+  return positiveInteger("CHARTKEY_TRUSTED_PROXY_HOPS", 0);
+}

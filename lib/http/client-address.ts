@@ -1,0 +1,28 @@
+import { INTERNAL_HEADER } from "./headers";
+
+/** Requests that did not come through the platform's server (tests calling handlers directly) share one bucket. */
+export const UNKNOWN_ADDRESS = "unknown";
+
+/**
+ * The client's address for a connection: the socket's peer, unless the deployment says `trustedHops` proxies sit in
+ * front of the app, in which case it is the entry that many hops from the right of X-Forwarded-For (each proxy
+ * appends the address it received from; entries further left are whatever the client wrote, so never trusted).
+ */
+export function connectionClientAddress(socketAddress: string | undefined, forwardedFor: string | undefined, trustedHops: number): string {
+  const peer = normalizeAddress(socketAddress) ?? UNKNOWN_ADDRESS;
+  if (trustedHops === 0 || !forwardedFor) return peer;
+  const hops = forwardedFor.split(",").map((entry) => entry.trim()).filter(Boolean);
+  // With N trusted proxies, the last N-1 entries are proxies' own peers and the N-th from the right is the client.
+  return normalizeAddress(hops[hops.length - trustedHops]) ?? peer;
+}
+
+/** The address the platform's server recorded for this request. */
+export function requestClientAddress(request: Request): string {
+  return request.headers.get(INTERNAL_HEADER.clientAddress) || UNKNOWN_ADDRESS;
+}
+
+function normalizeAddress(address: string | undefined): string | undefined {
+  if (!address) return undefined;
+  // IPv4 clients of a dual-stack socket appear as ::ffff:a.b.c.d; one client must map to one bucket.
+  return address.startsWith("::ffff:") && address.includes(".") ? address.slice(7) : address;
+}
