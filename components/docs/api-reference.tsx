@@ -1,5 +1,5 @@
 import type { OpenApiDocument, OpenApiOperation } from "@/lib/openapi/document-types";
-import type { HttpMethod } from "@/lib/openapi/operation";
+import type { OpenApiMethod as HttpMethod } from "@/lib/openapi";
 import { OperationCard, operationAnchor } from "./operation-card";
 import { schemaAnchor, SchemaView } from "./schema-view";
 

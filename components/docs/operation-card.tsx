@@ -1,5 +1,5 @@
 import type { OpenApiOperation } from "@/lib/openapi/document-types";
-import type { HttpMethod } from "@/lib/openapi/operation";
+import type { OpenApiMethod as HttpMethod } from "@/lib/openapi";
 import type { JsonSchema } from "@/lib/openapi/schema-components";
 import { BodySchema, TypeLabel } from "./schema-view";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { POST } from "@/app/demo/v1/connect/sessions/route";
 import { findScenario, SCENARIOS } from "@/lib/sandbox/scenarios";
 import { connectSessionResultSchema } from "./schemas";
-import { callDemo, errorCode } from "./test-support";
+import { callDemo, errorCode } from "@/test/route-calls";
 
 function connect(body: unknown) {
   return callDemo(POST, "/demo/v1/connect/sessions", { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });

@@ -19,7 +19,7 @@ import {
   scenarioListSchema,
   scenarioResponseSchema,
 } from "./schemas";
-import { callDemo, errorCode, type DemoCall } from "./test-support";
+import { callDemo, errorCode, type DemoCall } from "@/test/route-calls";
 
 function expectDemoHeaders(call: DemoCall) {
   expect(call.headers.get("x-data-notice")).toBe(DATA_NOTICE);

@@ -1,9 +1,7 @@
 import type { Bundle, FhirResource } from "fhir/r4";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/http";
 import { findFhirResource } from "./fhir-catalog";
-import { withTestDataTag } from "./fhir-tag";
-
-export const FHIR_JSON = "application/fhir+json";
+import { withTestDataTag } from "@/lib/fhir";
 
 /** GET /fhir/{resourceType}/{resourceId}: one resource from any scenario Bundle, or a whole scenario Bundle. */
 export function readFhirResource(resourceType: string, id: string): FhirResource | Bundle {

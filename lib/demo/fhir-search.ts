@@ -1,7 +1,7 @@
-import type { Bundle, FhirResource } from "fhir/r4";
-import { ApiError } from "@/lib/http/api-error";
+import type { Bundle } from "fhir/r4";
+import { referencesAny, searchsetBundle, withTestDataTag } from "@/lib/fhir";
+import { ApiError } from "@/lib/http";
 import { catalogEntries, searchableTypes, type CatalogEntry } from "./fhir-catalog";
-import { withTestDataTag } from "./fhir-tag";
 import { demoPath } from "./links";
 import { patientScenarioBySubject } from "./patients";
 import { DEFAULT_SCENARIO_ID, type PatientScenario } from "./scenario-manifest";
@@ -23,17 +23,7 @@ export function searchFhir(resourceType: string, patient: string | null, origin:
 
   const self = new URL(origin + demoPath("fhir", resourceType));
   if (patient !== null) self.searchParams.set("patient", patient);
-  return withTestDataTag({
-    resourceType: "Bundle",
-    type: "searchset",
-    total: matches.length,
-    link: [{ relation: "self", url: self.toString() }],
-    entry: matches.map(({ resource }) => ({
-      fullUrl: origin + demoPath("fhir", resource.resourceType, resource.id ?? ""),
-      resource: resource as FhirResource,
-      search: { mode: "match" },
-    })),
-  });
+  return withTestDataTag(searchsetBundle({ self, baseUrl: origin + demoPath("fhir"), matches: matches.map((entry) => entry.resource) }));
 }
 
 type PatientFilter = { scenario: PatientScenario; patientIds: Set<string> };
@@ -70,13 +60,5 @@ function belongsTo({ scenario, patientIds }: PatientFilter): (entry: CatalogEntr
   return (entry) =>
     entry.scenario.id === scenario.id &&
     ((entry.resource.resourceType === "Patient" && patientIds.has(entry.resource.id ?? "")) ||
-      hasReference(entry.resource, isTarget));
-}
-
-function hasReference(value: unknown, isTarget: (reference: string) => boolean): boolean {
-  if (Array.isArray(value)) return value.some((item) => hasReference(item, isTarget));
-  if (value === null || typeof value !== "object") return false;
-  return Object.entries(value).some(([key, inner]) =>
-    key === "reference" && typeof inner === "string" ? isTarget(inner) : hasReference(inner, isTarget),
-  );
+      referencesAny(entry.resource, isTarget));
 }

@@ -7,10 +7,10 @@ import { fhirSchemaAvailable, validateFhirResource } from "@/lib/fhir/validate";
 import { findScenario, scenarioBundle } from "@/lib/sandbox/scenarios";
 import { setDemoClock } from "./clock";
 import { catalogEntries } from "./fhir-catalog";
-import { FHIR_TEST_DATA_TAG } from "./notice";
+import { FHIR_TEST_DATA_TAG } from "@/lib/fhir";
 import { RATE_LIMIT_SLOT_MS } from "./scenario-behavior";
 import { patientScenarios } from "./scenario-manifest";
-import { callDemo, errorCode } from "./test-support";
+import { callDemo, errorCode } from "@/test/route-calls";
 
 const schemaAvailable = fhirSchemaAvailable();
 if (!schemaAvailable) console.warn("SKIPPED: FHIR R4 JSON schema not found (../shared/fhir-schema); FHIR validation tests skipped.");

@@ -2,7 +2,7 @@ import type { FhirResource } from "fhir/r4";
 import type { z } from "zod";
 import type { Category } from "@/lib/records/categories";
 import { syncState } from "./demo-sources";
-import { withTestDataTag } from "./fhir-tag";
+import { withTestDataTag } from "@/lib/fhir";
 import { DATA_NOTICE } from "./notice";
 import type { PatientScenario } from "./scenario-manifest";
 import { scenarioFacts } from "./scenario-facts";

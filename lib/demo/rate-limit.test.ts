@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as health from "@/app/demo/v1/health/route";
 import * as scenarios from "@/app/demo/v1/scenarios/route";
-import { callDemo, errorCode, freshAddress } from "./test-support";
+import { callDemo, errorCode, freshAddress } from "@/test/route-calls";
 
 describe("demo rate limit: 120 requests per minute per client address", () => {
   it("answers the 121st request with 429 rate_limited, Retry-After and no-store; other addresses are unaffected", async () => {

@@ -1,5 +1,5 @@
-import { ApiError } from "@/lib/http/api-error";
-import type { Category } from "@/lib/records/categories";
+import { ApiError } from "@/lib/http";
+import type { Category } from "@/lib/records";
 import { demoNow } from "./clock";
 import { requestedCategories } from "./requested-categories";
 import type { PatientScenario } from "./scenario-manifest";
@@ -13,11 +13,11 @@ export const SCENARIO_HEADER = "X-Service-Scenario";
  */
 export function authorizeRecordRead(
   scenario: PatientScenario,
-  url: URL,
+  categoriesParam: string | undefined,
   setHeader: (name: string, value: string) => void,
 ): Category[] {
   if (scenario.behavior) setHeader(SCENARIO_HEADER, scenario.id);
-  const categories = requestedCategories(url.searchParams.get("categories"), scenario.consentCategories);
+  const categories = requestedCategories(categoriesParam ?? null, scenario.consentCategories);
   enforceScenarioBehavior(scenario, categories, demoNow());
   return categories;
 }

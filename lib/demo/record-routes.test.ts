@@ -9,7 +9,7 @@ import { DATA_NOTICE } from "./notice";
 import { RATE_LIMIT_SLOT_MS } from "./scenario-behavior";
 import { hasPatient, patientScenarios, type PatientScenario } from "./scenario-manifest";
 import { legacyRecordSchema, normalizedRecordResponseSchema, type NormalizedRecordResponse } from "./schemas";
-import { callDemo, errorCode } from "./test-support";
+import { callDemo, errorCode } from "@/test/route-calls";
 
 function scenario(id: string): PatientScenario {
   const found = findScenario(id);

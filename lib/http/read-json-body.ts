@@ -37,7 +37,10 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((cause: unknown) => {
+      // Reading a body touches nothing but the socket: a failure here means the client went away.
+      throw new ClientClosedRequest(cause);
+    });
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
@@ -50,6 +53,14 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
     return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid UTF-8 JSON.");
+  }
+}
+
+/** The client closed the connection before its request body arrived whole. */
+export class ClientClosedRequest extends Error {
+  constructor(cause: unknown) {
+    super("The client closed the request before its body arrived.", { cause });
+    this.name = "ClientClosedRequest";
   }
 }
 

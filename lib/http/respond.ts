@@ -1,9 +1,8 @@
 import { log } from "@/lib/log";
 import { newId } from "@/lib/ids";
 import { ApiError } from "./api-error";
-import { errorResponse } from "./error-response";
-import { HEADER } from "./headers";
 
+/** A handler's JSON answer; the pipeline adds the family's headers and the operation's content type. */
 export type RouteResult = { status?: number; body: unknown; headers?: Record<string, string> };
 
 export function newRequestId(): string {
@@ -11,29 +10,9 @@ export function newRequestId(): string {
 }
 
 /**
- * Runs a handler and always answers: its result as JSON, an ApiError as the spec's envelope, and anything else
- * as 500 `database_error` or `internal_error`, logged once with the request id and never leaking internals.
- * `headers` are put on every outcome (request id, version, rate-limit fields); they are read after `run`, so
- * fields the run adds (the rate-limit state) reach the response too.
+ * Anything thrown, as the error the spec's envelope carries: an ApiError as it is, anything else as 500
+ * `database_error` or `internal_error`, logged once with the request id and never leaking internals.
  */
-export async function respond(
-  requestId: string,
-  headers: Record<string, string>,
-  run: () => Promise<RouteResult | Response>,
-): Promise<Response> {
-  const base = () => ({ [HEADER.requestId]: requestId, ...headers });
-  try {
-    const result = await run();
-    if (result instanceof Response) {
-      for (const [name, value] of Object.entries(base())) result.headers.set(name, value);
-      return result;
-    }
-    return Response.json(result.body, { status: result.status ?? 200, headers: { ...base(), ...result.headers } });
-  } catch (error) {
-    return errorResponse(toApiError(error, requestId), requestId, base());
-  }
-}
-
 export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseError(error)) {

@@ -1,7 +1,8 @@
-import { ERROR_STATUS, type ErrorCode } from "@/lib/http/error-codes";
+import { z } from "zod";
+import { documentedErrors, documentedHeaders, type OperationDeclaration, type ResponseDeclaration } from "@/lib/api";
+import { ERROR_STATUS, errorTypeForStatus, type ErrorCode } from "@/lib/http";
 import { errorEnvelopeSchema } from "./common-schemas";
-import type { OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiResponse } from "./document-types";
-import type { OperationSpec, ParameterSpec } from "./operation";
+import type { OpenApiDocument, OpenApiMethod, OpenApiOperation, OpenApiParameter, OpenApiResponse } from "./document-types";
 import { SchemaComponents, type JsonSchema } from "./schema-components";
 
 export type HeaderSpec = { description: string; schema: JsonSchema };
@@ -12,12 +13,12 @@ export type DocumentSpec = {
   description: string;
   servers: { url: string; description: string }[];
   tags: { name: string; description: string }[];
-  operations: readonly OperationSpec[];
+  operations: readonly OperationDeclaration[];
   /** Response headers, by header name, that responses may reference. */
   headers: Record<string, HeaderSpec>;
   /** Header names present on every response of the document. */
   responseHeaders: string[];
-  /** The security scheme operations use unless they say `auth: "none"`; omit for a keyless API. */
+  /** The security scheme keyed operations use; keyless operations declare `security: []`. Omit for a keyless API. */
   security?: { name: string; scheme: { type: "http"; scheme: string; description: string } };
 };
 
@@ -43,22 +44,23 @@ export function buildOpenApiDocument(spec: DocumentSpec): OpenApiDocument {
   const paths: OpenApiDocument["paths"] = {};
 
   for (const operation of spec.operations) {
-    const headerNames = [...spec.responseHeaders, ...(operation.headers ?? [])];
+    const headerNames = [...spec.responseHeaders, ...documentedHeaders(operation)];
     const pathItem = (paths[operation.path] ??= {});
-    if (pathItem[operation.method]) throw new Error(`Duplicate operation ${operation.method} ${operation.path}`);
-    pathItem[operation.method] = {
+    const method = operation.method.toLowerCase() as OpenApiMethod;
+    if (pathItem[method]) throw new Error(`Duplicate operation ${operation.method} ${operation.path}`);
+    pathItem[method] = {
       operationId: operation.operationId,
       tags: [operation.tag],
       summary: operation.summary,
       ...(operation.description ? { description: operation.description } : {}),
-      ...(spec.security && operation.auth === "none" ? { security: [] } : {}),
+      ...(operation.auth === "none" ? { security: [] } : {}),
       ...parameters(operation, components),
       ...(operation.body
         ? {
             requestBody: {
               required: true,
-              description: operation.body.description,
-              content: { "application/json": { schema: components.convert(operation.body.schema, "input") } },
+              description: operation.bodyDescription ?? "The request body.",
+              content: { "application/json": { schema: components.convert(operation.body, "input") } },
             },
           }
         : {}),
@@ -66,14 +68,10 @@ export function buildOpenApiDocument(spec: DocumentSpec): OpenApiDocument {
         ...Object.fromEntries(
           [operation.success, ...(operation.otherResponses ?? [])].map((response) => [
             String(response.status),
-            {
-              description: response.description,
-              headers: headerRefs(headerNames),
-              content: { [response.contentType ?? "application/json"]: { schema: components.convert(response.schema) } },
-            },
+            successResponse(response, headerNames, components),
           ]),
         ),
-        ...errorResponses(operation.errors, headerNames, errorSchema),
+        ...errorResponses(documentedErrors(operation), headerNames, errorSchema),
       },
     };
   }
@@ -95,17 +93,42 @@ export function buildOpenApiDocument(spec: DocumentSpec): OpenApiDocument {
   };
 }
 
-function parameters(operation: OperationSpec, components: SchemaComponents): Pick<OpenApiOperation, "parameters"> {
-  const toParameter = (where: "path" | "query") => (parameter: ParameterSpec): OpenApiParameter => ({
-    name: parameter.name,
-    in: where,
-    required: where === "path" ? true : (parameter.required ?? false),
-    description: parameter.description,
-    schema: components.convert(parameter.schema, "input"),
-    ...(parameter.example !== undefined ? { example: parameter.example } : {}),
-  });
-  const list = [...(operation.pathParams ?? []).map(toParameter("path")), ...(operation.query ?? []).map(toParameter("query"))];
+function successResponse(response: ResponseDeclaration, headerNames: string[], components: SchemaComponents): OpenApiResponse {
+  const example = response.example?.();
+  return {
+    description: response.description,
+    headers: headerRefs(headerNames),
+    content: {
+      [response.contentType ?? "application/json"]: {
+        schema: components.convert(response.schema),
+        ...(example !== undefined ? { example } : {}),
+      },
+    },
+  };
+}
+
+/** Path and query parameters, read off the zod objects the pipeline parses them with. */
+function parameters(operation: OperationDeclaration, components: SchemaComponents): Pick<OpenApiOperation, "parameters"> {
+  const list = [...fields(operation.params, "path", components), ...fields(operation.query, "query", components)];
   return list.length > 0 ? { parameters: list } : {};
+}
+
+function fields(schema: z.ZodType | undefined, where: "path" | "query", components: SchemaComponents): OpenApiParameter[] {
+  if (!schema) return [];
+  if (!(schema instanceof z.ZodObject)) throw new Error(`${where} parameters must be declared as a zod object`);
+  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => {
+    const meta = (field.meta() ?? {}) as { description?: string; example?: unknown };
+    const description = field.description ?? meta.description;
+    if (!description) throw new Error(`The ${where} parameter ${name} needs a description`);
+    return {
+      name,
+      in: where,
+      required: where === "path" || !field.safeParse(undefined).success,
+      description,
+      schema: components.convert(field, "input"),
+      ...(meta.example !== undefined ? { example: meta.example } : {}),
+    };
+  });
 }
 
 function headerRefs(names: string[]): OpenApiResponse["headers"] {
@@ -124,11 +147,12 @@ function errorResponses(codes: ErrorCode[], headerNames: string[], errorSchema: 
     statuses.map((status) => {
       const statusCodes = byStatus.get(status) ?? [];
       const names = status === 429 ? [...headerNames, "Retry-After"] : headerNames;
+      const example = { error: { type: errorTypeForStatus(status), code: statusCodes[0], message: "What went wrong, in words.", requestId: "req_5d1c0a7e9f2b4c6d8e0f1a2b" } };
       const response: OpenApiResponse = {
-          description: `${STATUS_TEXT[status] ?? "Error"}: ${statusCodes.join(", ")}`,
-          headers: headerRefs(names),
-          content: { "application/json": { schema: errorSchema } },
-          "x-error-codes": statusCodes,
+        description: `${STATUS_TEXT[status] ?? "Error"}: ${statusCodes.join(", ")}`,
+        headers: headerRefs(names),
+        content: { "application/json": { schema: errorSchema, example } },
+        "x-error-codes": statusCodes,
       };
       return [String(status), response];
     }),

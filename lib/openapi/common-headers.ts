@@ -1,4 +1,4 @@
-import { HEADER, SERVICE_VERSION } from "@/lib/http/headers";
+import { HEADER, SERVICE_VERSION } from "@/lib/http";
 import type { HeaderSpec } from "./build-document";
 
 /** Response headers both documents describe. */

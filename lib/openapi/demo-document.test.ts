@@ -3,9 +3,8 @@ import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/demo/v1/openapi.json/route";
-import { callDemo } from "@/lib/demo/test-support";
-import { demoOpenApiDocument } from "./demo-document";
-import { demoOperations } from "./demo-operations";
+import { callDemo } from "@/test/route-calls";
+import { DEMO_DOCUMENT_OPERATIONS, demoOpenApiDocument } from "./demo-document";
 
 /** The App Router folder that serves an OpenAPI path template: `/users/{subject}/records` -> users/[subject]/records. */
 function routeFile(template: string): string {
@@ -21,7 +20,7 @@ describe("demo OpenAPI document", () => {
   });
 
   it("documents exactly the routes app/demo/v1 serves", () => {
-    for (const operation of demoOperations()) expect(fs.existsSync(routeFile(operation.path)), operation.path).toBe(true);
+    for (const operation of DEMO_DOCUMENT_OPERATIONS) expect(fs.existsSync(routeFile(operation.path)), operation.path).toBe(true);
     expect(Object.keys(demoOpenApiDocument().paths).sort()).toEqual(
       [
         "/",
@@ -51,6 +50,8 @@ describe("demo OpenAPI document", () => {
     expect(records?.responses["410"]?.["x-error-codes"]).toEqual(["consent_inactive"]);
     expect(records?.responses["429"]?.headers).toHaveProperty("Retry-After");
     expect(doc.security).toBeUndefined();
+    // Keyless, declared so: every operation says it needs no credentials.
+    for (const item of Object.values(doc.paths)) for (const operation of Object.values(item)) expect(operation.security).toEqual([]);
   });
 
   it("is served at GET /demo/v1/openapi.json", async () => {

@@ -1,12 +1,13 @@
-import { DEMO_BASE } from "@/lib/demo/links";
-import { DATA_NOTICE, DATA_NOTICE_HEADER } from "@/lib/demo/notice";
-import { DEMO_POLICY } from "@/lib/demo/rate-limit";
-import { SCENARIO_HEADER } from "@/lib/demo/record-read";
-import { HEADER } from "@/lib/http/headers";
+import type { OperationDeclaration } from "@/lib/api";
+import { DATA_NOTICE, DATA_NOTICE_HEADER, DEMO_BASE, DEMO_OPERATIONS, DEMO_POLICY, SCENARIO_HEADER } from "@/lib/demo";
+import { HEADER } from "@/lib/http";
 import { buildOpenApiDocument } from "./build-document";
 import type { OpenApiDocument } from "./document-types";
 import { COMMON_HEADERS } from "./common-headers";
-import { demoOperations } from "./demo-operations";
+import { getDemoOpenApi } from "./operations";
+
+/** Every /demo/v1 operation, in the order the document lists them. */
+export const DEMO_DOCUMENT_OPERATIONS: readonly OperationDeclaration[] = [...DEMO_OPERATIONS, getDemoOpenApi];
 
 let cached: OpenApiDocument | undefined;
 
@@ -27,13 +28,13 @@ export function demoOpenApiDocument(): OpenApiDocument {
       { name: "Records", description: "Record reads, where scenario behaviors are simulated." },
       { name: "FHIR", description: "A read-only FHIR R4 server over the scenario Bundles." },
     ],
-    operations: demoOperations(),
+    operations: DEMO_DOCUMENT_OPERATIONS,
     headers: {
       ...COMMON_HEADERS,
       [DATA_NOTICE_HEADER]: { description: "Marks every demo response as fictional.", schema: { type: "string", const: DATA_NOTICE } },
       [SCENARIO_HEADER]: { description: "The behavior scenario a record read simulated.", schema: { type: "string" } },
     },
-    responseHeaders: [HEADER.requestId, DATA_NOTICE_HEADER, HEADER.rateLimitPolicy, HEADER.rateLimit],
+    responseHeaders: [HEADER.requestId, DATA_NOTICE_HEADER],
   });
   return cached;
 }

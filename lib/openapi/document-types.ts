@@ -1,4 +1,3 @@
-import type { HttpMethod } from "./operation";
 import type { JsonSchema } from "./schema-components";
 
 // The subset of OpenAPI 3.1 that buildOpenApiDocument writes, typed so the docs page can read it without guessing.
@@ -12,7 +11,9 @@ export type OpenApiParameter = {
   example?: unknown;
 };
 
-export type OpenApiMedia = { schema: JsonSchema };
+export type OpenApiMethod = "get" | "post" | "put" | "patch" | "delete";
+
+export type OpenApiMedia = { schema: JsonSchema; example?: unknown };
 
 export type OpenApiResponse = {
   description: string;
@@ -39,7 +40,7 @@ export type OpenApiDocument = {
   servers: { url: string; description: string }[];
   tags: { name: string; description: string }[];
   security?: Record<string, string[]>[];
-  paths: Record<string, Partial<Record<HttpMethod, OpenApiOperation>>>;
+  paths: Record<string, Partial<Record<OpenApiMethod, OpenApiOperation>>>;
   components: {
     schemas: Record<string, JsonSchema>;
     headers: Record<string, { description: string; schema: JsonSchema }>;

@@ -1,10 +1,9 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import type { KeyAuth } from "@/lib/auth/authenticate-key";
-import { presentApplication } from "@/lib/applications/present-application";
+import { applicationSchema, presentApplication } from "@/lib/applications";
+import type { KeyAuth } from "@/lib/auth";
 import { GET } from "@/app/api/v1/openapi.json/route";
 import { platformOpenApiDocument } from "./platform-document";
-import { applicationSchema } from "./platform-schemas";
 
 describe("platform OpenAPI document", () => {
   it("is a valid OpenAPI 3.1 document", async () => {

@@ -1,8 +1,14 @@
-import { HEADER, SERVICE_VERSION } from "@/lib/http/headers";
+import type { OperationDeclaration } from "@/lib/api";
+import { getApp } from "@/lib/applications";
+import { HEADER, SERVICE_VERSION } from "@/lib/http";
+import { getHealth } from "@/lib/platform";
 import { buildOpenApiDocument } from "./build-document";
 import type { OpenApiDocument } from "./document-types";
 import { COMMON_HEADERS } from "./common-headers";
-import { PLATFORM_OPERATIONS } from "./platform-operations";
+import { getPlatformOpenApi } from "./operations";
+
+/** Every /api/v1 operation, in the order the document lists them. Each domain's declarations join this list. */
+export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [getHealth, getApp, getPlatformOpenApi];
 
 let cached: OpenApiDocument | undefined;
 

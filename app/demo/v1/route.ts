@@ -1,8 +1,8 @@
-import { demoIndex } from "@/lib/demo/demo-index";
-import { demoMethods, demoRoute } from "@/lib/demo/demo-route";
+import { route, serve } from "@/lib/api";
+import { demoIndex, getDemoIndex } from "@/lib/demo";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = demoMethods({
-  GET: demoRoute({ handler: () => ({ body: demoIndex() }) }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(getDemoIndex, () => ({ body: demoIndex() })),
 });

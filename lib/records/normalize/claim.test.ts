@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeOne, skipReason } from "./test-support";
+import { normalizeOne, skipReason } from "@/test/normalizer";
 
 const claimType = { coding: [{ system: "http://terminology.hl7.org/CodeSystem/claim-type", code: "institutional" }] };
 const checkup = { coding: [{ system: "http://snomed.info/sct", code: "162673000", display: "General examination" }] };

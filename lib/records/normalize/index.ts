@@ -3,5 +3,6 @@
  * categories. See resources.ts for what is mapped and skipped, fact-key.ts for how facts are identified.
  */
 export { mergeFacts } from "./merge";
-export { normalizeBundle, normalizeResources } from "./resources";
+export { NORMALIZERS, normalizeBundle, normalizeResources } from "./resources";
+export { resourceDisplayName } from "./names";
 export type { NormalizationResult, NormalizedFact, SkippedResource, SourceInfo } from "./types";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeBundle } from "./resources";
-import { normalizeOne, skipReason, TEST_SCOPE, TEST_SOURCE } from "./test-support";
+import { normalizeOne, skipReason, TEST_SCOPE, TEST_SOURCE } from "@/test/normalizer";
 
 const metformin = {
   coding: [{ system: "http://www.nlm.nih.gov/research/umls/rxnorm", code: "860975", display: "metformin 500 MG" }],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mergeFacts } from "./merge";
 import { normalizeResources } from "./resources";
-import { TEST_SCOPE } from "./test-support";
+import { TEST_SCOPE } from "@/test/normalizer";
 import type { NormalizedFact, SourceInfo } from "./types";
 
 const primary: SourceInfo = { sourceId: "src_primary", sourceName: "Primary Clinic" };

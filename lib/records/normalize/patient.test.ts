@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeOne } from "./test-support";
+import { normalizeOne } from "@/test/normalizer";
 
 const patient = {
   resourceType: "Patient",

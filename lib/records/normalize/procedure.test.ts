@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeOne, skipReason } from "./test-support";
+import { normalizeOne, skipReason } from "@/test/normalizer";
 
 const procedure = {
   resourceType: "Procedure",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { recordSchemas } from "@/lib/records/schemas";
 import { normalizeBundle, normalizeResources } from "./resources";
-import { TEST_SCOPE, TEST_SOURCE } from "./test-support";
+import { TEST_SCOPE, TEST_SOURCE } from "@/test/normalizer";
 
 const immunization = (id: string, lotNumber?: string) => ({
   resourceType: "Immunization",

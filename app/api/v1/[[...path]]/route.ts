@@ -1,6 +1,5 @@
-import { notFoundRoute } from "@/lib/http/api-route";
+import { PLATFORM_PROFILE, unknownPath } from "@/lib/api";
 
 export const dynamic = "force-dynamic";
 
-const notFound = notFoundRoute();
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = unknownPath(PLATFORM_PROFILE);

@@ -1,12 +1,8 @@
-import { presentApplication } from "@/lib/applications/present-application";
-import { apiRoute, methods } from "@/lib/http/api-route";
+import { route, serve } from "@/lib/api";
+import { getApp, presentApplication } from "@/lib/applications";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: apiRoute({
-    operation: "GET /app",
-    auth: "key",
-    handler: async ({ auth }) => ({ body: presentApplication(auth) }),
-  }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(getApp, ({ auth }) => ({ body: presentApplication(auth) })),
 });

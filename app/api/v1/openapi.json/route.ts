@@ -1,12 +1,8 @@
-import { apiRoute, methods } from "@/lib/http/api-route";
-import { platformOpenApiDocument } from "@/lib/openapi/platform-document";
+import { route, serve } from "@/lib/api";
+import { getPlatformOpenApi, platformOpenApiDocument } from "@/lib/openapi";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: apiRoute({
-    operation: "GET /openapi.json",
-    auth: "none",
-    handler: async () => ({ body: platformOpenApiDocument(), headers: { "Cache-Control": "public, max-age=300" } }),
-  }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(getPlatformOpenApi, () => ({ body: platformOpenApiDocument() })),
 });

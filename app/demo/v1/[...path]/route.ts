@@ -1,6 +1,6 @@
-import { demoNotFound } from "@/lib/demo/demo-route";
+import { unknownPath } from "@/lib/api";
+import { DEMO_PROFILE } from "@/lib/demo";
 
 export const dynamic = "force-dynamic";
 
-const notFound = demoNotFound();
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = unknownPath(DEMO_PROFILE);

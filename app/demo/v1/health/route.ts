@@ -1,8 +1,8 @@
-import { demoMethods, demoRoute } from "@/lib/demo/demo-route";
-import { DATA_NOTICE } from "@/lib/demo/notice";
+import { route, serve } from "@/lib/api";
+import { DATA_NOTICE, getDemoHealth } from "@/lib/demo";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = demoMethods({
-  GET: demoRoute({ cache: "no-store", handler: () => ({ body: { status: "ok", notice: DATA_NOTICE } }) }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(getDemoHealth, () => ({ body: { status: "ok", notice: DATA_NOTICE } })),
 });

@@ -1,8 +1,8 @@
-import { demoMethods, demoRoute } from "@/lib/demo/demo-route";
-import { demoOpenApiDocument } from "@/lib/openapi/demo-document";
+import { route, serve } from "@/lib/api";
+import { demoOpenApiDocument, getDemoOpenApi } from "@/lib/openapi";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = demoMethods({
-  GET: demoRoute({ handler: () => ({ body: demoOpenApiDocument() }) }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(getDemoOpenApi, () => ({ body: demoOpenApiDocument() })),
 });

@@ -1,10 +1,8 @@
-import { demoList } from "@/lib/demo/demo-list";
-import { demoMethods, demoRoute } from "@/lib/demo/demo-route";
-import { presentPatient } from "@/lib/demo/patients";
-import { patientScenarios } from "@/lib/demo/scenario-manifest";
+import { route, serve } from "@/lib/api";
+import { demoList, listDemoPatients, patientScenarios, presentPatient } from "@/lib/demo";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = demoMethods({
-  GET: demoRoute({ handler: () => ({ body: demoList(patientScenarios().map(presentPatient)) }) }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(listDemoPatients, () => ({ body: demoList(patientScenarios().map(presentPatient)) })),
 });

@@ -1,13 +1,8 @@
-import { demoList } from "@/lib/demo/demo-list";
-import { demoMethods, demoRoute } from "@/lib/demo/demo-route";
-import { PROVIDERS } from "@/lib/sandbox/scenarios";
+import { route, serve } from "@/lib/api";
+import { listDemoProviders, listProviders } from "@/lib/demo";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = demoMethods({
-  GET: demoRoute({
-    handler: () => ({
-      body: demoList(PROVIDERS.map(({ id, name, city, state, description }) => ({ id, name, city, state, description }))),
-    }),
-  }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(listDemoProviders, () => ({ body: listProviders() })),
 });

@@ -1,10 +1,9 @@
-import { demoList } from "@/lib/demo/demo-list";
-import { demoMethods, demoRoute } from "@/lib/demo/demo-route";
-import { presentScenario } from "@/lib/demo/scenario-manifest";
-import { SCENARIOS } from "@/lib/sandbox/scenarios";
+import { route, serve } from "@/lib/api";
+import { demoList, listDemoScenarios, presentScenario } from "@/lib/demo";
+import { SCENARIOS } from "@/lib/sandbox";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = demoMethods({
-  GET: demoRoute({ handler: () => ({ body: demoList(SCENARIOS.map(presentScenario)) }) }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(listDemoScenarios, () => ({ body: demoList(SCENARIOS.map(presentScenario)) })),
 });

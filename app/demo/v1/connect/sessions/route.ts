@@ -1,13 +1,8 @@
-import { simulateConnectSession } from "@/lib/demo/connect-session";
-import { demoMethods, demoRoute } from "@/lib/demo/demo-route";
-import { connectSessionRequestSchema } from "@/lib/demo/schemas";
+import { route, serve } from "@/lib/api";
+import { createDemoConnectSession, simulateConnectSession } from "@/lib/demo";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = demoMethods({
-  POST: demoRoute({
-    body: connectSessionRequestSchema,
-    cache: "no-store",
-    handler: ({ body }) => ({ status: 201, body: simulateConnectSession(body) }),
-  }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  POST: route(createDemoConnectSession, ({ body }) => ({ status: 201, body: simulateConnectSession(body) })),
 });

@@ -1,14 +1,8 @@
-import { demoMethods, demoRoute } from "@/lib/demo/demo-route";
-import { FHIR_JSON } from "@/lib/demo/fhir-read";
-import { searchFhir } from "@/lib/demo/fhir-search";
+import { route, serve } from "@/lib/api";
+import { searchDemoFhir, searchFhir } from "@/lib/demo";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = demoMethods({
-  GET: demoRoute({
-    handler: ({ params, url }) => ({
-      body: searchFhir(params.resourceType ?? "", url.searchParams.get("patient"), url.origin),
-      contentType: FHIR_JSON,
-    }),
-  }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(searchDemoFhir, ({ params, query, url }) => ({ body: searchFhir(params.resourceType, query.patient ?? null, url.origin) })),
 });

@@ -1,9 +1,8 @@
-import { demoMethods, demoRoute } from "@/lib/demo/demo-route";
-import { capabilityStatement } from "@/lib/demo/fhir-capability";
-import { FHIR_JSON } from "@/lib/demo/fhir-read";
+import { route, serve } from "@/lib/api";
+import { demoCapabilityStatement, getDemoFhirCapabilities } from "@/lib/demo";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = demoMethods({
-  GET: demoRoute({ handler: ({ url }) => ({ body: capabilityStatement(url.origin), contentType: FHIR_JSON }) }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(getDemoFhirCapabilities, ({ url }) => ({ body: demoCapabilityStatement(url.origin) })),
 });

@@ -1,11 +1,8 @@
-import { demoMethods, demoRoute } from "@/lib/demo/demo-route";
-import { DATA_NOTICE } from "@/lib/demo/notice";
-import { presentScenario, scenarioOr404 } from "@/lib/demo/scenario-manifest";
+import { route, serve } from "@/lib/api";
+import { DATA_NOTICE, getDemoScenario, presentScenario, scenarioOr404 } from "@/lib/demo";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = demoMethods({
-  GET: demoRoute({
-    handler: ({ params }) => ({ body: { ...presentScenario(scenarioOr404(params.scenarioId ?? "")), notice: DATA_NOTICE } }),
-  }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(getDemoScenario, ({ params }) => ({ body: { ...presentScenario(scenarioOr404(params.scenarioId)), notice: DATA_NOTICE } })),
 });

@@ -1,13 +1,8 @@
-import { demoMethods, demoRoute } from "@/lib/demo/demo-route";
-import { FHIR_JSON, readFhirResource } from "@/lib/demo/fhir-read";
+import { route, serve } from "@/lib/api";
+import { readDemoFhir, readFhirResource } from "@/lib/demo";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = demoMethods({
-  GET: demoRoute({
-    handler: ({ params }) => ({
-      body: readFhirResource(params.resourceType ?? "", params.resourceId ?? ""),
-      contentType: FHIR_JSON,
-    }),
-  }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(readDemoFhir, ({ params }) => ({ body: readFhirResource(params.resourceType, params.resourceId) })),
 });

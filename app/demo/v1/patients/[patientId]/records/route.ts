@@ -1,18 +1,13 @@
-import { demoMethods, demoRoute } from "@/lib/demo/demo-route";
-import { buildLegacyRecord } from "@/lib/demo/legacy-record";
-import { patientOr404 } from "@/lib/demo/patients";
-import { authorizeRecordRead } from "@/lib/demo/record-read";
+import { route, serve } from "@/lib/api";
+import { authorizeRecordRead, buildLegacyRecord, getDemoLegacyRecord, patientOr404 } from "@/lib/demo";
 
 export const dynamic = "force-dynamic";
 
 // Legacy route: every query parameter except categories (cursor, limit, ...) is ignored, as it always was.
-export const { GET, POST, PUT, PATCH, DELETE } = demoMethods({
-  GET: demoRoute({
-    cache: "no-store",
-    handler: ({ params, url, setHeader }) => {
-      const scenario = patientOr404(params.patientId ?? "");
-      const categories = authorizeRecordRead(scenario, url, setHeader);
-      return { body: buildLegacyRecord(scenario, categories) };
-    },
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(getDemoLegacyRecord, ({ params, query, setHeader }) => {
+    const scenario = patientOr404(params.patientId);
+    const categories = authorizeRecordRead(scenario, query.categories, setHeader);
+    return { body: buildLegacyRecord(scenario, categories) };
   }),
 });

@@ -1,18 +1,13 @@
-import { demoMethods, demoRoute } from "@/lib/demo/demo-route";
-import { buildHealthRecord } from "@/lib/demo/health-record";
-import { subjectOr404 } from "@/lib/demo/patients";
-import { authorizeRecordRead, rejectUnsupportedQuery } from "@/lib/demo/record-read";
+import { route, serve } from "@/lib/api";
+import { authorizeRecordRead, buildHealthRecord, getDemoHealthRecord, rejectUnsupportedQuery, subjectOr404 } from "@/lib/demo";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = demoMethods({
-  GET: demoRoute({
-    cache: "no-store",
-    handler: ({ params, url, setHeader }) => {
-      const scenario = subjectOr404(params.subject ?? "");
-      const categories = authorizeRecordRead(scenario, url, setHeader);
-      rejectUnsupportedQuery(url);
-      return { body: buildHealthRecord(scenario, categories) };
-    },
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(getDemoHealthRecord, ({ params, query, url, setHeader }) => {
+    const scenario = subjectOr404(params.subject);
+    const categories = authorizeRecordRead(scenario, query.categories, setHeader);
+    rejectUnsupportedQuery(url);
+    return { body: buildHealthRecord(scenario, categories) };
   }),
 });

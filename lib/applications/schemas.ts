@@ -1,16 +1,5 @@
 import { z } from "zod";
-import { CATEGORIES } from "@/lib/records/categories";
-
-// Response shapes of the platform operations that exist so far. They live with the OpenAPI code until the
-// platform's own domains grow schema modules; a test parses the real presenters' output with them.
-
-export const healthResponseSchema = z
-  .object({
-    status: z.enum(["ok", "unavailable"]),
-    version: z.string().describe("The Service-Version the deployment serves."),
-    checks: z.object({ database: z.enum(["ok", "unreachable"]) }),
-  })
-  .meta({ id: "Health", description: "API availability and its dependencies' state." });
+import { CATEGORIES } from "@/lib/records";
 
 export const applicationSchema = z
   .object({

@@ -1,5 +1,11 @@
-import type { Resource } from "fhir/r4";
-import { FHIR_TEST_DATA_TAG } from "./notice";
+import type { Coding, Resource } from "fhir/r4";
+
+/** HL7 v3 ActReason HTEST ("test health data"): the standard FHIR security tag for data that is not real. */
+export const FHIR_TEST_DATA_TAG: Coding = {
+  system: "http://terminology.hl7.org/CodeSystem/v3-ActReason",
+  code: "HTEST",
+  display: "test health data",
+};
 
 /** A copy of the resource whose meta.tag marks it as test data; a Bundle's entries are tagged as well. */
 export function withTestDataTag<T extends Resource>(resource: T): T {

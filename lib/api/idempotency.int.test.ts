@@ -1,17 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { bearer, createTestApplication } from "@/test/factories";
-import { apiRoute } from "./api-route";
+import { testOperation } from "@/test/operations";
+import { route } from "./route";
 
-// A create operation built on the real wrapper: each call inserts one ConnectSession row.
-const createSession = apiRoute({
-  operation: "POST /connect/sessions",
-  auth: "key",
-  idempotent: true,
-  body: z.strictObject({ categories: z.array(z.string()) }),
-  handler: async ({ auth, body }) => {
+// A create operation built on the real pipeline: each call inserts one ConnectSession row.
+const createSession = route(
+  testOperation({
+    method: "POST",
+    path: "/connect/sessions",
+    auth: "key",
+    idempotent: true,
+    body: z.strictObject({ categories: z.array(z.string()) }),
+  }),
+  async ({ auth, body }) => {
     const session = await db().connectSession.create({
       data: {
         id: newId("cs_"),
@@ -23,7 +27,7 @@ const createSession = apiRoute({
     });
     return { status: 201, body: { id: session.id, categories: session.categories } };
   },
-});
+);
 
 function post(key: string, body: unknown, idempotencyKey?: string) {
   const headers: Record<string, string> = { ...(bearer(key) as Record<string, string>), "content-type": "application/json" };

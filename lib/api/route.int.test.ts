@@ -3,10 +3,10 @@ import { z } from "zod";
 import * as catchAll from "@/app/api/v1/[[...path]]/route";
 import * as appRoute from "@/app/api/v1/app/route";
 import * as healthRoute from "@/app/api/v1/health/route";
+import { ApiError, SERVICE_VERSION } from "@/lib/http";
 import { bearer, createTestApplication, routeContext } from "@/test/factories";
-import { ApiError } from "./api-error";
-import { apiRoute } from "./api-route";
-import { SERVICE_VERSION } from "./headers";
+import { testOperation } from "@/test/operations";
+import { route } from "./route";
 
 const BASE = "http://localhost/api/v1";
 
@@ -58,43 +58,38 @@ describe("every /api/v1 path family answers with the version header, a request i
   });
 
   it("an unexpected exception becomes 500 internal_error without leaking its message or stack", async () => {
-    const route = apiRoute({
-      operation: "GET /boom",
-      auth: "none",
-      handler: async () => {
-        throw new Error("secret internal detail at /srv/app.ts:12");
-      },
+    const boom = route(testOperation({ method: "GET", path: "/boom", auth: "none" }), async () => {
+      throw new Error("secret internal detail at /srv/app.ts:12");
     });
-    const response = await route(new Request(`${BASE}/boom`));
+    const response = await boom(new Request(`${BASE}/boom`));
     const error = await expectEnvelope(response, 500, "internal_error");
     expect(error.message).not.toContain("secret");
     expect(JSON.stringify(error)).not.toContain("app.ts");
   });
 
   it("an ApiError keeps its code, status and extra headers", async () => {
-    const route = apiRoute({
-      operation: "GET /limited",
-      auth: "none",
-      handler: async () => {
-        throw new ApiError("rate_limited", "slow down", { headers: { "Retry-After": "7" } });
-      },
+    const limited = route(testOperation({ method: "GET", path: "/limited", auth: "none" }), async () => {
+      throw new ApiError("rate_limited", "slow down", { headers: { "Retry-After": "7" } });
     });
-    const response = await route(new Request(`${BASE}/limited`));
+    const response = await limited(new Request(`${BASE}/limited`));
     await expectEnvelope(response, 429, "rate_limited");
     expect(response.headers.get("retry-after")).toBe("7");
   });
 
   it("query and body validation failures are 400 invalid_request naming the field", async () => {
     const { sandboxKey } = await createTestApplication();
-    const route = apiRoute({
-      operation: "POST /things",
-      auth: "key",
-      query: z.object({ mode: z.enum(["a", "b"]).optional() }),
-      body: z.strictObject({ name: z.string() }),
-      handler: async ({ body }) => ({ status: 201, body }),
-    });
+    const things = route(
+      testOperation({
+        method: "POST",
+        path: "/things",
+        auth: "key",
+        query: z.object({ mode: z.enum(["a", "b"]).optional().describe("A mode.") }),
+        body: z.strictObject({ name: z.string() }),
+      }),
+      async ({ body }) => ({ status: 201, body }),
+    );
     const post = (url: string, body: string) =>
-      route(new Request(url, { method: "POST", body, headers: { ...bearer(sandboxKey), "content-type": "application/json" } }));
+      things(new Request(url, { method: "POST", body, headers: { ...bearer(sandboxKey), "content-type": "application/json" } }));
     expect((await expectEnvelope(await post(`${BASE}/things?mode=z`, `{"name":"x"}`), 400, "invalid_request")).message).toContain("mode");
     expect((await expectEnvelope(await post(`${BASE}/things`, `{}`), 400, "invalid_request")).message).toContain("name");
     expect((await expectEnvelope(await post(`${BASE}/things`, `{"name":"x","extra":1}`), 400, "invalid_request")).message).toContain("extra");
@@ -109,14 +104,9 @@ describe("every /api/v1 path family answers with the version header, a request i
   it("bodies over 64 KiB are 413 payload_too_large, with or without Content-Length, and the handler never runs", async () => {
     const { sandboxKey } = await createTestApplication();
     let ran = 0;
-    const route = apiRoute({
-      operation: "POST /big",
-      auth: "key",
-      body: z.object({ x: z.string() }),
-      handler: async () => {
-        ran += 1;
-        return { body: {} };
-      },
+    const bigRoute = route(testOperation({ method: "POST", path: "/big", auth: "key", body: z.object({ x: z.string() }) }), async () => {
+      ran += 1;
+      return { body: {} };
     });
     const big = new TextEncoder().encode(`{"x":"${"a".repeat(65 * 1024)}"}`);
     const streamed = () =>
@@ -127,11 +117,11 @@ describe("every /api/v1 path family answers with the version header, a request i
         },
       });
     const headers = { ...(bearer(sandboxKey) as Record<string, string>), "content-type": "application/json" };
-    const declared = await route(new Request(`${BASE}/big`, { method: "POST", headers: { ...headers, "content-length": String(big.length) }, body: big }));
+    const declared = await bigRoute(new Request(`${BASE}/big`, { method: "POST", headers: { ...headers, "content-length": String(big.length) }, body: big }));
     await expectEnvelope(declared, 413, "payload_too_large");
-    const chunked = await route(new Request(`${BASE}/big`, { method: "POST", headers, body: streamed(), duplex: "half" } as RequestInit));
+    const chunked = await bigRoute(new Request(`${BASE}/big`, { method: "POST", headers, body: streamed(), duplex: "half" } as RequestInit));
     await expectEnvelope(chunked, 413, "payload_too_large");
-    const understated = await route(
+    const understated = await bigRoute(
       new Request(`${BASE}/big`, { method: "POST", headers: { ...headers, "content-length": "12" }, body: streamed(), duplex: "half" } as RequestInit),
     );
     await expectEnvelope(understated, 413, "payload_too_large");

@@ -1,8 +1,5 @@
 import { expect } from "vitest";
-import type { Category } from "@/lib/records/categories";
-import { recordSchemas, type NormalizedRecord } from "@/lib/records/schemas";
-import { normalizeResources } from "./resources";
-import type { NormalizationResult, SourceInfo } from "./types";
+import { normalizeResources, recordSchemas, type Category, type NormalizationResult, type NormalizedRecord, type SourceInfo } from "@/lib/records";
 
 export const TEST_SOURCE: SourceInfo = { sourceId: "src_test", sourceName: "Test Health" };
 export const TEST_SCOPE = "u_testsubject";

@@ -1,0 +1,39 @@
+import { RateLimiterRes } from "rate-limiter-flexible";
+import { authFailuresPerMinute } from "@/lib/config/limits";
+import { postgresLimiter, rateLimited, type RateLimitPolicy } from "@/lib/http/rate-limit";
+import { UNKNOWN_ADDRESS } from "@/lib/http/client-address";
+
+/** Failed authentications per network address per minute (deployment-set), counted across every instance. */
+export const AUTH_FAILURE_POLICY: RateLimitPolicy = { name: "auth-failure", points: authFailuresPerMinute(), windowSeconds: 60 };
+
+// Addresses this instance has seen exceed the limit, until their window ends. Checked before any key lookup, so a
+// blocked address learns nothing more about keys, and successful requests never pay a database round trip here.
+const blockedUntil = new Map<string, number>();
+const MAX_BLOCKED = 10_000;
+
+/** Throws 429 `rate_limited` if the address spent its failures for this window. */
+export function assertAddressMayAuthenticate(address: string, now = Date.now()): void {
+  const until = blockedUntil.get(address);
+  if (until === undefined) return;
+  if (until <= now) {
+    blockedUntil.delete(address);
+    return;
+  }
+  throw rateLimited(AUTH_FAILURE_POLICY, 0, until - now);
+}
+
+/**
+ * Counts one failed authentication for the address. The failure that spends the window is itself answered 429,
+ * and so is every request from the address until the window ends.
+ */
+export async function recordAuthFailure(address: string, now = Date.now()): Promise<void> {
+  if (address === UNKNOWN_ADDRESS) return;
+  try {
+    await postgresLimiter(AUTH_FAILURE_POLICY).consume(address, 1);
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    if (blockedUntil.size >= MAX_BLOCKED) blockedUntil.delete(blockedUntil.keys().next().value as string);
+    blockedUntil.set(address, now + rejection.msBeforeNext);
+    throw rateLimited(AUTH_FAILURE_POLICY, 0, rejection.msBeforeNext);
+  }
+}

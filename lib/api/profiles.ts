@@ -1,0 +1,68 @@
+import { operationOutcomeResponse } from "@/lib/fhir";
+import { ApiError, errorResponse, HEADER, SERVICE_VERSION } from "@/lib/http";
+
+export type ProfileName = "platform" | "demo" | "fhir" | "public";
+
+/**
+ * How one API family differs. Every family runs the same pipeline steps; a profile only says what the steps put on
+ * the response, which address limit applies, how errors are written and whether browsers may call it.
+ */
+export type Profile = {
+  name: ProfileName;
+  /** Headers every response of the family carries besides the request id, success or error. */
+  familyHeaders: Record<string, string>;
+  /** The per-address limit of a keyless family: consumes one request or throws 429; returns the RateLimit fields. */
+  addressLimit?: (request: Request) => Record<string, string>;
+  /** Cache-Control for successful answers unless the operation says otherwise. */
+  defaultCache: string;
+  /** Keyless families that browsers may call from any origin, without credentials. */
+  cors: boolean;
+  /** Response headers a cross-origin caller may read. */
+  exposedHeaders?: string[];
+  /** Whether the family reads `Idempotency-Key` (validating it everywhere, honouring it where declared). */
+  idempotencyKeys: boolean;
+  errorResponse: (error: ApiError, requestId: string, headers: Record<string, string>) => Response;
+};
+
+export const NO_STORE = "no-store";
+
+/** `/api/v1`: the spec's envelope, `Service-Version` on everything, closed to browsers. */
+export const PLATFORM_PROFILE: Profile = {
+  name: "platform",
+  familyHeaders: { [HEADER.serviceVersion]: SERVICE_VERSION },
+  defaultCache: NO_STORE,
+  cors: false,
+  idempotencyKeys: true,
+  errorResponse,
+};
+
+/** The synthetic health systems' FHIR APIs: errors are OperationOutcome resources, as FHIR clients expect. */
+export const FHIR_PROFILE: Profile = {
+  name: "fhir",
+  familyHeaders: {},
+  defaultCache: NO_STORE,
+  cors: false,
+  idempotencyKeys: false,
+  errorResponse: operationOutcomeResponse,
+};
+
+/** Shared conformance reports: readable by anyone with the link, from any origin, without credentials. */
+export const PUBLIC_PROFILE: Profile = {
+  name: "public",
+  familyHeaders: {},
+  defaultCache: "public, max-age=60",
+  cors: true,
+  exposedHeaders: [HEADER.requestId],
+  idempotencyKeys: false,
+  errorResponse,
+};
+
+/** Cross-origin headers for a family browsers may call: any origin, never credentials. */
+export function corsHeaders(profile: Profile, operationHeaders: readonly string[] = []): Record<string, string> {
+  if (!profile.cors) return {};
+  const exposed = [...(profile.exposedHeaders ?? []), ...operationHeaders];
+  return {
+    "Access-Control-Allow-Origin": "*",
+    ...(exposed.length > 0 ? { "Access-Control-Expose-Headers": exposed.join(", ") } : {}),
+  };
+}

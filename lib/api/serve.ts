@@ -1,0 +1,58 @@
+import { ApiError } from "@/lib/http";
+import type { HttpMethod } from "./operation";
+import type { Profile } from "./profiles";
+import { runPipeline, type DeclaredHandler, type NextRouteContext } from "./route";
+
+type RouteHandler = (request: Request, context?: NextRouteContext) => Promise<Response>;
+export type RouteExports = Record<HttpMethod | "OPTIONS", RouteHandler>;
+
+const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/**
+ * A route file's exports: its declared operations, an OPTIONS answer naming them (a CORS preflight for families
+ * browsers may call), and the family's 404 `not_found` naming the allowed methods for every other method, instead
+ * of Next.js's bare 405.
+ */
+export function serve(handlers: Partial<Record<HttpMethod, DeclaredHandler>>): RouteExports {
+  const declared = Object.entries(handlers) as [HttpMethod, DeclaredHandler][];
+  const first = declared[0];
+  if (!first) throw new Error("serve() needs at least one operation");
+  const profiles = new Set(declared.map(([, handler]) => handler.operation.profile));
+  if (profiles.size > 1) throw new Error(`One path serves one API family, not ${[...profiles].map((p) => p.name).join(" and ")}`);
+  for (const [method, handler] of declared) {
+    if (handler.operation.method !== method) throw new Error(`${handler.operation.operationId} is a ${handler.operation.method} operation, exported as ${method}`);
+  }
+  const profile = first[1].operation.profile;
+  const allowed = declared.map(([method]) => method);
+  const otherwise = notFoundHandler(profile, allowed);
+  const exports = { OPTIONS: optionsHandler(profile, allowed) } as RouteExports;
+  for (const method of METHODS) exports[method] = handlers[method] ?? otherwise;
+  return exports;
+}
+
+/** Every method of a path no operation serves: the family's 404 `not_found` (catch-all route files export this). */
+export function unknownPath(profile: Profile): RouteExports {
+  const handler = notFoundHandler(profile);
+  return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: handler };
+}
+
+function notFoundHandler(profile: Profile, allowed?: HttpMethod[]): RouteHandler {
+  return (request, context) =>
+    runPipeline(profile, UNKNOWN_OPERATION, ({ url }) => {
+      if (!allowed) throw new ApiError("not_found", `No operation at ${request.method} ${url.pathname}.`);
+      throw new ApiError("not_found", `${request.method} is not supported on ${url.pathname}; use ${allowed.join(", ")}.`, {
+        headers: { Allow: allowed.join(", ") },
+      });
+    }, request, context);
+}
+
+function optionsHandler(profile: Profile, allowed: HttpMethod[]): RouteHandler {
+  const allow = [...allowed, "OPTIONS"].join(", ");
+  const preflight: Record<string, string> = profile.cors
+    ? { "Access-Control-Allow-Methods": allow, "Access-Control-Allow-Headers": "Content-Type", "Access-Control-Max-Age": "600" }
+    : {};
+  return (request, context) =>
+    runPipeline(profile, { ...UNKNOWN_OPERATION, method: "OPTIONS" }, () => new Response(null, { status: 204, headers: { Allow: allow, ...preflight } }), request, context);
+}
+
+const UNKNOWN_OPERATION = { method: "ANY", path: "(unknown)", auth: "none" } as const;

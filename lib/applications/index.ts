@@ -1,0 +1,6 @@
+export * from "./create-application";
+export * from "./create-developer";
+export * from "./development-seed";
+export { getApp } from "./operations";
+export * from "./present-application";
+export { applicationSchema } from "./schemas";

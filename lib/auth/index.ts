@@ -1,0 +1,5 @@
+export * from "./api-key-format";
+export * from "./authenticate-key";
+export * from "./create-api-key";
+export * from "./password";
+export * from "./secret-box";

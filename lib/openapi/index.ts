@@ -1,0 +1,6 @@
+export { openApiDocumentSchema, errorEnvelopeSchema } from "./common-schemas";
+export { DEMO_DOCUMENT_OPERATIONS, demoOpenApiDocument } from "./demo-document";
+export type { OpenApiDocument, OpenApiMethod, OpenApiOperation, OpenApiParameter, OpenApiResponse } from "./document-types";
+export { getDemoOpenApi, getPlatformOpenApi } from "./operations";
+export { PLATFORM_OPERATIONS, platformOpenApiDocument } from "./platform-document";
+export type { JsonSchema } from "./schema-components";

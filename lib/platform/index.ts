@@ -1,0 +1,3 @@
+export { platformHealth } from "./health";
+export { getHealth } from "./operations";
+export { healthResponseSchema, type HealthResponse } from "./schemas";

@@ -1,0 +1,3 @@
+export * from "./categories";
+export * from "./normalize";
+export * from "./schemas";
