@@ -16,6 +16,8 @@ export function documentedErrors(declaration: OperationDeclaration): ErrorCode[]
   if (declaration.profile.addressLimit) codes.push("rate_limited");
   if (declaration.body) codes.push(...BODY_ERRORS);
   if (declaration.idempotent) codes.push(...IDEMPOTENCY_ERRORS);
+  // The family checks a sent Idempotency-Key's shape on every operation, not only where it is honoured.
+  else if (declaration.profile.idempotencyKeys) codes.push("invalid_idempotency_key");
   codes.push(...declaration.errors, "internal_error");
   return [...new Set(codes)];
 }

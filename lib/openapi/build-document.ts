@@ -78,7 +78,7 @@ export function buildOpenApiDocument(spec: DocumentSpec): OpenApiDocument {
 
   return {
     openapi: "3.1.0",
-    info: { title: spec.title, version: spec.version, description: spec.description },
+    info: { title: spec.title, version: spec.version, description: spec.description, license: { name: "Apache-2.0", identifier: "Apache-2.0" } },
     servers: spec.servers,
     tags: spec.tags,
     ...(spec.security ? { security: [{ [spec.security.name]: [] }] } : {}),

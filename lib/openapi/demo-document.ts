@@ -30,11 +30,16 @@ export function demoOpenApiDocument(): OpenApiDocument {
     ],
     operations: DEMO_DOCUMENT_OPERATIONS,
     headers: {
-      ...COMMON_HEADERS,
+      ...withoutServiceVersion(COMMON_HEADERS),
       [DATA_NOTICE_HEADER]: { description: "Marks every demo response as fictional.", schema: { type: "string", const: DATA_NOTICE } },
       [SCENARIO_HEADER]: { description: "The behavior scenario a record read simulated.", schema: { type: "string" } },
     },
     responseHeaders: [HEADER.requestId, DATA_NOTICE_HEADER],
   });
   return cached;
+}
+
+/** The demo is not versioned by date; its document does not describe the platform's Service-Version header. */
+function withoutServiceVersion<T>(headers: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name !== HEADER.serviceVersion));
 }

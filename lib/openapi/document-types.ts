@@ -36,7 +36,7 @@ export type OpenApiOperation = {
 
 export type OpenApiDocument = {
   openapi: "3.1.0";
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
   servers: { url: string; description: string }[];
   tags: { name: string; description: string }[];
   security?: Record<string, string[]>[];

@@ -1,0 +1,21 @@
+import { createConfig, lintFromString } from "@redocly/openapi-core";
+import { describe, expect, it } from "vitest";
+import { demoOpenApiDocument } from "./demo-document";
+import type { OpenApiDocument } from "./document-types";
+import { platformOpenApiDocument } from "./platform-document";
+
+async function problems(document: OpenApiDocument) {
+  const config = await createConfig({ extends: ["recommended"] });
+  const found = await lintFromString({ source: JSON.stringify(document), absoluteRef: "/openapi.json", config });
+  return found.map((problem) => `${problem.severity} ${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`);
+}
+
+describe("both OpenAPI documents pass Redocly's recommended rules", () => {
+  it("the platform document: no errors, no warnings", async () => {
+    expect(await problems(platformOpenApiDocument())).toEqual([]);
+  });
+
+  it("the demo document: no errors, no warnings", async () => {
+    expect(await problems(demoOpenApiDocument())).toEqual([]);
+  });
+});
