@@ -28,9 +28,9 @@ function pathTemplate(folder: string, file: string): string | null {
 }
 
 async function servedOperations(file: string): Promise<OperationDeclaration[]> {
-  const module = (await import(/* @vite-ignore */ path.join(process.cwd(), file))) as Record<string, unknown>;
+  const routeModule = (await import(/* @vite-ignore */ path.join(process.cwd(), file))) as Record<string, unknown>;
   return METHODS.flatMap((method) => {
-    const handler = module[method] as Partial<DeclaredHandler> | undefined;
+    const handler = routeModule[method] as Partial<DeclaredHandler> | undefined;
     return handler?.operation ? [handler.operation] : [];
   });
 }
