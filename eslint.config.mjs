@@ -1,10 +1,31 @@
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
+// Module boundaries (docs/architecture.md): another domain is reached only through its index (`@/lib/<domain>`);
+// pages and components never touch the database; nothing in lib/ depends on the app that serves it.
+const throughIndex = {
+  group: ["@/lib/*/**", "**/lib/*/**", "!**/lib/db/generated/**"],
+  message: "Import another domain through its index: @/lib/<domain>.",
+};
+const noApp = { group: ["@/app", "@/app/**", "**/app/**"], message: "lib/ never imports app/: the app depends on lib, not the reverse." };
+const noDatabase = { group: ["@/lib/db", "@/lib/db/**"], message: "Pages and components reach data through domain functions, never lib/db." };
+const outOfDomain = (depth) => ({
+  group: [`${"../".repeat(depth)}*`],
+  message: "Reach another domain through @/lib/<domain>, not a relative path out of this one.",
+});
+
+const restrict = (files, patterns) => ({ files, rules: { "no-restricted-imports": ["error", { patterns }] } });
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   { ignores: [".next/**", ".data/**", "lib/db/generated/**", "node_modules/**", "playwright-report/**", "test-results/**"] },
+  restrict(["**/*.{ts,tsx,mjs}"], [throughIndex]),
+  restrict(["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"], [throughIndex, noDatabase]),
+  restrict(["lib/*.ts"], [throughIndex, noApp]),
+  restrict(["lib/*/*.{ts,tsx}"], [throughIndex, noApp, outOfDomain(1)]),
+  restrict(["lib/*/*/*.{ts,tsx}"], [throughIndex, noApp, outOfDomain(2)]),
+  restrict(["lib/*/*/*/*.{ts,tsx}"], [throughIndex, noApp, outOfDomain(3)]),
 ];
 
 export default config;

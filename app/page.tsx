@@ -1,7 +1,5 @@
 import Link from "next/link";
-import { demoPath } from "@/lib/demo/links";
-import { DATA_NOTICE } from "@/lib/demo/notice";
-import { defaultScenario, hasPatient, patientLinks } from "@/lib/demo/scenario-manifest";
+import { DATA_NOTICE, defaultScenario, demoPath, hasPatient, patientLinks } from "@/lib/demo";
 
 const CARD = "rounded-lg border border-slate-200 bg-white p-5 shadow-sm hover:border-teal-600";
 

@@ -1,10 +1,9 @@
 // `npm run dev:key`: a fresh sandbox key for the development application, as a line scripts can parse.
-import { loadLocalEnv } from "@/lib/config/local-env";
+import { loadLocalEnv } from "@/lib/config";
 
 await loadLocalEnv();
-const { newDevelopmentSandboxKey } = await import("@/lib/applications/development-seed");
-const { closeDb } = await import("@/lib/db/client");
-const { openPlatformDatabase } = await import("@/lib/db/open-platform-database");
+const { newDevelopmentSandboxKey } = await import("@/lib/applications");
+const { closeDb, openPlatformDatabase } = await import("@/lib/db");
 
 const database = await openPlatformDatabase();
 try {

@@ -5,9 +5,7 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
-import { MIGRATIONS_DIR, readMigrations } from "@/lib/db/migrate";
-import { prismaDiffSql } from "@/lib/db/schema-sql";
+import { MIGRATIONS_DIR, prismaDiffSql, readMigrations, startEmbeddedPostgres } from "@/lib/db";
 
 const SNAPSHOT = "schema.prisma";
 const name = (process.argv[2] ?? "").replace(/[^a-z0-9_]/gi, "_").toLowerCase();

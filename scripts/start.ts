@@ -3,8 +3,7 @@
 // Next.js on PORT with the job worker in this process. Ctrl-C stops the server, the worker and the database.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { loadLocalEnv } from "@/lib/config/local-env";
-import { buildIsFresh } from "@/lib/config/build-freshness";
+import { buildIsFresh, loadLocalEnv } from "@/lib/config";
 
 await loadLocalEnv();
 const { seedDevelopment } = await import("@/lib/applications/development-seed");

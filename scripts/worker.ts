@@ -1,10 +1,9 @@
 // `npm run worker`: the job worker alone, for deployments that scale workers apart from app instances.
-import { loadLocalEnv } from "@/lib/config/local-env";
+import { loadLocalEnv } from "@/lib/config";
 
 await loadLocalEnv();
-const { closeDb } = await import("@/lib/db/client");
-const { openPlatformDatabase } = await import("@/lib/db/open-platform-database");
-const { startWorker } = await import("@/lib/jobs/worker");
+const { closeDb, openPlatformDatabase } = await import("@/lib/db");
+const { startWorker } = await import("@/lib/jobs");
 
 const database = await openPlatformDatabase();
 const worker = await startWorker(database.url);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, inject } from "vitest";
-import { closeDb } from "../lib/db/client";
+import { closeDb } from "../lib/db";
 import { TEMPLATE_DATABASE, withDatabase } from "./global-setup";
 
 // Runs before each integration test file: a private database cloned from the migrated template, so files run in

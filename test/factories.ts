@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { createApplication, type NewApplication } from "@/lib/applications/create-application";
-import { createApiKey } from "@/lib/auth/create-api-key";
-import { db } from "@/lib/db/client";
+import { createApplication, type NewApplication } from "@/lib/applications";
+import { createApiKey } from "@/lib/auth";
+import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 
 /**

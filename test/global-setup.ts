@@ -3,8 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../lib/db/embedded-postgres";
-import { migrate } from "../lib/db/migrate";
+import { migrate, startEmbeddedPostgres, type EmbeddedDatabase } from "../lib/db";
 
 export const TEMPLATE_DATABASE = "chartkey_test_template";
 

@@ -1,4 +1,4 @@
-import { INTERNAL_HEADER } from "@/lib/http/headers";
+import { INTERNAL_HEADER } from "@/lib/http";
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 

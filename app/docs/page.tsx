@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ApiReference } from "@/components/docs/api-reference";
-import { demoOpenApiDocument } from "@/lib/openapi/demo-document";
-import { platformOpenApiDocument } from "@/lib/openapi/platform-document";
+import { demoOpenApiDocument, platformOpenApiDocument } from "@/lib/openapi";
 
 export const metadata: Metadata = { title: "API reference" };
 

@@ -1,4 +1,4 @@
-import type { OpenApiDocument, OpenApiOperation } from "@/lib/openapi/document-types";
+import type { OpenApiDocument, OpenApiOperation } from "@/lib/openapi";
 import type { OpenApiMethod as HttpMethod } from "@/lib/openapi";
 import { OperationCard, operationAnchor } from "./operation-card";
 import { schemaAnchor, SchemaView } from "./schema-view";

@@ -1,6 +1,5 @@
-import type { OpenApiOperation } from "@/lib/openapi/document-types";
+import type { JsonSchema, OpenApiOperation } from "@/lib/openapi";
 import type { OpenApiMethod as HttpMethod } from "@/lib/openapi";
-import type { JsonSchema } from "@/lib/openapi/schema-components";
 import { BodySchema, TypeLabel } from "./schema-view";
 
 const METHOD_STYLE: Record<HttpMethod, string> = {

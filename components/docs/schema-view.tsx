@@ -1,4 +1,4 @@
-import type { JsonSchema } from "@/lib/openapi/schema-components";
+import type { JsonSchema } from "@/lib/openapi";
 
 const COMPONENT_PREFIX = "#/components/schemas/";
 

@@ -1,7 +1,6 @@
 import { RateLimiterRes } from "rate-limiter-flexible";
-import { authFailuresPerMinute } from "@/lib/config/limits";
-import { postgresLimiter, rateLimited, type RateLimitPolicy } from "@/lib/http/rate-limit";
-import { UNKNOWN_ADDRESS } from "@/lib/http/client-address";
+import { authFailuresPerMinute } from "@/lib/config";
+import { postgresLimiter, rateLimited, type RateLimitPolicy, UNKNOWN_ADDRESS } from "@/lib/http";
 
 /** Failed authentications per network address per minute (deployment-set), counted across every instance. */
 export const AUTH_FAILURE_POLICY: RateLimitPolicy = { name: "auth-failure", points: authFailuresPerMinute(), windowSeconds: 60 };

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { encryptSecret } from "@/lib/auth/secret-box";
-import { db, type Tx } from "@/lib/db/client";
+import { encryptSecret } from "@/lib/auth";
+import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { CATEGORIES } from "@/lib/records/categories";
+import { CATEGORIES } from "@/lib/records";
 
 export type NewApplication = {
   developerId: string;

@@ -1,5 +1,5 @@
-import { hashPassword } from "@/lib/auth/password";
-import { db, type Tx } from "@/lib/db/client";
+import { hashPassword } from "@/lib/auth";
+import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/ids";
 
 export async function createDeveloper(input: { email: string; name: string; password: string }, tx: Tx = db()) {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { createApiKey } from "@/lib/auth/create-api-key";
-import { db } from "@/lib/db/client";
+import { createApiKey } from "@/lib/auth";
+import { db } from "@/lib/db";
 import { createApplication } from "./create-application";
 import { createDeveloper } from "./create-developer";
 

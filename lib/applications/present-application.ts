@@ -1,4 +1,4 @@
-import type { KeyAuth } from "@/lib/auth/authenticate-key";
+import type { KeyAuth } from "@/lib/auth";
 
 /** The spec spells sync modes with a hyphen; the database enum cannot. */
 export function syncModeName(mode: "one_time" | "continuous"): "one-time" | "continuous" {

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
-import { db } from "@/lib/db/client";
-import { ApiError } from "@/lib/http/api-error";
+import { db } from "@/lib/db";
+import { ApiError } from "@/lib/http";
 import { hashApiKey, keyEnvironment, type Environment } from "./api-key-format";
 
 export type KeyAuth = {

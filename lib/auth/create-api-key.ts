@@ -1,4 +1,4 @@
-import { db, type Tx } from "@/lib/db/client";
+import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { generateApiKey, type Environment } from "./api-key-format";
 

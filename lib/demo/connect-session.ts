@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { ApiError } from "@/lib/http/api-error";
-import { findScenario } from "@/lib/sandbox/scenarios";
+import { ApiError } from "@/lib/http";
+import { findScenario } from "@/lib/sandbox";
 import { demoPath } from "./links";
 import { DATA_NOTICE } from "./notice";
 import { parseCategoryList } from "./requested-categories";

@@ -1,5 +1,5 @@
 import { stableId } from "@/lib/ids";
-import { PROVIDERS, type ScenarioSource } from "@/lib/sandbox/scenarios";
+import { PROVIDERS, type ScenarioSource } from "@/lib/sandbox";
 import type { PatientScenario } from "./scenario-manifest";
 
 export type DemoSource = {

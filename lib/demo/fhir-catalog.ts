@@ -1,6 +1,6 @@
 import type { Bundle, FhirResource } from "fhir/r4";
-import { NORMALIZERS } from "@/lib/records/normalize/resources";
-import { scenarioBundle } from "@/lib/sandbox/scenarios";
+import { NORMALIZERS } from "@/lib/records";
+import { scenarioBundle } from "@/lib/sandbox";
 import { patientScenarios, type PatientScenario } from "./scenario-manifest";
 
 export type CatalogEntry = { scenario: PatientScenario; resource: FhirResource; fullUrl: string | null };

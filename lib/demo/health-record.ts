@@ -1,5 +1,4 @@
-import type { Category } from "@/lib/records/categories";
-import type { NormalizedRecord } from "@/lib/records/schemas";
+import type { Category, NormalizedRecord } from "@/lib/records";
 import { demoSources, syncState } from "./demo-sources";
 import { DATA_NOTICE } from "./notice";
 import type { PatientScenario } from "./scenario-manifest";

@@ -1,6 +1,6 @@
 import type { FhirResource } from "fhir/r4";
 import type { z } from "zod";
-import type { Category } from "@/lib/records/categories";
+import type { Category } from "@/lib/records";
 import { syncState } from "./demo-sources";
 import { withTestDataTag } from "@/lib/fhir";
 import { DATA_NOTICE } from "./notice";

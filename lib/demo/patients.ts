@@ -1,8 +1,8 @@
 import type { Patient } from "fhir/r4";
 import type { z } from "zod";
-import { ApiError } from "@/lib/http/api-error";
-import { resourceDisplayName } from "@/lib/records/normalize/names";
-import { scenarioBundle, scenarioByPatientId, scenarioBySubject } from "@/lib/sandbox/scenarios";
+import { ApiError } from "@/lib/http";
+import { resourceDisplayName } from "@/lib/records";
+import { scenarioBundle, scenarioByPatientId, scenarioBySubject } from "@/lib/sandbox";
 import { demoPath } from "./links";
 import { hasPatient, patientLinks, type PatientScenario } from "./scenario-manifest";
 import type { patientSchema } from "./schemas";

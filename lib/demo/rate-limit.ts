@@ -1,6 +1,4 @@
-import { BoundedWindowLimiter } from "@/lib/http/bounded-limiter";
-import { requestClientAddress } from "@/lib/http/client-address";
-import { rateLimited, rateLimitHeaders, type RateLimitPolicy } from "@/lib/http/rate-limit";
+import { BoundedWindowLimiter, rateLimited, rateLimitHeaders, type RateLimitPolicy, requestClientAddress } from "@/lib/http";
 
 /** SPEC.md Limits: 120 requests per minute per client address and API instance. */
 export const DEMO_POLICY: RateLimitPolicy = { name: "demo", points: 120, windowSeconds: 60 };

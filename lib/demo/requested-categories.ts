@@ -1,5 +1,5 @@
-import { ApiError } from "@/lib/http/api-error";
-import { CATEGORIES, isCategory, type Category } from "@/lib/records/categories";
+import { ApiError } from "@/lib/http";
+import { CATEGORIES, type Category, isCategory } from "@/lib/records";
 
 /** Validates category names (400 `invalid_categories` for any unknown one); returns them deduplicated, in category order. */
 export function parseCategoryList(names: readonly string[]): Category[] {

@@ -1,7 +1,6 @@
-import { ApiError } from "@/lib/http/api-error";
-import { HEADER } from "@/lib/http/headers";
-import type { Category } from "@/lib/records/categories";
-import type { Scenario } from "@/lib/sandbox/scenarios";
+import { ApiError, HEADER } from "@/lib/http";
+import type { Category } from "@/lib/records";
+import type { Scenario } from "@/lib/sandbox";
 import { demoPath } from "./links";
 
 /** SPEC.md Limits: the rate-limited scenario answers 429 in alternating 2-second slots. */

@@ -1,7 +1,6 @@
 import type { FhirResource } from "fhir/r4";
-import type { Category } from "@/lib/records/categories";
-import { mergeFacts, normalizeResources, type NormalizedFact } from "@/lib/records/normalize";
-import { sourceResources } from "@/lib/sandbox/scenarios";
+import { type Category, mergeFacts, type NormalizedFact, normalizeResources } from "@/lib/records";
+import { sourceResources } from "@/lib/sandbox";
 import { demoSources } from "./demo-sources";
 import type { PatientScenario } from "./scenario-manifest";
 

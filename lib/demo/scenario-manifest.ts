@@ -1,5 +1,5 @@
-import { findScenario, SCENARIOS, type Scenario } from "@/lib/sandbox/scenarios";
-import { ApiError } from "@/lib/http/api-error";
+import { findScenario, type Scenario, SCENARIOS } from "@/lib/sandbox";
+import { ApiError } from "@/lib/http";
 import { demoPath } from "./links";
 import type { scenarioSchema } from "./schemas";
 import type { z } from "zod";

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { CATEGORIES, type Category } from "@/lib/records/categories";
-import { recordSchemas } from "@/lib/records/schemas";
+import { CATEGORIES, type Category, recordSchemas } from "@/lib/records";
 
 // Demo-only objects use snake_case like the spec's demo fields (external_user_id, patient_id, failure_code);
 // the platform-shaped record response uses the platform's camelCase (syncStatus, schemaVersion).

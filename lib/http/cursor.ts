@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { derivedKey } from "@/lib/config/secrets";
+import { derivedKey } from "@/lib/config";
 import { ApiError } from "./api-error";
 
 /** What a cursor is valid for: the endpoint family plus, where relevant, the subject and category. */

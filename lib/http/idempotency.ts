@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { db } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { ApiError } from "./api-error";
 

@@ -1,6 +1,6 @@
 import { RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { pgPool } from "@/lib/db/client";
-import { keyRequestsPerMinute } from "@/lib/config/limits";
+import { pgPool } from "@/lib/db";
+import { keyRequestsPerMinute } from "@/lib/config";
 import { ApiError } from "./api-error";
 import { HEADER } from "./headers";
 

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
 import { log } from "@/lib/log";
 
 export type RequestLogEntry = {

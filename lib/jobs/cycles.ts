@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
 import type { LifecycleCycle } from "./lifecycle";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

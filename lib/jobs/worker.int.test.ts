@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
 import { createTestApplication } from "@/test/factories";
 import { LIFECYCLE_CYCLES } from "./cycles";
 import { runLifecycle } from "./lifecycle";

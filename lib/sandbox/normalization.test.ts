@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CATEGORIES, type Category } from "@/lib/records/categories";
-import { mergeFacts, normalizeResources, type NormalizedFact } from "@/lib/records/normalize";
+import { CATEGORIES, type Category, mergeFacts, type NormalizedFact, normalizeResources } from "@/lib/records";
 import { PROVIDERS, SCENARIOS, sourceResources, type Scenario } from "./scenarios";
 
 // Resource types the normalizer maps to a category; anything else (Encounter, Medication, ...) is context it may skip.

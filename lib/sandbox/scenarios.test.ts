@@ -1,8 +1,7 @@
 import type { Bundle, FhirResource } from "fhir/r4";
 import { describe, expect, it } from "vitest";
-import { fhirSchemaAvailable, validateFhirResource } from "@/lib/fhir/validate";
-import { CATEGORIES } from "@/lib/records/categories";
-import { FHIR_DATE_PATTERN } from "@/lib/records/schemas";
+import { fhirSchemaAvailable, validateFhirResource } from "@/lib/fhir";
+import { CATEGORIES, FHIR_DATE_PATTERN } from "@/lib/records";
 import {
   PROVIDERS,
   SCENARIOS,

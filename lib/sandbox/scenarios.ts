@@ -12,7 +12,7 @@ import consentPartialPhases from "@/fixtures/phases/consent-partial.json" with {
 import multiSourceOverlapPhases from "@/fixtures/phases/multi-source-overlap.json" with { type: "json" };
 import pediatricChildPhases from "@/fixtures/phases/pediatric-child.json" with { type: "json" };
 import sourceUnavailablePhases from "@/fixtures/phases/source-unavailable.json" with { type: "json" };
-import { CATEGORIES, type Category } from "@/lib/records/categories";
+import { CATEGORIES, type Category } from "@/lib/records";
 
 /**
  * The sandbox and demo scenario manifest and its fixtures (SPEC.md "Scenarios"). The clinical data lives in

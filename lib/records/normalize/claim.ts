@@ -1,4 +1,4 @@
-import type { Money, RecordData } from "@/lib/records/schemas";
+import type { Money, RecordData } from "../schemas";
 import { CODE_SYSTEMS, codeable, money } from "./codes";
 import { conceptKey, instantKey } from "./fact-key";
 import { identifiers } from "./identifiers";

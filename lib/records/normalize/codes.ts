@@ -1,4 +1,4 @@
-import type { Codeable, Coding, Money, Quantity } from "@/lib/records/schemas";
+import type { Codeable, Coding, Money, Quantity } from "../schemas";
 import { code, number, object, objects, string } from "./read";
 
 export const CODE_SYSTEMS = {

@@ -1,4 +1,4 @@
-import type { RecordData } from "@/lib/records/schemas";
+import type { RecordData } from "../schemas";
 import { CODE_SYSTEMS, codeable, codeables } from "./codes";
 import { conceptKey, instantKey } from "./fact-key";
 import { code, integer, object, objects, string, type Json } from "./read";

@@ -1,4 +1,4 @@
-import type { ClinicalTime, Codeable, ObservationComponent, ObservationValue, Quantity } from "@/lib/records/schemas";
+import type { ClinicalTime, Codeable, ObservationComponent, ObservationValue, Quantity } from "../schemas";
 import { CODE_SYSTEMS, preferredCoding } from "./codes";
 
 /** One piece of a fact's identifying content; null (an absent field) is written as an empty part. */

@@ -1,4 +1,4 @@
-import type { Identifier } from "@/lib/records/schemas";
+import type { Identifier } from "../schemas";
 import { codeable } from "./codes";
 import { objects, string } from "./read";
 

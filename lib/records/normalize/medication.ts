@@ -1,4 +1,4 @@
-import type { Codeable, RecordData } from "@/lib/records/schemas";
+import type { Codeable, RecordData } from "../schemas";
 import { CODE_SYSTEMS, codeable, quantity } from "./codes";
 import { conceptKey, instantKey, timeKey } from "./fact-key";
 import { boolean, code, number, object, objects, string, type Json } from "./read";

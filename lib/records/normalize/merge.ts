@@ -1,5 +1,5 @@
-import { CATEGORIES } from "@/lib/records/categories";
-import type { SourceRef } from "@/lib/records/schemas";
+import { CATEGORIES } from "../categories";
+import type { SourceRef } from "../schemas";
 import type { NormalizedFact } from "./types";
 
 /** Category order of CATEGORIES, then recordId (compared by code unit, so the order never depends on a locale). */

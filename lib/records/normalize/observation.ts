@@ -1,4 +1,4 @@
-import type { ObservationValue, RecordData } from "@/lib/records/schemas";
+import type { ObservationValue, RecordData } from "../schemas";
 import { CODE_SYSTEMS, codeable, codeables, flattenCodings, quantity } from "./codes";
 import { componentsKey, conceptKey, observationValueKey, timeKey } from "./fact-key";
 import { boolean, code, integer, object, objects, string, type Json } from "./read";

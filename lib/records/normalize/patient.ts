@@ -1,4 +1,4 @@
-import type { RecordData } from "@/lib/records/schemas";
+import type { RecordData } from "../schemas";
 import { codeable, coding } from "./codes";
 import { identifiers } from "./identifiers";
 import { currentPersonName } from "./names";

@@ -1,4 +1,4 @@
-import type { Codeable } from "@/lib/records/schemas";
+import type { Codeable } from "../schemas";
 import { codeable, codeables } from "./codes";
 import { object, objects, string, type Json } from "./read";
 import type { ReferenceResolver } from "./references";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recordSchemas } from "@/lib/records/schemas";
+import { recordSchemas } from "../schemas";
 import { normalizeBundle, normalizeResources } from "./resources";
 import { TEST_SCOPE, TEST_SOURCE } from "@/test/normalizer";
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { stableId } from "@/lib/ids";
-import { recordSchemas, type NormalizedRecord } from "@/lib/records/schemas";
+import { recordSchemas, type NormalizedRecord } from "../schemas";
 import { normalizeAllergy } from "./allergy";
 import { normalizeClaim } from "./claim";
 import { firstCode } from "./codes";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { recordSchemas } from "@/lib/records/schemas";
+import { recordSchemas } from "../schemas";
 import { mergeFacts } from "./merge";
 import { normalizeBundle } from "./resources";
 import type { SourceInfo } from "./types";

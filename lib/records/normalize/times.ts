@@ -1,4 +1,4 @@
-import { FHIR_DATE_PATTERN, FHIR_DATE_TIME_PATTERN, type ClinicalTime, type Period } from "@/lib/records/schemas";
+import { FHIR_DATE_PATTERN, FHIR_DATE_TIME_PATTERN, type ClinicalTime, type Period } from "../schemas";
 import { quantity } from "./codes";
 import { object, string, type Json } from "./read";
 

@@ -1,5 +1,5 @@
-import type { Category } from "@/lib/records/categories";
-import type { NormalizedRecord, RecordData } from "@/lib/records/schemas";
+import type { Category } from "../categories";
+import type { NormalizedRecord, RecordData } from "../schemas";
 import type { KeyPart } from "./fact-key";
 import type { Json } from "./read";
 import type { ReferenceResolver } from "./references";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { applicationSchema, presentApplication } from "@/lib/applications";
 import type { KeyAuth } from "@/lib/auth";
 import { GET } from "@/app/api/v1/openapi.json/route";
-import { platformOpenApiDocument } from "./platform-document";
+import { platformOpenApiDocument } from "@/lib/openapi";
 
 describe("platform OpenAPI document", () => {
   it("is a valid OpenAPI 3.1 document", async () => {

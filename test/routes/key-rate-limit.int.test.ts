@@ -3,8 +3,7 @@ import { RateLimiterPostgres } from "rate-limiter-flexible";
 import { afterAll, describe, expect, it } from "vitest";
 import * as appRoute from "@/app/api/v1/app/route";
 import { bearer, createTestApplication, routeContext } from "@/test/factories";
-import { ApiError } from "./api-error";
-import { consumeRateLimit, KEY_POLICY } from "./rate-limit";
+import { ApiError, consumeRateLimit, KEY_POLICY } from "@/lib/http";
 
 const pools: pg.Pool[] = [];
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { POST } from "@/app/demo/v1/connect/sessions/route";
-import { findScenario, SCENARIOS } from "@/lib/sandbox/scenarios";
-import { connectSessionResultSchema } from "./schemas";
+import { findScenario, SCENARIOS } from "@/lib/sandbox";
+import { connectSessionResultSchema } from "@/lib/demo";
 import { callDemo, errorCode } from "@/test/route-calls";
 
 function connect(body: unknown) {

@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { bearer, createTestApplication } from "@/test/factories";
 import { testOperation } from "@/test/operations";
-import { route } from "./route";
+import { route } from "@/lib/api";
 
 // A create operation built on the real pipeline: each call inserts one ConnectSession row.
 const createSession = route(

@@ -7,18 +7,8 @@ import * as providers from "@/app/demo/v1/providers/route";
 import * as index from "@/app/demo/v1/route";
 import * as scenario from "@/app/demo/v1/scenarios/[scenarioId]/route";
 import * as scenarios from "@/app/demo/v1/scenarios/route";
-import { PROVIDERS, SCENARIOS } from "@/lib/sandbox/scenarios";
-import { DATA_NOTICE } from "./notice";
-import { patientScenarios } from "./scenario-manifest";
-import {
-  demoHealthSchema,
-  demoIndexSchema,
-  patientListSchema,
-  patientResponseSchema,
-  providerListSchema,
-  scenarioListSchema,
-  scenarioResponseSchema,
-} from "./schemas";
+import { PROVIDERS, SCENARIOS } from "@/lib/sandbox";
+import { DATA_NOTICE, demoHealthSchema, demoIndexSchema, patientListSchema, patientResponseSchema, patientScenarios, providerListSchema, scenarioListSchema, scenarioResponseSchema } from "@/lib/demo";
 import { callDemo, errorCode, type DemoCall } from "@/test/route-calls";
 
 function expectDemoHeaders(call: DemoCall) {

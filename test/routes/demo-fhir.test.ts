@@ -3,13 +3,10 @@ import { describe, expect, it } from "vitest";
 import * as read from "@/app/demo/v1/fhir/[resourceType]/[resourceId]/route";
 import * as search from "@/app/demo/v1/fhir/[resourceType]/route";
 import * as metadata from "@/app/demo/v1/fhir/metadata/route";
-import { fhirSchemaAvailable, validateFhirResource } from "@/lib/fhir/validate";
-import { findScenario, scenarioBundle } from "@/lib/sandbox/scenarios";
-import { setDemoClock } from "./clock";
-import { catalogEntries } from "./fhir-catalog";
+import { fhirSchemaAvailable, validateFhirResource } from "@/lib/fhir";
+import { findScenario, scenarioBundle } from "@/lib/sandbox";
+import { catalogEntries, patientScenarios, RATE_LIMIT_SLOT_MS, setDemoClock } from "@/lib/demo";
 import { FHIR_TEST_DATA_TAG } from "@/lib/fhir";
-import { RATE_LIMIT_SLOT_MS } from "./scenario-behavior";
-import { patientScenarios } from "./scenario-manifest";
 import { callDemo, errorCode } from "@/test/route-calls";
 
 const schemaAvailable = fhirSchemaAvailable();

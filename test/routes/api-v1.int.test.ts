@@ -6,7 +6,7 @@ import * as healthRoute from "@/app/api/v1/health/route";
 import { ApiError, SERVICE_VERSION } from "@/lib/http";
 import { bearer, createTestApplication, routeContext } from "@/test/factories";
 import { testOperation } from "@/test/operations";
-import { route } from "./route";
+import { route } from "@/lib/api";
 
 const BASE = "http://localhost/api/v1";
 

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { bearer, createTestApplication, routeContext } from "@/test/factories";
 import { testOperation } from "@/test/operations";
 import { freshAddress } from "@/test/route-calls";
-import { route } from "./route";
+import { route } from "@/lib/api";
 
 const BASE = "http://localhost/api/v1";
 

@@ -1,14 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as legacy from "@/app/demo/v1/patients/[patientId]/records/route";
 import * as users from "@/app/demo/v1/users/[subject]/records/route";
-import { CATEGORIES, type Category } from "@/lib/records/categories";
-import { recordSchemas, type NormalizedRecord } from "@/lib/records/schemas";
-import { findScenario, sourceUri } from "@/lib/sandbox/scenarios";
-import { setDemoClock } from "./clock";
-import { DATA_NOTICE } from "./notice";
-import { RATE_LIMIT_SLOT_MS } from "./scenario-behavior";
-import { hasPatient, patientScenarios, type PatientScenario } from "./scenario-manifest";
-import { legacyRecordSchema, normalizedRecordResponseSchema, type NormalizedRecordResponse } from "./schemas";
+import { CATEGORIES, type Category, type NormalizedRecord, recordSchemas } from "@/lib/records";
+import { findScenario, sourceUri } from "@/lib/sandbox";
+import { DATA_NOTICE, hasPatient, legacyRecordSchema, type NormalizedRecordResponse, normalizedRecordResponseSchema, type PatientScenario, patientScenarios, RATE_LIMIT_SLOT_MS, setDemoClock } from "@/lib/demo";
 import { callDemo, errorCode } from "@/test/route-calls";
 
 function scenario(id: string): PatientScenario {

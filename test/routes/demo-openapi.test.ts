@@ -4,7 +4,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/demo/v1/openapi.json/route";
 import { callDemo } from "@/test/route-calls";
-import { DEMO_DOCUMENT_OPERATIONS, demoOpenApiDocument } from "./demo-document";
+import { DEMO_DOCUMENT_OPERATIONS, demoOpenApiDocument } from "@/lib/openapi";
 
 /** The App Router folder that serves an OpenAPI path template: `/users/{subject}/records` -> users/[subject]/records. */
 function routeFile(template: string): string {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as appRoute from "@/app/api/v1/app/route";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
 import { bearer, createTestApplication, routeContext } from "@/test/factories";
-import { hashApiKey } from "./api-key-format";
+import { hashApiKey } from "@/lib/auth";
 
 async function getApp(headers: HeadersInit = {}) {
   const response = await appRoute.GET(new Request("http://localhost/api/v1/app", { headers }), routeContext());

@@ -1,0 +1,4 @@
+export * from "./build-freshness";
+export * from "./limits";
+export * from "./local-env";
+export * from "./secrets";

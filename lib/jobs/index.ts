@@ -1,0 +1,4 @@
+export * from "./cycles";
+export * from "./lifecycle";
+export * from "./queue";
+export * from "./worker";

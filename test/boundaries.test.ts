@@ -1,0 +1,68 @@
+import fs from "node:fs";
+import path from "node:path";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+/** The boundary messages ESLint reports for `source` if it were the file at `filePath`. */
+async function boundaryErrors(filePath: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath });
+  return (result?.messages ?? []).filter((message) => message.ruleId === "no-restricted-imports").map((message) => message.message);
+}
+
+describe("module boundaries are enforced by ESLint", () => {
+  it("another domain is reached through its index only", async () => {
+    expect(await boundaryErrors("lib/records/example.ts", 'import { ApiError } from "@/lib/http/api-error";\nexport const x = ApiError;\n')).toHaveLength(1);
+    expect(await boundaryErrors("lib/records/example.ts", 'import { ApiError } from "@/lib/http";\nexport const x = ApiError;\n')).toEqual([]);
+    expect(await boundaryErrors("scripts/example.ts", 'import { db } from "../lib/db/client";\nexport const x = db;\n')).toHaveLength(1);
+  });
+
+  it("a relative path may not leave its domain", async () => {
+    expect(await boundaryErrors("lib/records/example.ts", 'import { ApiError } from "../http/api-error";\nexport const x = ApiError;\n')).toHaveLength(1);
+    expect(await boundaryErrors("lib/records/normalize/example.ts", 'import { ApiError } from "../../http";\nexport const x = ApiError;\n')).toHaveLength(1);
+    expect(await boundaryErrors("lib/records/normalize/example.ts", 'import { CATEGORIES } from "../categories";\nexport const x = CATEGORIES;\n')).toEqual([]);
+  });
+
+  it("app/ and components/ never import lib/db", async () => {
+    expect(await boundaryErrors("app/example/page.tsx", 'import { db } from "@/lib/db";\nexport const x = db;\n')).toHaveLength(1);
+    expect(await boundaryErrors("components/example.tsx", 'import { db } from "@/lib/db";\nexport const x = db;\n')).toHaveLength(1);
+  });
+
+  it("lib/ never imports app/", async () => {
+    expect(await boundaryErrors("lib/demo/example.ts", 'import { GET } from "@/app/demo/v1/route";\nexport const x = GET;\n')).toHaveLength(1);
+  });
+});
+
+/** Runtime imports between lib/ domains (type-only imports vanish at build time and may point anywhere). */
+function domainGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  const files = fs.readdirSync("lib", { recursive: true, encoding: "utf8" }).filter((file) => /\.tsx?$/.test(file) && !file.includes(".test.") && !file.startsWith(`db${path.sep}generated`));
+  for (const file of files) {
+    const domain = file.split(path.sep)[0]!.replace(/\.tsx?$/, "");
+    const source = fs.readFileSync(path.join("lib", file), "utf8");
+    for (const match of source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+"@\/lib\/([a-z-]+)"/gms)) {
+      if (match[1] || match[2] === domain) continue;
+      graph.set(domain, (graph.get(domain) ?? new Set()).add(match[2]!));
+    }
+  }
+  return graph;
+}
+
+describe("the domains form layers", () => {
+  it("no domain imports, directly or not, a domain that imports it back", () => {
+    const graph = domainGraph();
+    const cycles: string[] = [];
+    const visit = (domain: string, trail: string[]) => {
+      if (trail.includes(domain)) return cycles.push([...trail.slice(trail.indexOf(domain)), domain].join(" -> "));
+      for (const next of graph.get(domain) ?? []) visit(next, [...trail, domain]);
+    };
+    for (const domain of graph.keys()) visit(domain, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it("the HTTP building blocks sit below authentication and the route kit", () => {
+    const http = domainGraph().get("http") ?? new Set();
+    expect([...http].filter((domain) => ["auth", "api", "demo", "applications"].includes(domain))).toEqual([]);
+  });
+});
