@@ -22,7 +22,7 @@ export type KeyAuth = {
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 const lastUsedWrites = new Map<string, number>();
 
-/** Reads `Authorization: Bearer <key>` and resolves the key exactly as SPEC.md Authentication's table says. */
+/** Reads `Authorization: Bearer <key>` and resolves the key exactly as the Authentication table of docs/contract.md says. */
 export async function authenticateKey(authorization: string | null): Promise<KeyAuth> {
   const token = bearerToken(authorization);
   const environment = keyEnvironment(token);

@@ -10,7 +10,7 @@ function positiveInteger(name: string, fallback: number): number {
   return value;
 }
 
-/** SPEC.md Limits: 300 requests per minute per key. */
+/** 300 requests per minute per key (docs/contract.md, Limits). */
 export function keyRequestsPerMinute(): number {
   return positiveInteger("CHARTKEY_RATE_LIMIT_PER_MINUTE", 300);
 }

@@ -5,7 +5,7 @@ import type { PatientScenario } from "./scenario-manifest";
 import { scenarioFacts } from "./scenario-facts";
 import type { NormalizedRecordResponse } from "./schemas";
 
-/** Demo record responses carry schema version 2 (SPEC.md Versioning). */
+/** Demo record responses carry schema version 2 (docs/contract.md, Versioning). */
 export const DEMO_SCHEMA_VERSION = 2;
 
 /** GET /users/{subject}/records: the platform-shaped snapshot of the requested categories, one section each. */

@@ -1,6 +1,6 @@
 import { BoundedWindowLimiter, rateLimited, rateLimitHeaders, type RateLimitPolicy, requestClientAddress } from "@/lib/http";
 
-/** SPEC.md Limits: 120 requests per minute per client address and API instance. */
+/** docs/contract.md, Limits: 120 requests per minute per client address and API instance. */
 export const DEMO_POLICY: RateLimitPolicy = { name: "demo", points: 120, windowSeconds: 60 };
 
 // In memory on purpose: the spec limits the demo per API instance, and the demo must run without a database.

@@ -3,7 +3,7 @@ import type { Category } from "@/lib/records";
 import type { Scenario } from "@/lib/sandbox";
 import { demoPath } from "./links";
 
-/** SPEC.md Limits: the rate-limited scenario answers 429 in alternating 2-second slots. */
+/** docs/contract.md, Limits: the rate-limited scenario answers 429 in alternating 2-second slots. */
 export const RATE_LIMIT_SLOT_MS = 2000;
 
 /** Slots are counted from the Unix epoch; even slots are limited, odd slots answer normally. */

@@ -4,7 +4,7 @@ import { demoPath } from "./links";
 import type { scenarioSchema } from "./schemas";
 import type { z } from "zod";
 
-/** The scenario every request that names none uses (SPEC.md Scenarios: the demo default). */
+/** The scenario every request that names none uses (docs/contract.md, Scenarios: the demo default). */
 export const DEFAULT_SCENARIO_ID = "baseline-adult";
 
 export function defaultScenario(): Scenario {

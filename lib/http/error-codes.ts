@@ -1,5 +1,5 @@
 /**
- * Every error code of SPEC.md "Errors" with its HTTP status. The envelope's `type` is derived from the status
+ * Every error code of the contract (docs/contract.md, Errors) with its HTTP status. The envelope's `type` is derived from the status
  * (`api_error` for 5xx, `invalid_request_error` otherwise), so this table is the only place a status is decided.
  */
 export const ERROR_STATUS = {

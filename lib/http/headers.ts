@@ -1,4 +1,4 @@
-/** The response contract date every /api/v1 response carries (SPEC.md Versioning). */
+/** The response contract date every /api/v1 response carries (docs/contract.md, Versioning). */
 export const SERVICE_VERSION = "2026-09-22";
 
 export const HEADER = {
@@ -11,7 +11,7 @@ export const HEADER = {
   rateLimitPolicy: "RateLimit-Policy",
 } as const;
 
-/** Upper bound on any request body (SPEC.md Limits). */
+/** Upper bound on any request body (docs/contract.md, Limits). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**

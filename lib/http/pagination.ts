@@ -5,7 +5,7 @@ export const MAX_LIMIT = 100;
 
 const WHOLE_NUMBER = /^\d+$/;
 
-/** `limit`: a whole number 1 to 100, default 50 (SPEC.md Limits; ARCHITECTURE.md §6). */
+/** `limit`: a whole number 1 to 100, default 50 (docs/contract.md, Limits). */
 export function parseLimit(raw: string | null): number {
   if (raw === null) return DEFAULT_LIMIT;
   const value = WHOLE_NUMBER.test(raw) ? Number(raw) : NaN;

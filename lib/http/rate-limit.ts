@@ -6,7 +6,7 @@ import { HEADER } from "./headers";
 
 export type RateLimitPolicy = { name: string; points: number; windowSeconds: number };
 
-/** SPEC.md Limits: 300 requests per minute per key (deployment-set: CHARTKEY_RATE_LIMIT_PER_MINUTE). */
+/** 300 requests per minute per key (deployment-set: CHARTKEY_RATE_LIMIT_PER_MINUTE). */
 export const KEY_POLICY: RateLimitPolicy = { name: "key", points: keyRequestsPerMinute(), windowSeconds: 60 };
 
 export type RateLimitOutcome = { headers: Record<string, string> };

@@ -2,7 +2,7 @@ import { db } from "@/lib/db";
 import type { LifecycleCycle } from "./lifecycle";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** ARCHITECTURE.md §5: request logs are kept 30 days. */
+/** Request logs are kept 30 days (docs/contract.md, Limits). */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
 
 export const pruneRequestLogs: LifecycleCycle = {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** SPEC.md Errors: the body of every error response, keyed and demo alike. */
+/** The body of every error response, keyed and demo alike. */
 export const errorEnvelopeSchema = z
   .object({
     error: z.object({

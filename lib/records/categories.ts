@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The ten record categories (ARCHITECTURE.md §6), in the order responses list them. */
+/** The ten record categories (docs/contract.md, Categories), in the order responses list them. */
 export const CATEGORIES = [
   "demographics",
   "conditions",

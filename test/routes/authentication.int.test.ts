@@ -10,7 +10,7 @@ async function getApp(headers: HeadersInit = {}) {
   return { status: response.status, code: body.error?.code as string | undefined, body, headers: response.headers };
 }
 
-describe("API key authentication (SPEC.md Authentication)", () => {
+describe("API key authentication (docs/contract.md, Authentication)", () => {
   it("a missing or non-Bearer Authorization header is 401 missing_api_key", async () => {
     const { sandboxKey } = await createTestApplication();
     const variants: Record<string, string>[] = [{}, { Authorization: "" }, { Authorization: `Basic ${sandboxKey}` }, { Authorization: "Bearer" }, { Authorization: "Bearer   " }];
