@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as read from "@/app/demo/v1/fhir/[resourceType]/[resourceId]/route";
 import * as search from "@/app/demo/v1/fhir/[resourceType]/route";
 import * as metadata from "@/app/demo/v1/fhir/metadata/route";
-import { fhirSchemaAvailable, validateFhirResource } from "@/lib/fhir/validate";
+import { validateFhirResource } from "@/lib/fhir/validate";
 import { findScenario, scenarioBundle } from "@/lib/sandbox/scenarios";
 import { setDemoClock } from "./clock";
 import { catalogEntries } from "./fhir-catalog";
@@ -12,11 +12,7 @@ import { RATE_LIMIT_SLOT_MS } from "./scenario-behavior";
 import { patientScenarios } from "./scenario-manifest";
 import { callDemo, errorCode } from "./test-support";
 
-const schemaAvailable = fhirSchemaAvailable();
-if (!schemaAvailable) console.warn("SKIPPED: FHIR R4 JSON schema not found (../shared/fhir-schema); FHIR validation tests skipped.");
-
 function expectValidFhir(resource: unknown, label: string) {
-  if (!schemaAvailable) return;
   const result = validateFhirResource(resource);
   expect(result.errors, label).toEqual([]);
 }
