@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/client";
+import { releaseConnectionOnFailedCommit } from "./release-failed-commit";
 
 type DatabaseHandles = { url: string; pool: pg.Pool; prisma: PrismaClient };
 
@@ -16,7 +17,7 @@ function handles(): DatabaseHandles {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: releaseConnectionOnFailedCommit(new PrismaPg(pool)) });
   globalForDb.__chartkeyDb = { url, pool, prisma };
   return globalForDb.__chartkeyDb;
 }

@@ -7,4 +7,5 @@ export * from "./migrate";
 export * from "./open-platform-database";
 export * from "./resolve-database";
 export * from "./schema-sql";
+export * from "./transaction";
 export { Prisma } from "./generated/client";

@@ -1,6 +1,9 @@
 import { log } from "@/lib/log";
 
-/** One periodic piece of upkeep: expiring receipts, purging synthetic patients, pruning logs, .... */
+/**
+ * One periodic piece of upkeep: expiring receipts, purging synthetic patients, pruning logs, .... It returns how
+ * many rows it changed. A domain exports its cycles and lists them in `registered-cycles.ts`.
+ */
 export type LifecycleCycle = { name: string; run: (now: Date) => Promise<number> };
 
 export type CycleOutcome = { name: string; affected: number } | { name: string; error: string };

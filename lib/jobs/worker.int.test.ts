@@ -2,9 +2,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createTestApplication } from "@/test/factories";
-import { LIFECYCLE_CYCLES } from "./cycles";
 import { runLifecycle } from "./lifecycle";
-import { LIFECYCLE_QUEUE } from "./queue";
+import { lifecycleJob } from "./lifecycle-job";
+import { LIFECYCLE_CYCLES } from "./registered-cycles";
+import { defineJob } from "./registry";
 import { startWorker } from "./worker";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -54,7 +55,63 @@ describe("lifecycle cycles", () => {
   });
 });
 
+async function waitFor(condition: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs / 1000} s`);
+    await sleep(100);
+  }
+}
+
+async function queueRow(queue: string) {
+  const rows = await db().$queryRawUnsafe<Record<string, unknown>[]>(
+    `SELECT policy, retry_limit, retry_delay, retry_backoff, expire_seconds FROM pgboss.queue WHERE name = $1`,
+    queue,
+  );
+  return rows[0];
+}
+
 describe("the pg-boss worker", () => {
+  it("creates a queue for each registered job with its policy, works its jobs, and retries them as the policy says", async () => {
+    const url = process.env.DATABASE_URL as string;
+    const attempts: number[] = [];
+    // A registry holding only a job made for this test: nothing in the queue or the worker names it. (The
+    // lifecycle job stays out: offering it here would use up the current window of the next test.)
+    const flaky = defineJob<{ n: number }>({
+      queue: "registry-probe",
+      policy: { policy: "standard", retryLimit: 1, retryDelay: 0, retryBackoff: false, expireInSeconds: 60 },
+      handler: async (job) => {
+        attempts.push(job.data.n);
+        if (attempts.length === 1) throw new Error("first attempt fails");
+      },
+    });
+    const worker = await startWorker(url, [flaky]);
+    try {
+      expect(await queueRow("registry-probe")).toEqual({
+        policy: "standard",
+        retry_limit: 1,
+        retry_delay: 0,
+        retry_backoff: false,
+        expire_seconds: 60,
+      });
+
+      const id = await worker.boss.send("registry-probe", { n: 7 });
+      await waitFor(async () => (await worker.boss.getJobById("registry-probe", id as string))?.state === "completed", "the retried job completing");
+      expect(attempts).toEqual([7, 7]);
+    } finally {
+      await worker.stop();
+    }
+
+    // A policy edited in the registry reaches a queue that already exists.
+    const stricter = defineJob({ ...flaky, policy: { ...flaky.policy, retryLimit: 4, expireInSeconds: 30 } });
+    const restarted = await startWorker(url, [stricter]);
+    try {
+      expect(await queueRow("registry-probe")).toMatchObject({ retry_limit: 4, expire_seconds: 30 });
+    } finally {
+      await restarted.stop();
+    }
+  }, 40_000);
+
   it("runs the lifecycle job, and two workers offer only one job per 30-second window", async () => {
     const url = process.env.DATABASE_URL as string;
     const { application } = await createTestApplication();
@@ -72,13 +129,14 @@ describe("the pg-boss worker", () => {
       }
       const jobs = await db().$queryRawUnsafe<{ count: bigint }[]>(
         `SELECT count(*) AS count FROM pgboss.job WHERE name = $1`,
-        LIFECYCLE_QUEUE,
+        lifecycleJob.queue,
       );
       // One job per window however many workers offer it (a test that straddles a window edge sees two).
       const windows = windowOf(Date.now()) - startedWindow + 1;
       expect(Number(jobs[0]?.count)).toBeGreaterThanOrEqual(1);
       expect(Number(jobs[0]?.count)).toBeLessThanOrEqual(windows);
       expect(await db().requestLog.count({ where: { requestId: "req_old_worker" } })).toBe(0);
+      expect(await queueRow(lifecycleJob.queue)).toMatchObject({ policy: "singleton", retry_limit: 0, expire_seconds: 120 });
     } finally {
       await Promise.all([first.stop(), second.stop()]);
     }

@@ -1,37 +1,48 @@
 import type PgBoss from "pg-boss";
 import { log } from "@/lib/log";
-import { LIFECYCLE_CYCLES } from "./cycles";
-import { runLifecycle } from "./lifecycle";
-import { LIFECYCLE_INTERVAL_SECONDS, LIFECYCLE_QUEUE, queueErrors, startQueue } from "./queue";
+import { queueErrors, startQueue } from "./queue";
+import { JOBS } from "./registered-jobs";
+import type { JobDefinition } from "./registry";
 
 export type RunningWorker = { boss: PgBoss; stop: () => Promise<void> };
 
 /**
- * Starts a worker: it handles lifecycle jobs and, every interval, offers the next one. `sendThrottled` admits one
- * job per 30-second window across every instance, so N workers still run each cycle once per window.
+ * Starts a worker for every registered job: it works each job's queue and, for periodic jobs, offers the next job
+ * three times per window. `sendThrottled` admits one job per window across every instance, so N workers still
+ * run a periodic job once per window, and a worker that starts late or misses a tick still fills the window.
  */
-export async function startWorker(databaseUrl: string): Promise<RunningWorker> {
-  const boss = await startQueue(databaseUrl);
-  await boss.work(LIFECYCLE_QUEUE, async () => {
-    await runLifecycle(LIFECYCLE_CYCLES);
-  });
+export async function startWorker(databaseUrl: string, jobs: readonly JobDefinition[] = JOBS): Promise<RunningWorker> {
+  const boss = await startQueue(databaseUrl, jobs);
+  for (const job of jobs) {
+    // pg-boss hands handlers a batch; the default batch size is one, so each job succeeds or fails on its own.
+    await boss.work<object>(job.queue, async (batch) => {
+      for (const item of batch) await job.handler(item);
+    });
+  }
 
-  const offer = async () => {
-    try {
-      await boss.sendThrottled(LIFECYCLE_QUEUE, {}, {}, LIFECYCLE_INTERVAL_SECONDS);
-    } catch (error) {
-      log.warn({ err: (error as Error).message }, "could not schedule the lifecycle job");
-    }
-    for (const error of queueErrors.splice(0)) log.warn({ err: error.message }, "queue error");
-  };
-  await offer();
-  const timer = setInterval(() => void offer(), (LIFECYCLE_INTERVAL_SECONDS * 1000) / 3);
-  timer.unref();
+  const offers = jobs.flatMap(({ queue, everySeconds }) => {
+    if (everySeconds === undefined) return [];
+    const offer = async () => {
+      try {
+        await boss.sendThrottled(queue, {}, {}, everySeconds);
+      } catch (error) {
+        log.warn({ queue, err: (error as Error).message }, "could not offer a periodic job");
+      }
+      for (const error of queueErrors.splice(0)) log.warn({ err: error.message }, "queue error");
+    };
+    return [{ offer, everySeconds }];
+  });
+  await Promise.all(offers.map(({ offer }) => offer()));
+  const timers = offers.map(({ offer, everySeconds }) => {
+    const timer = setInterval(() => void offer(), (everySeconds * 1000) / 3);
+    timer.unref();
+    return timer;
+  });
 
   return {
     boss,
     stop: async () => {
-      clearInterval(timer);
+      for (const timer of timers) clearInterval(timer);
       await boss.stop({ graceful: true, timeout: 10_000, wait: true });
     },
   };

@@ -1,6 +1,6 @@
 import type { Bundle, FhirResource } from "fhir/r4";
 import { describe, expect, it } from "vitest";
-import { fhirSchemaAvailable, validateFhirResource } from "@/lib/fhir";
+import { validateFhirResource } from "@/lib/fhir";
 import { CATEGORIES, FHIR_DATE_PATTERN } from "@/lib/records";
 import {
   PROVIDERS,
@@ -279,7 +279,7 @@ describe("source phases", () => {
   });
 });
 
-describe.skipIf(!fhirSchemaAvailable())("FHIR R4 schema validity", () => {
+describe("FHIR R4 schema validity", () => {
   it.each(patientScenarios.map((scenario) => [scenario.id, scenario] as const))(
     "%s: the Bundle and every resource of every source phase validate",
     (_, scenario) => {
@@ -293,7 +293,3 @@ describe.skipIf(!fhirSchemaAvailable())("FHIR R4 schema validity", () => {
     },
   );
 });
-
-if (!fhirSchemaAvailable()) {
-  console.warn("Skipping FHIR R4 schema validation of the scenario fixtures: ../shared/fhir-schema is absent.");
-}

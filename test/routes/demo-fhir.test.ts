@@ -3,17 +3,12 @@ import { describe, expect, it } from "vitest";
 import * as read from "@/app/demo/v1/fhir/[resourceType]/[resourceId]/route";
 import * as search from "@/app/demo/v1/fhir/[resourceType]/route";
 import * as metadata from "@/app/demo/v1/fhir/metadata/route";
-import { fhirSchemaAvailable, validateFhirResource } from "@/lib/fhir";
+import { FHIR_TEST_DATA_TAG, validateFhirResource } from "@/lib/fhir";
 import { findScenario, scenarioBundle } from "@/lib/sandbox";
 import { catalogEntries, patientScenarios, RATE_LIMIT_SLOT_MS, setDemoClock } from "@/lib/demo";
-import { FHIR_TEST_DATA_TAG } from "@/lib/fhir";
 import { callDemo, errorCode } from "@/test/route-calls";
 
-const schemaAvailable = fhirSchemaAvailable();
-if (!schemaAvailable) console.warn("SKIPPED: FHIR R4 JSON schema not found (../shared/fhir-schema); FHIR validation tests skipped.");
-
 function expectValidFhir(resource: unknown, label: string) {
-  if (!schemaAvailable) return;
   const result = validateFhirResource(resource);
   expect(result.errors, label).toEqual([]);
 }

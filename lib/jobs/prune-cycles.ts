@@ -1,6 +1,10 @@
 import { db } from "@/lib/db";
 import type { LifecycleCycle } from "./lifecycle";
 
+// The platform's bookkeeping rows written by the HTTP layer (request log, idempotency records, rate-limit
+// windows) expire here. They sit in lib/jobs rather than beside their writers in lib/http while that folder is
+// being rewritten; moving them changes only the imports in registered-cycles.ts.
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Request logs are kept 30 days (docs/contract.md, Limits). */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
@@ -23,6 +27,3 @@ export const pruneRateLimitWindows: LifecycleCycle = {
   name: "prune-rate-limit-windows",
   run: async (now) => (await db().rateLimit.deleteMany({ where: { expire: { lt: BigInt(now.getTime()) } } })).count,
 };
-
-/** Every cycle the lifecycle job runs, in order. Later work adds its cycles here. */
-export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [pruneRequestLogs, pruneIdempotencyRecords, pruneRateLimitWindows];

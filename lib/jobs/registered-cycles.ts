@@ -1,0 +1,9 @@
+import type { LifecycleCycle } from "./lifecycle";
+import { pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs } from "./prune-cycles";
+
+/**
+ * Every cycle the lifecycle job runs, in this order. A domain adds periodic upkeep (expiring consent receipts,
+ * purging synthetic patients, expiring Connect sessions, ...) by exporting a `LifecycleCycle` from its own folder
+ * and listing it here; the lifecycle job and the worker stay as they are.
+ */
+export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [pruneRequestLogs, pruneIdempotencyRecords, pruneRateLimitWindows];

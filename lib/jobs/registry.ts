@@ -1,0 +1,41 @@
+import type PgBoss from "pg-boss";
+
+/**
+ * The options a job's pg-boss queue is created with: those pg-boss 10 stores per queue (it ignores the minute,
+ * hour and day variants at queue level, so they are left out here).
+ */
+export type JobPolicy = Pick<
+  PgBoss.Queue,
+  "policy" | "retryLimit" | "retryDelay" | "retryBackoff" | "expireInSeconds" | "retentionMinutes" | "deadLetter"
+>;
+
+/** One kind of background job: its queue, how the queue treats its jobs, and the code that runs one. */
+export type JobDefinition<Data extends object = object> = {
+  /** The pg-boss queue name, unique across the registry. */
+  queue: string;
+  policy: JobPolicy;
+  /**
+   * Runs one job. A job can run again after a crash, an expiry or a retry, so the handler must be idempotent.
+   * Written as a method so that jobs carrying different data still fit one `JobDefinition[]` registry.
+   */
+  handler(job: PgBoss.Job<Data>): Promise<void>;
+  /**
+   * Makes the job periodic: every worker offers one job per window of this many seconds, and pg-boss admits only
+   * the first offer of each window across all instances, so the job runs once per window however many run.
+   */
+  everySeconds?: number;
+};
+
+/** Declares a job; a domain exports the result and `registered-jobs.ts` lists it. */
+export function defineJob<Data extends object = object>(job: JobDefinition<Data>): JobDefinition<Data> {
+  return job;
+}
+
+/** Two jobs on one queue would each receive the other's jobs, so a registry with a repeated queue is refused. */
+export function assertDistinctQueues(jobs: readonly JobDefinition[]): void {
+  const seen = new Set<string>();
+  for (const { queue } of jobs) {
+    if (seen.has(queue)) throw new Error(`Two registered jobs use the queue "${queue}"`);
+    seen.add(queue);
+  }
+}
