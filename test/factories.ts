@@ -26,3 +26,9 @@ export function bearer(key: string): HeadersInit {
 export function routeContext(params: Record<string, string | string[]> = {}) {
   return { params: Promise.resolve(params) };
 }
+
+/** A patient and its subject for one application and environment, as a completed Connect session leaves them. */
+export async function createTestSubject(applicationId: string, environment: "sandbox" | "live" = "sandbox") {
+  const patient = await db().patient.create({ data: { id: newId("pat_"), environment } });
+  return db().subject.create({ data: { id: newId("u_"), applicationId, environment, patientId: patient.id } });
+}

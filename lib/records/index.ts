@@ -1,3 +1,4 @@
 export * from "./categories";
 export * from "./normalize";
 export * from "./schemas";
+export * from "./store";
