@@ -3,7 +3,7 @@ import { ApiError } from "@/lib/http";
 import { findScenario } from "@/lib/sandbox";
 import { demoPath } from "./links";
 import { DATA_NOTICE } from "./notice";
-import { parseCategoryList } from "./requested-categories";
+import { parseCategoryList } from "@/lib/records";
 import { DEFAULT_SCENARIO_ID, hasPatient, patientLinks } from "./scenario-manifest";
 import type { ConnectSessionRequest, connectSessionResultSchema } from "./schemas";
 

@@ -1,3 +1,4 @@
+import { expireConsentReceipts } from "@/lib/consent";
 import type { LifecycleCycle } from "./lifecycle";
 import { pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs } from "./prune-cycles";
 
@@ -6,4 +7,9 @@ import { pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs } from
  * purging synthetic patients, expiring Connect sessions, ...) by exporting a `LifecycleCycle` from its own folder
  * and listing it here; the lifecycle job and the worker stay as they are.
  */
-export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [pruneRequestLogs, pruneIdempotencyRecords, pruneRateLimitWindows];
+export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [
+  expireConsentReceipts,
+  pruneRequestLogs,
+  pruneIdempotencyRecords,
+  pruneRateLimitWindows,
+];

@@ -1,14 +1,25 @@
 import type { OperationDeclaration } from "@/lib/api";
 import { getApp } from "@/lib/applications";
+import { getConsentReceipt } from "@/lib/consent";
 import { HEADER, SERVICE_VERSION } from "@/lib/http";
 import { getHealth } from "@/lib/platform";
+import { getHealthRecord, listCategoryRecords, listRecordChanges, listUsers } from "@/lib/users";
 import { buildOpenApiDocument } from "./build-document";
 import type { OpenApiDocument } from "./document-types";
 import { COMMON_HEADERS } from "./common-headers";
 import { getPlatformOpenApi } from "./operations";
 
 /** Every /api/v1 operation, in the order the document lists them. Each domain's declarations join this list. */
-export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [getHealth, getApp, getPlatformOpenApi];
+export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
+  getHealth,
+  getApp,
+  getPlatformOpenApi,
+  listUsers,
+  getHealthRecord,
+  listCategoryRecords,
+  listRecordChanges,
+  getConsentReceipt,
+];
 
 let cached: OpenApiDocument | undefined;
 
@@ -22,7 +33,10 @@ export function platformOpenApiDocument(): OpenApiDocument {
       "Authenticate with Authorization: Bearer <API_KEY> from a server, never from a browser or mobile app. " +
       "Sandbox keys start with ck_test_, live keys with ck_live_. Every response carries Service-Version.",
     servers: [{ url: "/api/v1", description: "This deployment" }],
-    tags: [{ name: "Platform", description: "Availability, the calling application and this document." }],
+    tags: [
+      { name: "Platform", description: "Availability, the calling application and this document." },
+      { name: "Records", description: "Subjects, their consent-filtered records, change feeds and consent receipts." },
+    ],
     operations: PLATFORM_OPERATIONS,
     headers: COMMON_HEADERS,
     responseHeaders: [HEADER.serviceVersion, HEADER.requestId],

@@ -1,0 +1,43 @@
+import type { KeyAuth } from "@/lib/auth";
+import { db } from "@/lib/db";
+import { ApiError } from "@/lib/http";
+import { CATEGORIES, type Category, type ReadScope } from "@/lib/records";
+
+export type ReadAuthorization = {
+  scope: ReadScope;
+  receipt: { id: string; categories: Category[]; expiresAt: Date; grantedAt: Date };
+  /** What the key may read of this subject now: the receipt's categories the application's allowlist also holds. */
+  categories: Category[];
+};
+
+/**
+ * Whether the calling key may read this subject now: the subject belongs to the key's application and environment
+ * and has an active, unexpired share receipt. Anything else is 404 `not_found`, so a key learns nothing about
+ * subjects it may not read, and a revoked or expired receipt ends reads at once.
+ */
+export async function authorizeSubjectRead(key: KeyAuth, subjectId: string, now = new Date()): Promise<ReadAuthorization> {
+  const receipt = await db().consentReceipt.findFirst({
+    where: {
+      subjectId,
+      applicationId: key.application.id,
+      environment: key.environment,
+      status: "active",
+      expiresAt: { gt: now },
+    },
+    select: { id: true, categories: true, expiresAt: true, grantedAt: true },
+  });
+  if (!receipt) throw new ApiError("not_found", `No subject ${subjectId} shares records with this application.`);
+  const granted = CATEGORIES.filter((category) => receipt.categories.includes(category));
+  return {
+    scope: { applicationId: key.application.id, environment: key.environment, subjectId },
+    receipt: { ...receipt, categories: granted },
+    categories: granted.filter((category) => key.application.categoryAllowlist.includes(category)),
+  };
+}
+
+/** 403 `app_scope_exceeded` unless the authorization covers the category. */
+export function assertCategoryReadable(authorization: ReadAuthorization, category: Category): void {
+  if (authorization.categories.includes(category)) return;
+  const why = authorization.receipt.categories.includes(category) ? "the application's category allowlist" : "the subject's consent";
+  throw new ApiError("app_scope_exceeded", `${category} is outside ${why}.`);
+}

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { defineOperation, PLATFORM_PROFILE } from "@/lib/api";
+import { consentReceiptSchema } from "./schemas";
+
+export const getConsentReceipt = defineOperation({
+  profile: PLATFORM_PROFILE,
+  method: "GET",
+  path: "/consents/{receiptId}",
+  operationId: "getConsentReceipt",
+  tag: "Records",
+  summary: "A consent receipt and its current status",
+  auth: "key",
+  params: z.object({ receiptId: z.string().describe("The receipt id (cr_).").meta({ example: "cr_8Jd2Ks5Lq9Wm3Xn6Bv1Zc4Tf" }) }),
+  success: {
+    status: 200,
+    description: "The receipt.",
+    schema: consentReceiptSchema,
+    example: () => ({
+      object: "consent_receipt",
+      receiptId: "cr_8Jd2Ks5Lq9Wm3Xn6Bv1Zc4Tf",
+      subject: "u_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd",
+      status: "active",
+      categories: ["medications", "allergies", "labs"],
+      grantedAt: "2026-11-20T14:03:11.482Z",
+      expiresAt: "2027-11-20T14:03:11.482Z",
+      revokedAt: null,
+      expiredAt: null,
+    }),
+  },
+  errors: ["not_found"],
+});
