@@ -80,7 +80,10 @@ describe("closePlatformServer", () => {
     const closed = closePlatformServer(server);
     release();
     expect((await inFlight).body).toBe("finished");
+    // The client keeps its connection alive; close must not wait for the keep-alive timeout (5 s) to expire.
+    const finishedAt = Date.now();
     await closed;
+    expect(Date.now() - finishedAt).toBeLessThan(1_000);
     expect(server.listening).toBe(false);
     await expect(send(port)).rejects.toThrow();
   });
