@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -6,7 +7,11 @@ export const metadata: Metadata = {
   description: "Patient-authorized health records for your application: Connect, normalized records, consent receipts.",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+// Every page renders per request: the platform server gives each document a fresh CSP nonce, and Next.js can put
+// it on its scripts only while rendering (a page prerendered at build time carries none, so its scripts would be
+// blocked).
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen antialiased font-sans">{children}</body>

@@ -1,15 +1,20 @@
 // `npm start`: the whole platform on one machine. Starts the embedded PostgreSQL (unless DATABASE_URL is set),
 // applies migrations, seeds the development account on first run, builds when the build is stale, then serves
-// Next.js on PORT with the job worker in this process. Ctrl-C stops the server, the worker and the database.
-import { spawn, type ChildProcess } from "node:child_process";
+// the platform's HTTP server (lib/server, with Next.js inside it) on PORT with the job worker in this process.
+// Ctrl-C stops the server, the worker and the database.
+import { spawn } from "node:child_process";
+import type { Server } from "node:http";
 import path from "node:path";
 import { buildIsFresh, loadLocalEnv } from "@/lib/config";
 
 await loadLocalEnv();
-const { seedDevelopment } = await import("@/lib/applications/development-seed");
-const { closeDb } = await import("@/lib/db/client");
-const { openPlatformDatabase, platformDataDir } = await import("@/lib/db/open-platform-database");
-const { startWorker } = await import("@/lib/jobs/worker");
+// Next.js and React pick production mode from NODE_ENV when they load, as `next start` arranges for itself.
+Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV || "production" });
+const { seedDevelopment } = await import("@/lib/applications");
+const { closeDb, openPlatformDatabase, platformDataDir } = await import("@/lib/db");
+const { startWorker } = await import("@/lib/jobs");
+const { trustedProxyHops } = await import("@/lib/config");
+const { closePlatformServer, createPlatformServer, prepareNextApp } = await import("@/lib/server");
 
 const port = Number(process.env.PORT ?? 3000);
 const nextBin = path.resolve("node_modules/.bin/next");
@@ -29,18 +34,20 @@ if (seed) {
 }
 
 // Filled in as they start, so a shutdown during the build stops only what is running.
-const running: { server?: ChildProcess; worker?: Awaited<ReturnType<typeof startWorker>> } = {};
+const running: {
+  server?: Server;
+  next?: Awaited<ReturnType<typeof prepareNextApp>>;
+  worker?: Awaited<ReturnType<typeof startWorker>>;
+} = {};
 let stopping: Promise<never> | undefined;
 
 // Ctrl-C reaches every process of the group (and tsx relays it again), so shutdown runs once and later calls wait.
 function shutdown(code: number): Promise<never> {
   stopping ??= (async () => {
-    const { server, worker } = running;
-    if (server && server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      server.kill("SIGTERM");
-      await exited;
-    }
+    const { server, next, worker } = running;
+    // Requests in flight finish before Next.js, the worker and the database they use go away.
+    if (server?.listening) await closePlatformServer(server);
+    await next?.close().catch((error: unknown) => console.error(`next close: ${(error as Error).message}`));
     await worker?.stop().catch((error: unknown) => console.error(`worker stop: ${(error as Error).message}`));
     await closeDb();
     await database.stop().catch((error: unknown) => console.error(`database stop: ${(error as Error).message}`));
@@ -59,8 +66,13 @@ if (!buildIsFresh()) {
 }
 
 running.worker = process.env.CHARTKEY_WORKER === "off" ? undefined : await startWorker(database.url);
-running.server = spawn(nextBin, ["start", "-p", String(port)], { stdio: "inherit", env: process.env });
-running.server.once("exit", (code) => void shutdown(code ?? 1));
+running.next = await prepareNextApp({ dir: process.cwd(), port, hostname: "localhost" });
+running.server = createPlatformServer(running.next.handle, trustedProxyHops());
+running.server.once("error", (error) => {
+  console.error(`server: ${error.message}`);
+  void shutdown(1);
+});
+await new Promise<void>((resolve) => running.server?.listen(port, resolve));
 console.log(`Chartkey on http://localhost:${port}  (API http://localhost:${port}/api/v1, demo http://localhost:${port}/demo/v1)`);
 
 function run(command: string, args: string[]): Promise<number> {

@@ -1,0 +1,48 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { freePort } from "@/lib/db";
+
+// A second platform, started as `npm start` starts it (the build the web server made is fresh by now), so that
+// stopping it cannot disturb the instance the other tests use.
+test("SIGTERM stops the HTTP server, the worker and the embedded database, and exits cleanly", async () => {
+  test.setTimeout(180_000);
+  const port = await freePort();
+  const dataDir = path.join(tmpdir(), `ck-e2e-shutdown-${Date.now()}`);
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    env: { ...process.env, PORT: String(port), CHARTKEY_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const ready = new Promise<void>((resolve, reject) => {
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(`Chartkey on http://localhost:${port}`)) resolve();
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    void exited.then((code) => reject(new Error(`npm start exited with ${code} before serving:\n${output}`)));
+  });
+
+  try {
+    await ready;
+    const health = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
+    expect(health.status).toBe(200);
+    const postmasterPid = path.join(dataDir, "postgres", "cluster", "postmaster.pid");
+    expect(existsSync(postmasterPid)).toBe(true);
+
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(output).toContain("Chartkey stopped.");
+    await expect(fetch(`http://127.0.0.1:${port}/api/v1/health`)).rejects.toThrow();
+    // PostgreSQL removes its pid file only on a clean shutdown.
+    expect(existsSync(postmasterPid)).toBe(false);
+  } finally {
+    if (child.exitCode === null) child.kill("SIGKILL");
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});

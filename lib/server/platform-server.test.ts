@@ -1,0 +1,98 @@
+import { connect } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { HEADER, SERVICE_VERSION } from "@/lib/http";
+import { DATA_NOTICE_HEADER } from "@/lib/demo";
+import type { NextHandler } from "./platform-handler";
+import { closePlatformServer, createPlatformServer } from "./platform-server";
+import { listenOnFreePort, rawRequest, send } from "@/test/raw-http";
+
+const servers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((close) => close()));
+});
+
+const answerOk: NextHandler = async (_req, res) => {
+  res.end("ok");
+};
+
+async function start(next: NextHandler = answerOk) {
+  const listening = await listenOnFreePort(createPlatformServer(next, 0));
+  servers.push(async () => {
+    if (listening.server.listening) await listening.close();
+  });
+  return listening;
+}
+
+/** Writes bytes and collects whatever comes back until the server closes the connection. */
+function exchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(bytes));
+    let received = "";
+    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+    socket.on("error", reject);
+    socket.on("close", () => resolve(received));
+  });
+}
+
+describe("requests Node does not hand to the request event", () => {
+  it("answers CONNECT under the API with the API's 404 envelope instead of dropping the connection", async () => {
+    const { port } = await start();
+    const response = await rawRequest(port, "CONNECT /api/v1/app HTTP/1.1");
+    expect(response.status).toBe(404);
+    expect(response.headers[HEADER.serviceVersion.toLowerCase()]).toBe(SERVICE_VERSION);
+    expect(JSON.parse(response.body)).toMatchObject({ error: { code: "not_found" } });
+  });
+
+  it("answers a method token Node's parser rejects with the family's 404, and 405 for pages", async () => {
+    const { port } = await start();
+    const demo = await rawRequest(port, "BREW /demo/v1/health HTTP/1.1");
+    expect(demo.status).toBe(404);
+    expect(demo.headers[DATA_NOTICE_HEADER.toLowerCase()]).toBeDefined();
+    expect(JSON.parse(demo.body)).toMatchObject({ error: { code: "not_found", requestId: demo.headers[HEADER.requestId.toLowerCase()] } });
+    expect((await rawRequest(port, "BREW / HTTP/1.1")).status).toBe(405);
+  });
+
+  it("answers other unparseable requests as Node would, with nosniff", async () => {
+    const { port } = await start();
+    const garbage = await exchange(port, "\x00\x01 nonsense\r\n\r\n");
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(garbage).toContain("X-Content-Type-Options: nosniff");
+    const huge = await exchange(port, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+  });
+
+  it("serves ordinary requests through Next", async () => {
+    const { port } = await start();
+    expect((await send(port, { path: "/" })).body).toBe("ok");
+  });
+});
+
+describe("closePlatformServer", () => {
+  it("lets a request in flight finish, then stops accepting connections", async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const { server, port } = await start(async (_req, res) => {
+      await released;
+      res.end("finished");
+    });
+    const inFlight = send(port, { path: "/slow" });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = closePlatformServer(server);
+    release();
+    expect((await inFlight).body).toBe("finished");
+    // The client keeps its connection alive; close must not wait for the keep-alive timeout (5 s) to expire.
+    const finishedAt = Date.now();
+    await closed;
+    expect(Date.now() - finishedAt).toBeLessThan(1_000);
+    expect(server.listening).toBe(false);
+    await expect(send(port)).rejects.toThrow();
+  });
+
+  it("cuts connections still open after the grace period", async () => {
+    const { server, port } = await start(() => new Promise(() => {}));
+    const stuck = send(port, { path: "/never" });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await closePlatformServer(server, 100);
+    await expect(stuck).rejects.toThrow();
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy, documentHeaders, newNonce, transportHeaders } from "./security-headers";
+
+function directives(policy: string): Map<string, string> {
+  return new Map(policy.split("; ").map((directive) => [directive.split(" ")[0]!, directive.split(" ").slice(1).join(" ")]));
+}
+
+describe("contentSecurityPolicy", () => {
+  it("allows scripts only by the nonce (and what they load), and locks down framing, plugins, base and forms", () => {
+    const policy = directives(contentSecurityPolicy("abc123==", false));
+    expect(policy.get("script-src")).toBe("'self' 'nonce-abc123==' 'strict-dynamic'");
+    expect(policy.get("script-src")).not.toContain("unsafe");
+    expect(policy.get("style-src")).toBe("'self' 'nonce-abc123=='");
+    expect(policy.get("object-src")).toBe("'none'");
+    expect(policy.get("base-uri")).toBe("'self'");
+    expect(policy.get("frame-ancestors")).toBe("'none'");
+    expect(policy.get("form-action")).toBe("'self'");
+    expect(policy.has("upgrade-insecure-requests")).toBe(false);
+  });
+
+  it("upgrades insecure requests only for a client that came over https", () => {
+    expect(directives(contentSecurityPolicy("n", true)).has("upgrade-insecure-requests")).toBe(true);
+  });
+});
+
+describe("newNonce", () => {
+  it("is fresh per call and in the form Next.js reads from the policy", () => {
+    const nonces = new Set(Array.from({ length: 50 }, newNonce));
+    expect(nonces.size).toBe(50);
+    for (const nonce of nonces) expect(nonce).toMatch(/^[A-Za-z0-9+/_-]{22}={0,2}$/);
+  });
+});
+
+describe("response headers", () => {
+  it("sends nosniff always and HSTS only over https", () => {
+    expect(transportHeaders(false)).toEqual({ "X-Content-Type-Options": "nosniff" });
+    expect(transportHeaders(true)["Strict-Transport-Security"]).toMatch(/^max-age=\d{8,}/);
+  });
+
+  it("denies framing and trims the referrer for documents", () => {
+    expect(documentHeaders("policy")).toEqual({
+      "Content-Security-Policy": "policy",
+      "Referrer-Policy": "strict-origin-when-cross-origin",
+      "X-Frame-Options": "DENY",
+    });
+  });
+});
