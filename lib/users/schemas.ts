@@ -68,7 +68,7 @@ export const snapshotSchema = z
         sourceId: z.string(),
         providerId: z.string(),
         providerName: z.string(),
-        status: z.enum(["pending", "syncing", "synced", "failed"]),
+        status: z.enum(["pending", "syncing", "synced", "partial", "failed"]),
         lastSyncedAt: isoTime.nullable(),
       }),
     ),

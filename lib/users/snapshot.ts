@@ -39,7 +39,7 @@ export async function readSnapshot(key: KeyAuth, subjectId: string, categoriesPa
     select: { id: true, providerId: true, syncStatus: true, lastSyncedAt: true, lastError: true, provider: { select: { name: true } } },
   });
   const warnings = sources.flatMap((source): Snapshot["warnings"] =>
-    source.syncStatus === "failed"
+    source.syncStatus === "failed" || source.syncStatus === "partial"
       ? [{ code: "source_unavailable", message: `${source.provider.name} could not be read; records from its last import are shown.`, sourceId: source.id }]
       : source.syncStatus === "synced"
         ? []

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "@/lib/db";
@@ -22,6 +23,7 @@ const createSession = route(
         applicationId: auth.application.id,
         environment: auth.environment,
         categories: body.categories,
+        connectTokenHash: randomBytes(32).toString("hex"),
         expiresAt: new Date(Date.now() + 3_600_000),
       },
     });
