@@ -7,7 +7,7 @@ const cache = new Map<string, Buffer>();
  * secret yields independent keys for cursor signing, encryption at rest and so on. `npm start` writes a random
  * CHARTKEY_SECRET into .env.local on first run; production sets it explicitly.
  */
-export function derivedKey(purpose: "cursor-signing" | "encryption-at-rest" | "report-tokens"): Buffer {
+export function derivedKey(purpose: "cursor-signing" | "encryption-at-rest" | "report-tokens" | "connect-links"): Buffer {
   const cached = cache.get(purpose);
   if (cached) return cached;
   const secret = process.env.CHARTKEY_SECRET;

@@ -1,3 +1,4 @@
+import { expireConnectSessions } from "@/lib/connect";
 import { expireConsentReceipts } from "@/lib/consent";
 import type { LifecycleCycle } from "./lifecycle";
 import { pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs } from "./prune-cycles";
@@ -9,6 +10,7 @@ import { pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs } from
  */
 export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [
   expireConsentReceipts,
+  expireConnectSessions,
   pruneRequestLogs,
   pruneIdempotencyRecords,
   pruneRateLimitWindows,

@@ -46,6 +46,7 @@ describe("lifecycle cycles", () => {
     const outcomes = await runLifecycle(LIFECYCLE_CYCLES, new Date(now));
     expect(outcomes).toEqual([
       { name: "expire-consent-receipts", affected: 0 },
+      { name: "expire-connect-sessions", affected: 0 },
       { name: "prune-request-logs", affected: 1 },
       { name: "prune-idempotency-records", affected: 1 },
       { name: "prune-rate-limit-windows", affected: 1 },

@@ -1,5 +1,6 @@
 import type { OperationDeclaration } from "@/lib/api";
 import { getApp } from "@/lib/applications";
+import { cancelConnectSession, createConnectSession, getConnectSession } from "@/lib/connect";
 import { getConsentReceipt } from "@/lib/consent";
 import { HEADER, SERVICE_VERSION } from "@/lib/http";
 import { getHealth } from "@/lib/platform";
@@ -14,6 +15,9 @@ export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
   getHealth,
   getApp,
   getPlatformOpenApi,
+  createConnectSession,
+  getConnectSession,
+  cancelConnectSession,
   listUsers,
   getHealthRecord,
   listCategoryRecords,
@@ -35,6 +39,7 @@ export function platformOpenApiDocument(): OpenApiDocument {
     servers: [{ url: "/api/v1", description: "This deployment" }],
     tags: [
       { name: "Platform", description: "Availability, the calling application and this document." },
+      { name: "Connect", description: "Sessions that send a patient through the hosted consent flow." },
       { name: "Records", description: "Subjects, their consent-filtered records, change feeds and consent receipts." },
     ],
     operations: PLATFORM_OPERATIONS,

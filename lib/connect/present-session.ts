@@ -1,0 +1,66 @@
+import { db } from "@/lib/db";
+import { linkToken } from "./link-tokens";
+import type { ConnectSessionResource } from "./schemas";
+
+/** Everything a session resource shows, loaded in one query. */
+export async function loadSession(where: { id: string; applicationId?: string; environment?: "sandbox" | "live" }) {
+  return db().connectSession.findFirst({
+    where,
+    include: {
+      consentReceipts: { orderBy: { grantedAt: "desc" }, take: 1, select: { id: true } },
+      sources: {
+        orderBy: { createdAt: "asc" },
+        include: {
+          provider: { select: { name: true } },
+          imports: { orderBy: { startedAt: "desc" }, take: 1, select: { recordCounts: true, skipCounts: true } },
+        },
+      },
+    },
+  });
+}
+export type LoadedSession = NonNullable<Awaited<ReturnType<typeof loadSession>>>;
+
+/** A pending session past its expiry reads as expired before the lifecycle cycle marks it. */
+export function effectiveSessionStatus(session: { status: LoadedSession["status"]; expiresAt: Date }, now = new Date()) {
+  return session.status === "pending" && session.expiresAt <= now ? "expired" : session.status;
+}
+
+function total(counts: unknown): number {
+  return Object.values((counts ?? {}) as Record<string, number>).reduce((sum, value) => sum + (typeof value === "number" ? value : 0), 0);
+}
+
+export function connectUrl(origin: string, sessionId: string): string {
+  return `${origin}/connect/${linkToken("session", sessionId)}`;
+}
+
+export function presentSession(session: LoadedSession, origin: string, now = new Date()): ConnectSessionResource {
+  return {
+    object: "connect_session",
+    id: session.id,
+    status: effectiveSessionStatus(session, now),
+    environment: session.environment,
+    categories: session.categories as ConnectSessionResource["categories"],
+    grantedCategories: session.grantedCategories as ConnectSessionResource["grantedCategories"],
+    externalUserId: session.externalUserId,
+    connectUrl: connectUrl(origin, session.id),
+    redirectUrl: session.redirectUrl,
+    expiresAt: session.expiresAt.toISOString(),
+    createdAt: session.createdAt.toISOString(),
+    completedAt: session.completedAt?.toISOString() ?? null,
+    subject: session.subjectId,
+    receiptId: session.consentReceipts[0]?.id ?? null,
+    sources: session.sources.map((source) => ({
+      sourceId: source.id,
+      providerId: source.providerId,
+      providerName: source.provider.name,
+      status: source.syncStatus,
+      recordCount: total(source.imports[0]?.recordCounts),
+      skippedCount: total(source.imports[0]?.skipCounts),
+      error: source.lastError,
+      lastSyncedAt: source.lastSyncedAt?.toISOString() ?? null,
+    })),
+    simulation: session.simulationScenario
+      ? { scenario: session.simulationScenario, state: session.simulationState ?? "queued", failureCode: session.simulationFailureCode }
+      : null,
+  };
+}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { CATEGORIES } from "@/lib/records";
+
+export const CONNECT_SESSION_MINUTES = 60;
+
+export const createSessionBodySchema = z
+  .strictObject({
+    categories: z.array(z.string()).describe(`What to ask the patient for: a subset of the application's allowlist (${CATEGORIES.join(", ")}).`).meta({ example: ["medications", "allergies", "labs"] }),
+    externalUserId: z.string().min(1).max(200).optional().describe("Your id for the user; two completed sessions with the same one share a subject."),
+    redirectUrl: z.string().url().optional().describe("Where the patient returns; one of the application's redirect URLs (sandbox: also any http://localhost URL)."),
+    consentDays: z.number().int().min(1).max(365).optional().describe("How long the share lasts, 1 to 365 days; default 365."),
+  })
+  .meta({ id: "CreateConnectSession", description: "A Connect session to create." });
+export type CreateSessionBody = z.output<typeof createSessionBodySchema>;
+
+const category = z.enum(CATEGORIES);
+
+export const sessionSourceSchema = z.object({
+  sourceId: z.string(),
+  providerId: z.string(),
+  providerName: z.string(),
+  status: z.enum(["pending", "syncing", "synced", "partial", "failed"]),
+  recordCount: z.number().int(),
+  skippedCount: z.number().int(),
+  error: z.string().nullable(),
+  lastSyncedAt: z.string().nullable(),
+});
+
+export const connectSessionSchema = z
+  .object({
+    object: z.literal("connect_session"),
+    id: z.string(),
+    status: z.enum(["pending", "completed", "cancelled", "expired"]),
+    environment: z.enum(["sandbox", "live"]),
+    categories: z.array(category),
+    grantedCategories: z.array(category).describe("What the patient agreed to share; empty until completed."),
+    externalUserId: z.string().nullable(),
+    connectUrl: z.string().describe("Send the patient here; valid until expiresAt."),
+    redirectUrl: z.string().nullable(),
+    expiresAt: z.string(),
+    createdAt: z.string(),
+    completedAt: z.string().nullable(),
+    subject: z.string().nullable().describe("The subject (u_) once connected."),
+    receiptId: z.string().nullable(),
+    sources: z.array(sessionSourceSchema),
+    simulation: z.object({ scenario: z.string(), state: z.string(), failureCode: z.string().nullable() }).nullable(),
+  })
+  .meta({ id: "ConnectSession", description: "A Connect session and the sync state of each source." });
+export type ConnectSessionResource = z.output<typeof connectSessionSchema>;

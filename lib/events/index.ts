@@ -1,0 +1,1 @@
+export { recordEvent, type EventType } from "./record-event";
