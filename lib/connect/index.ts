@@ -5,3 +5,6 @@ export { connectUrl, effectiveSessionStatus, loadSession, presentSession, type L
 export { cancelSession, readSession } from "./read-session";
 export * from "./schemas";
 export { expireConnectSessions } from "./expire-cycle";
+export { cancelFromFlow, completeSession, sessionSubject } from "./complete-session";
+export { receiptByLink, revokeByLink } from "./receipt-by-link";
+export { sessionByLink, type LinkedSession } from "./session-by-link";

@@ -47,7 +47,8 @@ export function presentSession(session: LoadedSession, origin: string, now = new
     expiresAt: session.expiresAt.toISOString(),
     createdAt: session.createdAt.toISOString(),
     completedAt: session.completedAt?.toISOString() ?? null,
-    subject: session.subjectId,
+    // The subject exists from the patient's first sign-in, but belongs to the application only once they consent.
+    subject: session.status === "completed" ? session.subjectId : null,
     receiptId: session.consentReceipts[0]?.id ?? null,
     sources: session.sources.map((source) => ({
       sourceId: source.id,

@@ -47,8 +47,8 @@ export async function grantReceipt(input: GrantInput, tx?: Tx) {
 }
 
 /** Ends an active receipt now; reads stop at once. Returns false if it was not active. */
-export async function revokeReceipt(receiptId: string, reason: RevocationReason, now = new Date()): Promise<boolean> {
-  const { count } = await db().consentReceipt.updateMany({
+export async function revokeReceipt(receiptId: string, reason: RevocationReason, now = new Date(), tx?: Tx): Promise<boolean> {
+  const { count } = await (tx ?? db()).consentReceipt.updateMany({
     where: { id: receiptId, status: "active" },
     data: { status: "revoked", revokedAt: now, revokedReason: reason },
   });

@@ -1,0 +1,42 @@
+import { effectiveStatus, revokeReceipt } from "@/lib/consent";
+import { db, withTransaction } from "@/lib/db";
+import { recordEvent } from "@/lib/events";
+import { ApiError } from "@/lib/http";
+import { linkTokenHash } from "./link-tokens";
+
+/** What the patient's private receipt page shows: what they share, with whom, until when. */
+export async function receiptByLink(token: string, now = new Date()) {
+  const receipt = await db().consentReceipt.findUnique({
+    where: { patientTokenHash: linkTokenHash(token) },
+    include: { application: { select: { name: true } } },
+  });
+  if (!receipt) throw new ApiError("not_found", "This link is not valid.");
+  return {
+    id: receipt.id,
+    applicationName: receipt.application.name,
+    categories: receipt.categories,
+    status: effectiveStatus(receipt, now),
+    grantedAt: receipt.grantedAt,
+    expiresAt: receipt.expiresAt,
+    revokedAt: receipt.revokedAt,
+  };
+}
+
+/** The patient revokes from their receipt page: reads stop at once and `consent.revoked` is stored. */
+export async function revokeByLink(token: string, now = new Date()): Promise<boolean> {
+  const receipt = await db().consentReceipt.findUnique({ where: { patientTokenHash: linkTokenHash(token) } });
+  if (!receipt) throw new ApiError("not_found", "This link is not valid.");
+  return withTransaction("ReadCommitted", async (tx) => {
+    if (!(await revokeReceipt(receipt.id, "patient", now, tx))) return false;
+    await recordEvent(
+      {
+        applicationId: receipt.applicationId,
+        environment: receipt.environment,
+        type: "consent.revoked",
+        data: { subject: receipt.subjectId, receiptId: receipt.id, categories: receipt.categories, reason: "patient" },
+      },
+      tx,
+    );
+    return true;
+  });
+}
