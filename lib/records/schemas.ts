@@ -217,6 +217,10 @@ export const demographicsDataSchema = z.object({
   name: personNameSchema.nullable().describe("The official name, else the usual, else the first current one."),
   birthDate: dateSchema.nullable(),
   gender: z.string().nullable().describe("Administrative gender: male, female, other or unknown."),
+  birthSex: z
+    .string()
+    .nullable()
+    .describe("Sex assigned at birth, from the US Core birthsex extension: F, M or UNK, as sent; null when absent."),
   deceased: z.boolean().nullable(),
   deceasedDateTime: dateTimeSchema.nullable(),
   addresses: z.array(addressSchema),
@@ -298,6 +302,7 @@ function observationDataSchema<C extends "labs" | "vitals">(category: C) {
     interpretations: z.array(codingSchema).describe("e.g. H (high), L (low), N (normal)."),
     bodySite: codeableSchema.nullable(),
     specimen: codeableSchema.nullable().describe("The specimen type, or its display when the specimen is not available."),
+    notes: z.array(z.string()).describe("Comments about the result (the texts of Observation.note), in the source's order."),
   });
 }
 

@@ -190,3 +190,30 @@ describe("normalizeObservation: vital-signs codes", () => {
     );
   });
 });
+
+describe("normalizeObservation: notes", () => {
+  const annotated = {
+    ...glucose,
+    note: [
+      { authorString: "Lab tech", time: "2023-03-04T09:05:00-08:00", text: "Specimen slightly hemolyzed." },
+      { text: "Repeat fasting test advised." },
+      { text: "   " },
+    ],
+  };
+
+  it("writes realistic FHIR R4", () => {
+    expectValidFhir({ ...annotated, specimen: { display: "Venous blood" } });
+  });
+
+  it("carries the annotation texts of a lab, in order, leaving out blank ones", () => {
+    expect(normalizeOne("labs", annotated).notes).toEqual(["Specimen slightly hemolyzed.", "Repeat fasting test advised."]);
+    expect(normalizeOne("labs", glucose).notes).toEqual([]);
+  });
+
+  it("carries them on a vital sign too, without changing the record's identity", () => {
+    const plain = normalizeOne("vitals", bloodPressure);
+    const noted = normalizeOne("vitals", { ...bloodPressure, note: [{ text: "Taken after exercise." }] });
+    expect(noted.notes).toEqual(["Taken after exercise."]);
+    expect(noted.recordId).toBe(plain.recordId);
+  });
+});

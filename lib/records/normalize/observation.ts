@@ -56,6 +56,7 @@ export function normalizeObservation(observation: Json, context: NormalizeContex
     interpretations: flattenCodings(codeables(observation.interpretation)),
     bodySite: codeable(observation.bodySite),
     specimen: specimenType(observation, context),
+    notes: objects(observation.note).flatMap((annotation) => string(annotation.text) ?? []),
   };
   return {
     keyParts: [
