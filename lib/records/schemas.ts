@@ -247,15 +247,21 @@ export const conditionDataSchema = z.object({
 
 export const medicationDataSchema = z.object({
   category: z.literal("medications"),
-  kind: z.enum(["request", "statement"]).describe("From a MedicationRequest (an order) or a MedicationStatement."),
+  kind: z
+    .enum(["request", "statement", "dispense"])
+    .describe("From a MedicationRequest (an order), a MedicationStatement, or a MedicationDispense (a pharmacy fill)."),
   status: statusSchema,
   code: codeableSchema.describe("The medication; from the referenced Medication when the source used a reference."),
   intent: z.string().nullable().describe("proposal, plan, order, ... (requests only)."),
   authoredOn: dateTimeSchema.nullable().describe("When the request was written, or the statement asserted."),
-  effective: clinicalTimeSchema.nullable().describe("When the medication is or was taken (statements only)."),
+  effective: clinicalTimeSchema
+    .nullable()
+    .describe("When the medication is or was taken (statements), or was handed over to the patient (dispenses)."),
   dosages: z.array(dosageSchema),
   requester: z.string().nullable().describe("Who asked for it, as a display name."),
   reasonCodes: z.array(codeableSchema).describe("Reasons given as codes or as references to conditions."),
+  quantity: quantitySchema.nullable().describe("Amount dispensed (dispenses only)."),
+  daysSupply: quantitySchema.nullable().describe("How long the dispensed amount should last (dispenses only)."),
 });
 
 export const allergyDataSchema = z.object({
@@ -368,7 +374,7 @@ export const conditionRecordSchema = withProvenance(conditionDataSchema, {
 });
 export const medicationRecordSchema = withProvenance(medicationDataSchema, {
   id: "MedicationRecord",
-  description: "A medication order or statement (from MedicationRequest or MedicationStatement).",
+  description: "A medication order, statement or dispense (from MedicationRequest, MedicationStatement or MedicationDispense).",
 });
 export const allergyRecordSchema = withProvenance(allergyDataSchema, {
   id: "AllergyRecord",

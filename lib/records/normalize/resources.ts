@@ -9,6 +9,7 @@ import { normalizeDocumentReference } from "./document-reference";
 import { factKey, type KeyPart } from "./fact-key";
 import { normalizeImmunization } from "./immunization";
 import { normalizeMedicationRequest, normalizeMedicationStatement } from "./medication";
+import { normalizeMedicationDispense } from "./medication-dispense";
 import { compareFacts } from "./merge";
 import { normalizeObservation } from "./observation";
 import { normalizePatient } from "./patient";
@@ -36,6 +37,7 @@ export const NORMALIZERS: Readonly<Record<string, ResourceNormalizer>> = {
   Condition: normalizeCondition,
   MedicationRequest: normalizeMedicationRequest,
   MedicationStatement: normalizeMedicationStatement,
+  MedicationDispense: normalizeMedicationDispense,
   AllergyIntolerance: normalizeAllergy,
   Immunization: normalizeImmunization,
   Observation: normalizeObservation,

@@ -16,7 +16,7 @@ const sampleFiles = samples.action === "run" ? fs.readdirSync(SAMPLES_DIR).filte
 
 // Written out rather than imported, so that dropping a type from the normalizer table fails this suite.
 const MAPPED_TYPES = new Set([
-  "Patient", "Condition", "MedicationRequest", "MedicationStatement", "AllergyIntolerance", "Immunization",
+  "Patient", "Condition", "MedicationRequest", "MedicationStatement", "MedicationDispense", "AllergyIntolerance", "Immunization",
   "Observation", "Procedure", "DocumentReference", "Claim", "ExplanationOfBenefit",
 ]);
 
