@@ -293,6 +293,16 @@ export const immunizationDataSchema = z.object({
   dose: quantitySchema.nullable(),
 });
 
+const reportReferenceSchema = z
+  .object({
+    resourceId: z.string().nullable().describe("Id of the DiagnosticReport at the source, as in the sources of its records."),
+    code: codeableSchema.nullable().describe("What the report is, e.g. a LOINC panel such as CBC."),
+    recordId: recordIdSchema
+      .nullable()
+      .describe("The documents record made from the report when it has a presented form (a rendered report); else null."),
+  })
+  .meta({ id: "ReportReference", description: "The diagnostic report that groups a result." });
+
 function observationDataSchema<C extends "labs" | "vitals">(category: C) {
   return z.object({
     category: z.literal(category),
@@ -309,6 +319,9 @@ function observationDataSchema<C extends "labs" | "vitals">(category: C) {
     bodySite: codeableSchema.nullable(),
     specimen: codeableSchema.nullable().describe("The specimen type, or its display when the specimen is not available."),
     notes: z.array(z.string()).describe("Comments about the result (the texts of Observation.note), in the source's order."),
+    report: reportReferenceSchema
+      .nullable()
+      .describe("The DiagnosticReport that lists this result (e.g. its lab panel); null when the source sent none."),
   });
 }
 
@@ -326,13 +339,18 @@ export const procedureDataSchema = z.object({
 
 export const documentDataSchema = z.object({
   category: z.literal("documents"),
-  status: statusSchema.describe("current or superseded."),
-  code: codeableSchema.describe("The document type, usually LOINC."),
-  docStatus: z.string().nullable().describe("preliminary, final, amended or entered-in-error."),
+  kind: z
+    .enum(["documentReference", "diagnosticReport"])
+    .describe("From a DocumentReference, or from a DiagnosticReport with a presented form (a note or rendered report)."),
+  status: statusSchema.describe("current or superseded for a DocumentReference; the report's status (final, amended, ...) for a DiagnosticReport."),
+  code: codeableSchema.describe("The document type or report code, usually LOINC."),
+  docStatus: z.string().nullable().describe("preliminary, final, amended or entered-in-error (DocumentReference only)."),
   categories: z.array(codeableSchema),
-  date: dateTimeSchema.nullable(),
-  description: z.string().nullable(),
-  authors: z.array(z.string()).describe("Display names of the authors."),
+  date: dateTimeSchema
+    .nullable()
+    .describe("When the document was made; for a DiagnosticReport, its effective time, else when it was issued."),
+  description: z.string().nullable().describe("The DocumentReference's description, or the DiagnosticReport's conclusion."),
+  authors: z.array(z.string()).describe("Display names of the authors, or of a report's performers and interpreters."),
   attachments: z.array(attachmentSchema),
 });
 
@@ -386,11 +404,11 @@ export const immunizationRecordSchema = withProvenance(immunizationDataSchema, {
 });
 export const labRecordSchema = withProvenance(labDataSchema, {
   id: "LabRecord",
-  description: "A laboratory result (from an Observation in the laboratory category).",
+  description: "A laboratory result (from an Observation in the laboratory category without a vital-signs code).",
 });
 export const vitalRecordSchema = withProvenance(vitalDataSchema, {
   id: "VitalRecord",
-  description: "A vital sign (from an Observation in the vital-signs category).",
+  description: "A vital sign (from an Observation with a FHIR vital-signs LOINC code, or in the vital-signs category).",
 });
 export const procedureRecordSchema = withProvenance(procedureDataSchema, {
   id: "ProcedureRecord",
@@ -398,7 +416,9 @@ export const procedureRecordSchema = withProvenance(procedureDataSchema, {
 });
 export const documentRecordSchema = withProvenance(documentDataSchema, {
   id: "DocumentRecord",
-  description: "A clinical document's metadata (from DocumentReference); inline content is never copied.",
+  description:
+    "A clinical document's metadata (from a DocumentReference, or a DiagnosticReport with a presented form); inline " +
+    "content is never copied.",
 });
 export const claimRecordSchema = withProvenance(claimDataSchema, {
   id: "ClaimRecord",

@@ -2,6 +2,7 @@ import type { Codeable, ObservationValue, RecordData } from "../schemas";
 import { CODE_SYSTEMS, codeable, codeables, flattenCodings, quantity } from "./codes";
 import { componentsKey, conceptKey, observationValueKey, timeKey } from "./fact-key";
 import { boolean, code, integer, object, objects, string, type Json } from "./read";
+import { reportReference } from "./report-links";
 import { clinicalTime, dateTime, period } from "./times";
 import type { DraftOutcome, NormalizeContext } from "./types";
 import { hasVitalSignsCode } from "./vital-signs";
@@ -37,6 +38,7 @@ export function normalizeObservation(observation: Json, context: NormalizeContex
 
   const effective = clinicalTime(observation, "effective");
   const value = observationValue(observation);
+  const report = context.reportOf(observation);
   const components = objects(observation.component).flatMap((component) => {
     const componentCode = codeable(component.code);
     if (!componentCode) return [];
@@ -57,6 +59,7 @@ export function normalizeObservation(observation: Json, context: NormalizeContex
     bodySite: codeable(observation.bodySite),
     specimen: specimenType(observation, context),
     notes: objects(observation.note).flatMap((annotation) => string(annotation.text) ?? []),
+    report: reportReference(report),
   };
   return {
     keyParts: [
@@ -66,6 +69,7 @@ export function normalizeObservation(observation: Json, context: NormalizeContex
       componentsKey(components),
     ],
     data,
+    ...(report ? { groupedBy: report } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { normalizeAllergy } from "./allergy";
 import { normalizeClaim } from "./claim";
 import { firstCode } from "./codes";
 import { normalizeCondition } from "./condition";
+import { normalizeDiagnosticReport } from "./diagnostic-report";
 import { normalizeDocumentReference } from "./document-reference";
 import { factKey, type KeyPart } from "./fact-key";
 import { normalizeImmunization } from "./immunization";
@@ -16,6 +17,8 @@ import { normalizePatient } from "./patient";
 import { normalizeProcedure } from "./procedure";
 import { code, isObject, object, objects, string, type Json } from "./read";
 import { referenceResolver, type ResourceEntry } from "./references";
+import { reportDocumentRecordIds, reportFinder, withReportRecordId } from "./report-links";
+import { reportsServedAsDocuments } from "./same-note";
 import type {
   DraftOutcome,
   NormalizationResult,
@@ -43,11 +46,13 @@ export const NORMALIZERS: Readonly<Record<string, ResourceNormalizer>> = {
   Observation: normalizeObservation,
   Procedure: normalizeProcedure,
   DocumentReference: normalizeDocumentReference,
+  DiagnosticReport: normalizeDiagnosticReport,
   Claim: normalizeClaim,
   ExplanationOfBenefit: normalizeClaim,
 };
 
 const ENTERED_IN_ERROR = "entered-in-error";
+const SERVED_AS_DOCUMENT = "DiagnosticReport presents the same note as a DocumentReference, which is served instead";
 
 /** Normalizes every resource of a FHIR Bundle (any Bundle type) from one source. Entries without a resource (the
  *  DELETE entries of a transaction) carry no fact and are ignored. */
@@ -63,7 +68,8 @@ export function normalizeBundle(bundle: unknown, source: SourceInfo, scope: stri
   return normalizeEntries(entries, source, scope);
 }
 
-/** Same for a plain list of resources (the importer reads FHIR search results). */
+/** Same for a plain list of resources (the importer reads FHIR search results). Pass all of one source's resources
+ *  in one call: references, and the results a DiagnosticReport groups, are only followed within the call. */
 export function normalizeResources(resources: unknown[], source: SourceInfo, scope: string): NormalizationResult {
   return normalizeEntries(
     (Array.isArray(resources) ? resources : []).map((resource) => ({ resource, fullUrl: null })),
@@ -73,7 +79,7 @@ export function normalizeResources(resources: unknown[], source: SourceInfo, sco
 }
 
 type UncheckedEntry = { resource: unknown; fullUrl: string | null };
-type Candidate = { draft: RecordDraft; resourceType: string; resourceId: string | null };
+type Candidate = { draft: RecordDraft; resource: Json; resourceType: string; resourceId: string | null };
 
 function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope: string): NormalizationResult {
   const skipped: SkippedResource[] = [];
@@ -83,8 +89,9 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
     else skipped.push({ resourceType: "unknown", resourceId: null, reason: "entry is not a FHIR resource object" });
   }
 
-  const context = { resolve: referenceResolver(entries) };
-  const candidates: Candidate[] = [];
+  const resolve = referenceResolver(entries);
+  const context = { resolve, reportOf: reportFinder(entries, resolve) };
+  const drafted: Candidate[] = [];
   for (const { resource } of entries) {
     const resourceType = string(resource.resourceType);
     const normalizer = resourceType === null ? undefined : NORMALIZERS[resourceType];
@@ -92,16 +99,24 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
     const resourceId = string(resource.id);
     const outcome = normalizeSafely(resourceType, resource, normalizer, context);
     if ("skipReason" in outcome) skipped.push({ resourceType, resourceId, reason: outcome.skipReason });
-    else candidates.push({ draft: outcome, resourceType, resourceId });
+    else drafted.push({ draft: outcome, resource, resourceType, resourceId });
   }
 
+  const servedAsDocuments = reportsServedAsDocuments(drafted);
+  for (const { resourceType, resourceId } of servedAsDocuments.keys()) skipped.push({ resourceType, resourceId, reason: SERVED_AS_DOCUMENT });
+  const candidates = drafted.filter((candidate) => !servedAsDocuments.has(candidate));
+
+  const keys = uniqueFactKeys(candidates);
+  const recordIds = new Map([...keys].map(([candidate, key]) => [candidate, stableId("rec_", scope, candidate.draft.data.category, key)]));
+  const reportDocumentIds = reportDocumentRecordIds(recordIds, servedAsDocuments);
+
   const facts: NormalizedFact[] = [];
-  for (const [candidate, key] of uniqueFactKeys(candidates)) {
+  for (const [candidate, key] of keys) {
     const { draft, resourceType, resourceId } = candidate;
     const category = draft.data.category;
     const record = {
-      recordId: stableId("rec_", scope, category, key),
-      ...draft.data,
+      recordId: recordIds.get(candidate)!,
+      ...withReportRecordId(draft.data, draft.groupedBy, reportDocumentIds),
       sources: [{ sourceId: source.sourceId, sourceName: source.sourceName, resourceType, resourceId }],
     };
     const checked = recordSchemas[category].safeParse(record);
