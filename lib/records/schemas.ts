@@ -377,6 +377,13 @@ function withProvenance<Shape extends z.ZodRawShape>(data: z.ZodObject<Shape>, m
     .object({
       recordId: recordIdSchema,
       ...data.shape,
+      warnings: z
+        .array(z.string())
+        .optional()
+        .describe(
+          "What normalizing this record found wrong with the source's data, e.g. a field that held unfilled template " +
+            "text such as {{value}} and was read as null. Absent when nothing was found.",
+        ),
       sources: z.array(sourceRefSchema).min(1).describe("Every source resource that reported this fact."),
     })
     .meta(meta);

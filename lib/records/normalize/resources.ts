@@ -14,6 +14,7 @@ import { normalizeMedicationDispense } from "./medication-dispense";
 import { compareFacts } from "./merge";
 import { normalizeObservation } from "./observation";
 import { normalizePatient } from "./patient";
+import { entriesWithoutPlaceholders, placeholderWarnings, type PlaceholderPaths } from "./placeholder-warnings";
 import { normalizeProcedure } from "./procedure";
 import { code, isObject, object, objects, string, type Json } from "./read";
 import { referenceResolver, type ResourceEntry } from "./references";
@@ -83,12 +84,13 @@ type Candidate = { draft: RecordDraft; resource: Json; resourceType: string; res
 
 function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope: string): NormalizationResult {
   const skipped: SkippedResource[] = [];
-  const entries: ResourceEntry[] = [];
+  const objectEntries: ResourceEntry[] = [];
   for (const { resource, fullUrl } of unchecked) {
-    if (isObject(resource)) entries.push({ resource, fullUrl });
+    if (isObject(resource)) objectEntries.push({ resource, fullUrl });
     else skipped.push({ resourceType: "unknown", resourceId: null, reason: "entry is not a FHIR resource object" });
   }
 
+  const { entries, placeholders } = entriesWithoutPlaceholders(objectEntries);
   const resolve = referenceResolver(entries);
   const context = { resolve, reportOf: reportFinder(entries, resolve) };
   const drafted: Candidate[] = [];
@@ -97,7 +99,7 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
     const normalizer = resourceType === null ? undefined : NORMALIZERS[resourceType];
     if (resourceType === null || !normalizer) continue;
     const resourceId = string(resource.id);
-    const outcome = normalizeSafely(resourceType, resource, normalizer, context);
+    const outcome = normalizeSafely(resourceType, resource, normalizer, context, placeholders);
     if ("skipReason" in outcome) skipped.push({ resourceType, resourceId, reason: outcome.skipReason });
     else drafted.push({ draft: outcome, resource, resourceType, resourceId });
   }
@@ -117,6 +119,7 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
     const record = {
       recordId: recordIds.get(candidate)!,
       ...withReportRecordId(draft.data, draft.groupedBy, reportDocumentIds),
+      ...(draft.warnings && draft.warnings.length > 0 ? { warnings: draft.warnings } : {}),
       sources: [{ sourceId: source.sourceId, sourceName: source.sourceName, resourceType, resourceId }],
     };
     const checked = recordSchemas[category].safeParse(record);
@@ -135,10 +138,13 @@ function normalizeSafely(
   resource: Json,
   normalizer: ResourceNormalizer,
   context: NormalizeContext,
+  placeholders: PlaceholderPaths,
 ): DraftOutcome {
   if (isEnteredInError(resource)) return { skipReason: `${resourceType} is entered-in-error` };
   try {
-    return normalizer(resource, context);
+    const noted = placeholderWarnings(resource, placeholders, context.resolve);
+    const outcome = normalizer(resource, { ...context, resolve: noted.resolve });
+    return "skipReason" in outcome ? outcome : { ...outcome, warnings: noted.warnings() };
   } catch (error) {
     // The readers are written not to throw; this keeps one unforeseen shape from failing a whole import.
     return { skipReason: `${resourceType} could not be read: ${error instanceof Error ? error.message : String(error)}` };

@@ -19,8 +19,9 @@ export type NormalizeContext = { resolve: ReferenceResolver; reportOf: ReportFin
 
 /** A record before it has an id and provenance: its category-specific fields plus the clinical content that
  *  identifies the fact (turned into the factKey once collisions within the source are known). groupedBy is the
- *  DiagnosticReport that lists a result, whose documents record id the result's `report` gets once ids are known. */
-export type RecordDraft = { keyParts: KeyPart[]; data: RecordData; groupedBy?: Json };
+ *  DiagnosticReport that lists a result, whose documents record id the result's `report` gets once ids are known;
+ *  warnings become the record's `warnings`. */
+export type RecordDraft = { keyParts: KeyPart[]; data: RecordData; groupedBy?: Json; warnings?: string[] };
 
 export type DraftOutcome = RecordDraft | { skipReason: string };
 
