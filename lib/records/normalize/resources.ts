@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { stableId } from "@/lib/ids";
 import { recordSchemas, type NormalizedRecord } from "../schemas";
 import { normalizeAllergy } from "./allergy";
+import { bundleEntries, withNestedBundlesOpened, type UncheckedEntry } from "./bundle-entries";
 import { normalizeClaim } from "./claim";
 import { firstCode } from "./codes";
 import { normalizeCondition } from "./condition";
@@ -16,7 +17,7 @@ import { normalizeObservation } from "./observation";
 import { normalizePatient } from "./patient";
 import { entriesWithoutPlaceholders, placeholderWarnings, type PlaceholderPaths } from "./placeholder-warnings";
 import { normalizeProcedure } from "./procedure";
-import { code, isObject, object, objects, string, type Json } from "./read";
+import { code, isObject, object, string, type Json } from "./read";
 import { referenceResolver, type ResourceEntry } from "./references";
 import { reportDocumentRecordIds, reportFinder, withReportRecordId } from "./report-links";
 import { reportsServedAsDocuments } from "./same-note";
@@ -55,18 +56,14 @@ export const NORMALIZERS: Readonly<Record<string, ResourceNormalizer>> = {
 const ENTERED_IN_ERROR = "entered-in-error";
 const SERVED_AS_DOCUMENT = "DiagnosticReport presents the same note as a DocumentReference, which is served instead";
 
-/** Normalizes every resource of a FHIR Bundle (any Bundle type) from one source. Entries without a resource (the
- *  DELETE entries of a transaction) carry no fact and are ignored. */
+/** Normalizes every resource of a FHIR Bundle (any Bundle type) from one source (see bundle-entries.ts). */
 export function normalizeBundle(bundle: unknown, source: SourceInfo, scope: string): NormalizationResult {
   const raw = object(bundle);
   if (raw?.resourceType !== "Bundle") {
     const resourceType = string(raw?.resourceType) ?? "unknown";
     return { facts: [], skipped: [{ resourceType, resourceId: string(raw?.id), reason: "input is not a FHIR Bundle" }] };
   }
-  const entries = objects(raw.entry)
-    .filter((entry) => entry.resource !== undefined)
-    .map((entry) => ({ resource: entry.resource, fullUrl: string(entry.fullUrl) }));
-  return normalizeEntries(entries, source, scope);
+  return normalizeEntries(bundleEntries(raw), source, scope);
 }
 
 /** Same for a plain list of resources (the importer reads FHIR search results). Pass all of one source's resources
@@ -79,13 +76,12 @@ export function normalizeResources(resources: unknown[], source: SourceInfo, sco
   );
 }
 
-type UncheckedEntry = { resource: unknown; fullUrl: string | null };
 type Candidate = { draft: RecordDraft; resource: Json; resourceType: string; resourceId: string | null };
 
 function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope: string): NormalizationResult {
   const skipped: SkippedResource[] = [];
   const objectEntries: ResourceEntry[] = [];
-  for (const { resource, fullUrl } of unchecked) {
+  for (const { resource, fullUrl } of withNestedBundlesOpened(unchecked, skipped)) {
     if (isObject(resource)) objectEntries.push({ resource, fullUrl });
     else skipped.push({ resourceType: "unknown", resourceId: null, reason: "entry is not a FHIR resource object" });
   }
