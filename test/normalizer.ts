@@ -27,6 +27,10 @@ export function skipReason(resource: object): string {
   return result.skipped[0]!.reason;
 }
 
+// The first validation of a resource type compiles its part of HL7's schema (a Bundle's: all of it), which takes
+// seconds on a busy machine, so tests that validate get more than vitest's default five.
+export const FHIR_VALIDATION_TIMEOUT_MS = 60_000;
+
 /** Fails unless the resource a test wrote is valid FHIR R4, so tests exercise what a real source could send. */
 export function expectValidFhir(resource: object): void {
   expect(validateFhirResource(resource).errors).toEqual([]);

@@ -342,7 +342,9 @@ export const documentDataSchema = z.object({
   kind: z
     .enum(["documentReference", "diagnosticReport"])
     .describe("From a DocumentReference, or from a DiagnosticReport with a presented form (a note or rendered report)."),
-  status: statusSchema.describe("current or superseded for a DocumentReference; the report's status (final, amended, ...) for a DiagnosticReport."),
+  status: statusSchema.describe(
+    "current or superseded for a DocumentReference; the report's status (final, amended, ...) for a DiagnosticReport.",
+  ),
   code: codeableSchema.describe("The document type or report code, usually LOINC."),
   docStatus: z.string().nullable().describe("preliminary, final, amended or entered-in-error (DocumentReference only)."),
   categories: z.array(codeableSchema),

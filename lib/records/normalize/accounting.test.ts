@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { normalizeBundle, normalizeResources, NORMALIZERS } from "./resources";
 import { summarizeNormalization } from "./summary";
 import type { NormalizationResult } from "./types";
-import { expectValidFhir, TEST_SCOPE, TEST_SOURCE } from "@/test/normalizer";
+import { expectValidFhir, FHIR_VALIDATION_TIMEOUT_MS, TEST_SCOPE, TEST_SOURCE } from "@/test/normalizer";
 
 // Every resource of a type the normalizer reads must end as exactly one record or one reported skip: an import
 // that silently drops a resource cannot be told apart from a source that never sent it. Counted per
@@ -93,7 +93,7 @@ describe("every resource of a mapped type becomes a record or a reported skip", 
       }),
       { numRuns: 300 },
     );
-  });
+  }, 30_000);
 });
 
 describe("nested Bundles", () => {
@@ -114,7 +114,7 @@ describe("nested Bundles", () => {
 
   it("writes realistic FHIR R4", () => {
     expectValidFhir({ resourceType: "Bundle", type: "collection", entry: [{ resource: documentBundle }] });
-  });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("reads the resources of a Bundle inside a Bundle, as a C-CDA conversion's collection of documents sends them", () => {
     const outer = { resourceType: "Bundle", type: "collection", entry: [{ resource: documentBundle }] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeBundle } from "./resources";
-import { expectValidFhir, normalizeAll, normalizeOne, skipReason, TEST_SCOPE, TEST_SOURCE } from "@/test/normalizer";
+import { expectValidFhir, FHIR_VALIDATION_TIMEOUT_MS, normalizeAll, normalizeOne, skipReason, TEST_SCOPE, TEST_SOURCE } from "@/test/normalizer";
 
 const noteText = Buffer.from("2021-03-07\n\n# Chief Complaint\nNo complaints.\n\n# History of Present Illness\n...").toString("base64");
 const loinc = (code: string, display: string) => ({ coding: [{ system: "http://loinc.org", code, display }], text: display });
@@ -66,7 +66,7 @@ const cbcWithPdf = {
 describe("normalizeDiagnosticReport", () => {
   it("writes realistic FHIR R4", () => {
     for (const resource of [progressNote, hemoglobin, platelets, cbcReport, cbcWithPdf, practitioner]) expectValidFhir(resource);
-  });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("turns a report with a presented form into a documents record, keeping attachment metadata but never the data", () => {
     const record = normalizeOne("documents", progressNote, [practitioner]);
@@ -105,7 +105,7 @@ describe("normalizeDiagnosticReport", () => {
     };
     expectValidFhir(reference);
     expect(normalizeOne("documents", reference).kind).toBe("documentReference");
-  });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("names a lab report on each of its results, and reports the report itself as carried by them", () => {
     const result = normalizeAll([cbcReport, hemoglobin, platelets]);
@@ -155,7 +155,7 @@ describe("normalizeDiagnosticReport", () => {
     const document = facts.find((fact) => fact.category === "documents");
     const lab = facts.find((fact) => fact.category === "labs");
     expect(lab?.record).toMatchObject({ report: { resourceId: "cbc1", recordId: document?.record.recordId } });
-  });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("skips a report with neither a presented form nor results, and one with nothing to name it", () => {
     expect(skipReason({ ...cbcReport, result: undefined })).toBe("DiagnosticReport has no presented form and no results");
@@ -179,7 +179,7 @@ describe("normalizeDiagnosticReport", () => {
 
     it("writes realistic FHIR R4", () => {
       expectValidFhir(sameNote);
-    });
+    }, FHIR_VALIDATION_TIMEOUT_MS);
 
     it("becomes one documents record, the DocumentReference's, when both carry the same inline data", () => {
       const result = normalizeAll([progressNote, sameNote, practitioner]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeBundle } from "./resources";
-import { expectValidFhir, normalizeOne, skipReason, TEST_SCOPE, TEST_SOURCE } from "@/test/normalizer";
+import { expectValidFhir, FHIR_VALIDATION_TIMEOUT_MS, normalizeOne, skipReason, TEST_SCOPE, TEST_SOURCE } from "@/test/normalizer";
 
 const furosemide = {
   coding: [{ system: "http://www.nlm.nih.gov/research/umls/rxnorm", code: "1719286", display: "10 ML Furosemide 10 MG/ML Injection" }],
@@ -42,7 +42,7 @@ describe("normalizeMedicationDispense", () => {
       contained: [{ resourceType: "Medication", id: "med", code: furosemide }],
       medicationReference: { reference: "#med" },
     });
-  });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("maps a dispense: medication, quantity, days supply, status, dosage, handed over as its clinical time", () => {
     const record = normalizeOne("medications", dispense);
@@ -92,7 +92,7 @@ describe("normalizeMedicationDispense", () => {
 
     const byDisplay = normalizeOne("medications", { ...withoutInline, medicationReference: { reference: "Medication/gone", display: "Furosemide" } });
     expect(byDisplay.code).toEqual({ text: "Furosemide", codings: [] });
-  });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("keeps a declined dispense with its status, and skips one that names no medication", () => {
     const declined = normalizeOne("medications", { ...dispense, status: "declined", whenHandedOver: undefined });

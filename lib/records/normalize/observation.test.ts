@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectValidFhir, normalizeOne, skipReason } from "@/test/normalizer";
+import { expectValidFhir, FHIR_VALIDATION_TIMEOUT_MS, normalizeOne, skipReason } from "@/test/normalizer";
 
 const categoryOf = (code: string) => ({
   coding: [{ system: "http://terminology.hl7.org/CodeSystem/observation-category", code }],
@@ -148,7 +148,7 @@ describe("normalizeObservation: vital-signs codes", () => {
 
   it("writes realistic FHIR R4", () => {
     expectValidFhir(heartRate);
-  });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it.each([
     ["85353-1", "Vital signs, weight, height, head circumference, oxygen saturation and BMI panel"],
@@ -203,7 +203,7 @@ describe("normalizeObservation: notes", () => {
 
   it("writes realistic FHIR R4", () => {
     expectValidFhir({ ...annotated, specimen: { display: "Venous blood" } });
-  });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("carries the annotation texts of a lab, in order, leaving out blank ones", () => {
     expect(normalizeOne("labs", annotated).notes).toEqual(["Specimen slightly hemolyzed.", "Repeat fasting test advised."]);

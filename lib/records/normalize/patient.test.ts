@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectValidFhir, normalizeOne } from "@/test/normalizer";
+import { expectValidFhir, FHIR_VALIDATION_TIMEOUT_MS, normalizeOne } from "@/test/normalizer";
 
 const patient = {
   resourceType: "Patient",
@@ -94,7 +94,7 @@ describe("normalizePatient", () => {
       { use: "old", city: "Mounds", state: "OK", postalCode: "74048", country: null },
     ]);
     expect(JSON.stringify(record)).not.toMatch(/Meadow|Mountain View|Apt 2|Street only/);
-  });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("has no birth sex without the extension, or with an extension that carries no code", () => {
     expect(normalizeOne("demographics", patient).birthSex).toBeNull();

@@ -10,7 +10,10 @@ export type PlaceholderPaths = ReadonlyMap<Json, string[]>;
  * no record through a reference either. A resource whose fields cannot even be read is left as sent: its
  * normalizer meets the same failure and reports it as a skip.
  */
-export function entriesWithoutPlaceholders(entries: ResourceEntry[]): { entries: ResourceEntry[]; placeholders: PlaceholderPaths } {
+export function entriesWithoutPlaceholders(entries: ResourceEntry[]): {
+  entries: ResourceEntry[];
+  placeholders: PlaceholderPaths;
+} {
   const placeholders = new Map<Json, string[]>();
   const cleaned = entries.map((entry) => {
     let scan;

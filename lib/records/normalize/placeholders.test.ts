@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isUnfilledTemplate, withoutPlaceholders } from "./placeholders";
-import { expectValidFhir, normalizeAll, normalizeOne } from "@/test/normalizer";
+import { expectValidFhir, FHIR_VALIDATION_TIMEOUT_MS, normalizeAll, normalizeOne } from "@/test/normalizer";
 
 describe("isUnfilledTemplate", () => {
   it.each([
@@ -90,7 +90,7 @@ describe("normalizing resources with unfilled template text", () => {
   it("writes realistic FHIR R4 (placeholders are valid strings, which is why they get through)", () => {
     expectValidFhir(templatedLab);
     expectValidFhir(templatedScore);
-  });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("never serves a placeholder as a value, display or note, and says on the record where each one was", () => {
     const record = normalizeOne("labs", templatedLab);
@@ -150,7 +150,7 @@ describe("normalizing resources with unfilled template text", () => {
       "dosageInstruction[0].text held unfilled template text; read as null",
       "Medication/med1 code.coding[0].display held unfilled template text; read as null",
     ]);
-  });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("reads the US Core birth sex and names the same way", () => {
     const patient = {
@@ -165,7 +165,7 @@ describe("normalizing resources with unfilled template text", () => {
     expect(record).toMatchObject({ birthSex: null, name: { text: "Ann Quigley", given: ["Ann"] } });
     expect(record.addresses).toEqual([{ use: null, city: null, state: "MA", postalCode: null, country: null }]);
     expect(record.warnings).toHaveLength(3);
-  });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("leaves records without placeholders with no warnings field at all", () => {
     const { facts } = normalizeAll([{ ...templatedScore, valueQuantity: { value: 95, unit: "mg/dL" }, interpretation: undefined }]);

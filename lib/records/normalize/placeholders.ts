@@ -43,7 +43,9 @@ function clean(value: unknown, field: string, path: string, paths: string[]): un
     return items.every((item, index) => item === value[index]) ? value : items.filter((item) => item !== REMOVED);
   }
   if (isObject(value)) {
-    const fields = Object.entries(value).map(([key, inner]) => [key, clean(inner, key, path ? `${path}.${key}` : key, paths)] as const);
+    const fields = Object.entries(value).map(
+      ([key, inner]) => [key, clean(inner, key, path ? `${path}.${key}` : key, paths)] as const,
+    );
     if (fields.every(([key, inner]) => inner === value[key])) return value;
     return Object.fromEntries(fields.filter(([, inner]) => inner !== REMOVED));
   }

@@ -25,14 +25,18 @@ export function reportFinder(entries: ResourceEntry[], resolve: ReferenceResolve
   return (result) => reportOf.get(result) ?? null;
 }
 
-/** How a result names its report; recordId is filled in once the report's own documents record, if any, has its id. */
+/** How a result names its report; recordId is filled in once the report's documents record, if any, has its id. */
 export function reportReference(report: Json | null): ReportReference | null {
   if (!report) return null;
   return { resourceId: string(report.id), code: codeable(report.code), recordId: null };
 }
 
 /** A result's data with its report's documents record id, when the report became one. */
-export function withReportRecordId(data: RecordData, report: Json | undefined, documentRecordIds: ReadonlyMap<Json, string>): RecordData {
+export function withReportRecordId(
+  data: RecordData,
+  report: Json | undefined,
+  documentRecordIds: ReadonlyMap<Json, string>,
+): RecordData {
   if (!report || !("report" in data) || !data.report) return data;
   return { ...data, report: { ...data.report, recordId: documentRecordIds.get(report) ?? null } };
 }
@@ -46,7 +50,9 @@ export function reportDocumentRecordIds<C extends { resource: Json; resourceType
   servedAsDocuments: ReadonlyMap<C, C>,
 ): Map<Json, string> {
   const ids = new Map<Json, string>();
-  for (const [candidate, recordId] of recordIds) if (candidate.resourceType === "DiagnosticReport") ids.set(candidate.resource, recordId);
+  for (const [candidate, recordId] of recordIds) {
+    if (candidate.resourceType === "DiagnosticReport") ids.set(candidate.resource, recordId);
+  }
   for (const [report, document] of servedAsDocuments) {
     const recordId = recordIds.get(document);
     if (recordId) ids.set(report.resource, recordId);

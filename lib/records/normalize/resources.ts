@@ -101,11 +101,15 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
   }
 
   const servedAsDocuments = reportsServedAsDocuments(drafted);
-  for (const { resourceType, resourceId } of servedAsDocuments.keys()) skipped.push({ resourceType, resourceId, reason: SERVED_AS_DOCUMENT });
+  for (const { resourceType, resourceId } of servedAsDocuments.keys()) {
+    skipped.push({ resourceType, resourceId, reason: SERVED_AS_DOCUMENT });
+  }
   const candidates = drafted.filter((candidate) => !servedAsDocuments.has(candidate));
 
   const keys = uniqueFactKeys(candidates);
-  const recordIds = new Map([...keys].map(([candidate, key]) => [candidate, stableId("rec_", scope, candidate.draft.data.category, key)]));
+  const recordIds = new Map(
+    [...keys].map(([candidate, key]) => [candidate, stableId("rec_", scope, candidate.draft.data.category, key)]),
+  );
   const reportDocumentIds = reportDocumentRecordIds(recordIds, servedAsDocuments);
 
   const facts: NormalizedFact[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { summarizeNormalization } from "@/lib/records";
-import { expectValidFhir, normalizeAll } from "@/test/normalizer";
+import { expectValidFhir, FHIR_VALIDATION_TIMEOUT_MS, normalizeAll } from "@/test/normalizer";
 
 const laboratory = { coding: [{ system: "http://terminology.hl7.org/CodeSystem/observation-category", code: "laboratory" }] };
 const socialHistory = { coding: [{ system: "http://terminology.hl7.org/CodeSystem/observation-category", code: "social-history" }] };
@@ -28,7 +28,7 @@ const batch = [
 describe("summarizeNormalization", () => {
   it("writes realistic FHIR R4", () => {
     for (const resource of batch) expectValidFhir(resource);
-  });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("counts records per category (all ten), skips per reason and records with warnings", () => {
     expect(summarizeNormalization(normalizeAll(batch))).toEqual({
