@@ -217,6 +217,10 @@ export const demographicsDataSchema = z.object({
   name: personNameSchema.nullable().describe("The official name, else the usual, else the first current one."),
   birthDate: dateSchema.nullable(),
   gender: z.string().nullable().describe("Administrative gender: male, female, other or unknown."),
+  birthSex: z
+    .string()
+    .nullable()
+    .describe("Sex assigned at birth, from the US Core birthsex extension: F, M or UNK, as sent; null when absent."),
   deceased: z.boolean().nullable(),
   deceasedDateTime: dateTimeSchema.nullable(),
   addresses: z.array(addressSchema),
@@ -243,15 +247,21 @@ export const conditionDataSchema = z.object({
 
 export const medicationDataSchema = z.object({
   category: z.literal("medications"),
-  kind: z.enum(["request", "statement"]).describe("From a MedicationRequest (an order) or a MedicationStatement."),
+  kind: z
+    .enum(["request", "statement", "dispense"])
+    .describe("From a MedicationRequest (an order), a MedicationStatement, or a MedicationDispense (a pharmacy fill)."),
   status: statusSchema,
   code: codeableSchema.describe("The medication; from the referenced Medication when the source used a reference."),
   intent: z.string().nullable().describe("proposal, plan, order, ... (requests only)."),
   authoredOn: dateTimeSchema.nullable().describe("When the request was written, or the statement asserted."),
-  effective: clinicalTimeSchema.nullable().describe("When the medication is or was taken (statements only)."),
+  effective: clinicalTimeSchema
+    .nullable()
+    .describe("When the medication is or was taken (statements), or was handed over to the patient (dispenses)."),
   dosages: z.array(dosageSchema),
   requester: z.string().nullable().describe("Who asked for it, as a display name."),
   reasonCodes: z.array(codeableSchema).describe("Reasons given as codes or as references to conditions."),
+  quantity: quantitySchema.nullable().describe("Amount dispensed (dispenses only)."),
+  daysSupply: quantitySchema.nullable().describe("How long the dispensed amount should last (dispenses only)."),
 });
 
 export const allergyDataSchema = z.object({
@@ -283,6 +293,16 @@ export const immunizationDataSchema = z.object({
   dose: quantitySchema.nullable(),
 });
 
+const reportReferenceSchema = z
+  .object({
+    resourceId: z.string().nullable().describe("Id of the DiagnosticReport at the source, as in the sources of its records."),
+    code: codeableSchema.nullable().describe("What the report is, e.g. a LOINC panel such as CBC."),
+    recordId: recordIdSchema
+      .nullable()
+      .describe("The documents record made from the report when it has a presented form (a rendered report); else null."),
+  })
+  .meta({ id: "ReportReference", description: "The diagnostic report that groups a result." });
+
 function observationDataSchema<C extends "labs" | "vitals">(category: C) {
   return z.object({
     category: z.literal(category),
@@ -298,6 +318,10 @@ function observationDataSchema<C extends "labs" | "vitals">(category: C) {
     interpretations: z.array(codingSchema).describe("e.g. H (high), L (low), N (normal)."),
     bodySite: codeableSchema.nullable(),
     specimen: codeableSchema.nullable().describe("The specimen type, or its display when the specimen is not available."),
+    notes: z.array(z.string()).describe("Comments about the result (the texts of Observation.note), in the source's order."),
+    report: reportReferenceSchema
+      .nullable()
+      .describe("The DiagnosticReport that lists this result (e.g. its lab panel); null when the source sent none."),
   });
 }
 
@@ -315,13 +339,20 @@ export const procedureDataSchema = z.object({
 
 export const documentDataSchema = z.object({
   category: z.literal("documents"),
-  status: statusSchema.describe("current or superseded."),
-  code: codeableSchema.describe("The document type, usually LOINC."),
-  docStatus: z.string().nullable().describe("preliminary, final, amended or entered-in-error."),
+  kind: z
+    .enum(["documentReference", "diagnosticReport"])
+    .describe("From a DocumentReference, or from a DiagnosticReport with a presented form (a note or rendered report)."),
+  status: statusSchema.describe(
+    "current or superseded for a DocumentReference; the report's status (final, amended, ...) for a DiagnosticReport.",
+  ),
+  code: codeableSchema.describe("The document type or report code, usually LOINC."),
+  docStatus: z.string().nullable().describe("preliminary, final, amended or entered-in-error (DocumentReference only)."),
   categories: z.array(codeableSchema),
-  date: dateTimeSchema.nullable(),
-  description: z.string().nullable(),
-  authors: z.array(z.string()).describe("Display names of the authors."),
+  date: dateTimeSchema
+    .nullable()
+    .describe("When the document was made; for a DiagnosticReport, its effective time, else when it was issued."),
+  description: z.string().nullable().describe("The DocumentReference's description, or the DiagnosticReport's conclusion."),
+  authors: z.array(z.string()).describe("Display names of the authors, or of a report's performers and interpreters."),
   attachments: z.array(attachmentSchema),
 });
 
@@ -348,6 +379,13 @@ function withProvenance<Shape extends z.ZodRawShape>(data: z.ZodObject<Shape>, m
     .object({
       recordId: recordIdSchema,
       ...data.shape,
+      warnings: z
+        .array(z.string())
+        .optional()
+        .describe(
+          "What normalizing this record found wrong with the source's data, e.g. a field that held unfilled template " +
+            "text such as {{value}} and was read as null. Absent when nothing was found.",
+        ),
       sources: z.array(sourceRefSchema).min(1).describe("Every source resource that reported this fact."),
     })
     .meta(meta);
@@ -363,7 +401,7 @@ export const conditionRecordSchema = withProvenance(conditionDataSchema, {
 });
 export const medicationRecordSchema = withProvenance(medicationDataSchema, {
   id: "MedicationRecord",
-  description: "A medication order or statement (from MedicationRequest or MedicationStatement).",
+  description: "A medication order, statement or dispense (from MedicationRequest, MedicationStatement or MedicationDispense).",
 });
 export const allergyRecordSchema = withProvenance(allergyDataSchema, {
   id: "AllergyRecord",
@@ -375,11 +413,11 @@ export const immunizationRecordSchema = withProvenance(immunizationDataSchema, {
 });
 export const labRecordSchema = withProvenance(labDataSchema, {
   id: "LabRecord",
-  description: "A laboratory result (from an Observation in the laboratory category).",
+  description: "A laboratory result (from an Observation in the laboratory category without a vital-signs code).",
 });
 export const vitalRecordSchema = withProvenance(vitalDataSchema, {
   id: "VitalRecord",
-  description: "A vital sign (from an Observation in the vital-signs category).",
+  description: "A vital sign (from an Observation with a FHIR vital-signs LOINC code, or in the vital-signs category).",
 });
 export const procedureRecordSchema = withProvenance(procedureDataSchema, {
   id: "ProcedureRecord",
@@ -387,7 +425,9 @@ export const procedureRecordSchema = withProvenance(procedureDataSchema, {
 });
 export const documentRecordSchema = withProvenance(documentDataSchema, {
   id: "DocumentRecord",
-  description: "A clinical document's metadata (from DocumentReference); inline content is never copied.",
+  description:
+    "A clinical document's metadata (from a DocumentReference, or a DiagnosticReport with a presented form); inline " +
+    "content is never copied.",
 });
 export const claimRecordSchema = withProvenance(claimDataSchema, {
   id: "ClaimRecord",

@@ -1,12 +1,10 @@
-import type { RecordData } from "../schemas";
+import { attachment } from "./attachments";
 import { CODE_SYSTEMS, codeable, codeables } from "./codes";
 import { conceptKey, instantKey } from "./fact-key";
-import { code, integer, object, objects, string, type Json } from "./read";
+import { code, objects, string, type Json } from "./read";
 import { referenceDisplay } from "./references";
 import { dateTime } from "./times";
 import type { DraftOutcome, NormalizeContext } from "./types";
-
-type Attachment = RecordData<"documents">["attachments"][number];
 
 export function normalizeDocumentReference(document: Json, context: NormalizeContext): DraftOutcome {
   const categories = codeables(document.category);
@@ -20,6 +18,7 @@ export function normalizeDocumentReference(document: Json, context: NormalizeCon
     keyParts: [conceptKey(documentType, [CODE_SYSTEMS.loinc]), instantKey(date), description],
     data: {
       category: "documents",
+      kind: "documentReference",
       status: code(document.status),
       code: documentType,
       docStatus: code(document.docStatus),
@@ -29,19 +28,5 @@ export function normalizeDocumentReference(document: Json, context: NormalizeCon
       authors: objects(document.author).flatMap((author) => referenceDisplay(author, document, context.resolve) ?? []),
       attachments: objects(document.content).flatMap((content) => attachment(content.attachment) ?? []),
     },
-  };
-}
-
-/** Attachment metadata only: inline content is never copied into a record, only its presence and size. */
-function attachment(value: unknown): Attachment | null {
-  const raw = object(value);
-  if (!raw) return null;
-  const inlineData = string(raw.data);
-  return {
-    contentType: string(raw.contentType),
-    title: string(raw.title),
-    url: string(raw.url),
-    size: integer(raw.size) ?? (inlineData === null ? null : Buffer.byteLength(inlineData, "base64")),
-    hasData: inlineData !== null,
   };
 }

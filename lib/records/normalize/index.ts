@@ -1,8 +1,10 @@
 /**
  * Module A of the shared contract: pure functions from FHIR R4 resources to normalized records of the ten
- * categories. See resources.ts for what is mapped and skipped, fact-key.ts for how facts are identified.
+ * categories. See resources.ts for what is mapped and skipped, fact-key.ts for how facts are identified, and
+ * docs/normalizer.md for the decisions behind both.
  */
 export { mergeFacts } from "./merge";
 export { NORMALIZERS, normalizeBundle, normalizeResources } from "./resources";
 export { resourceDisplayName } from "./names";
+export { summarizeNormalization, type NormalizationSummary } from "./summary";
 export type { NormalizationResult, NormalizedFact, SkippedResource, SourceInfo } from "./types";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeOne, skipReason } from "@/test/normalizer";
+import { expectValidFhir, FHIR_VALIDATION_TIMEOUT_MS, normalizeOne, skipReason } from "@/test/normalizer";
 
 const categoryOf = (code: string) => ({
   coding: [{ system: "http://terminology.hl7.org/CodeSystem/observation-category", code }],
@@ -131,5 +131,89 @@ describe("normalizeObservation", () => {
     expect(sameInstantInUtc.recordId).toBe(base.recordId);
     expect(otherValue.recordId).not.toBe(base.recordId);
     expect(otherTime.recordId).not.toBe(base.recordId);
+  });
+});
+
+describe("normalizeObservation: vital-signs codes", () => {
+  const socialHistory = categoryOf("social-history");
+  const heartRate = {
+    resourceType: "Observation",
+    id: "hr1",
+    status: "final",
+    category: [categoryOf("laboratory")],
+    code: { coding: [{ system: "http://loinc.org", code: "8867-4", display: "Heart rate" }] },
+    effectiveDateTime: "2023-03-04T07:20:00-08:00",
+    valueQuantity: { value: 72, unit: "beats/minute", system: "http://unitsofmeasure.org", code: "/min" },
+  };
+
+  it("writes realistic FHIR R4", () => {
+    expectValidFhir(heartRate);
+  }, FHIR_VALIDATION_TIMEOUT_MS);
+
+  it.each([
+    ["85353-1", "Vital signs, weight, height, head circumference, oxygen saturation and BMI panel"],
+    ["9279-1", "Respiratory rate"],
+    ["8867-4", "Heart rate"],
+    ["2708-6", "Oxygen saturation in Arterial blood"],
+    ["59408-5", "Oxygen saturation in Arterial blood by Pulse oximetry"],
+    ["8310-5", "Body temperature"],
+    ["8302-2", "Body height"],
+    ["9843-4", "Head Occipital-frontal circumference"],
+    ["29463-7", "Body weight"],
+    ["39156-5", "Body mass index (BMI) [Ratio]"],
+    ["85354-9", "Blood pressure panel with all children optional"],
+    ["8480-6", "Systolic blood pressure"],
+    ["8462-4", "Diastolic blood pressure"],
+  ])("files LOINC %s (%s) under vitals even in the laboratory category", (loinc, display) => {
+    const record = normalizeOne("vitals", { ...heartRate, code: { coding: [{ system: "http://loinc.org", code: loinc, display }] } });
+    expect(record.code.codings[0]?.code).toBe(loinc);
+    expect(record.categories.map((item) => item.code)).toEqual(["laboratory"]);
+  });
+
+  it("files a vital-signs code under vitals with another category or none at all", () => {
+    expect(normalizeOne("vitals", { ...heartRate, category: [socialHistory] }).category).toBe("vitals");
+    expect(normalizeOne("vitals", { ...heartRate, category: undefined }).categories).toEqual([]);
+  });
+
+  it("recognizes the code among other codings, but only in the LOINC system", () => {
+    const localFirst = { coding: [{ system: "urn:oid:1.2.3", code: "HR" }, ...heartRate.code.coding] };
+    expect(normalizeOne("vitals", { ...heartRate, code: localFirst }).category).toBe("vitals");
+    const notLoinc = { coding: [{ system: "http://example.org/codes", code: "8867-4" }] };
+    expect(normalizeOne("labs", { ...heartRate, code: notLoinc }).category).toBe("labs");
+  });
+
+  it("keeps filing other codes by category: vital-signs without a vital code stays vitals, others stay skipped", () => {
+    const painScore = { coding: [{ system: "http://loinc.org", code: "72514-3", display: "Pain severity" }] };
+    expect(normalizeOne("vitals", { ...heartRate, category: [categoryOf("vital-signs")], code: painScore }).category).toBe("vitals");
+    expect(skipReason({ ...heartRate, category: [socialHistory], code: painScore })).toBe(
+      "observation category social-history is not one of the ten categories",
+    );
+  });
+});
+
+describe("normalizeObservation: notes", () => {
+  const annotated = {
+    ...glucose,
+    note: [
+      { authorString: "Lab tech", time: "2023-03-04T09:05:00-08:00", text: "Specimen slightly hemolyzed." },
+      { text: "Repeat fasting test advised." },
+      { text: "   " },
+    ],
+  };
+
+  it("writes realistic FHIR R4", () => {
+    expectValidFhir({ ...annotated, specimen: { display: "Venous blood" } });
+  }, FHIR_VALIDATION_TIMEOUT_MS);
+
+  it("carries the annotation texts of a lab, in order, leaving out blank ones", () => {
+    expect(normalizeOne("labs", annotated).notes).toEqual(["Specimen slightly hemolyzed.", "Repeat fasting test advised."]);
+    expect(normalizeOne("labs", glucose).notes).toEqual([]);
+  });
+
+  it("carries them on a vital sign too, without changing the record's identity", () => {
+    const plain = normalizeOne("vitals", bloodPressure);
+    const noted = normalizeOne("vitals", { ...bloodPressure, note: [{ text: "Taken after exercise." }] });
+    expect(noted.notes).toEqual(["Taken after exercise."]);
+    expect(noted.recordId).toBe(plain.recordId);
   });
 });

@@ -1,17 +1,21 @@
-import type { ObservationValue, RecordData } from "../schemas";
+import type { Codeable, ObservationValue, RecordData } from "../schemas";
 import { CODE_SYSTEMS, codeable, codeables, flattenCodings, quantity } from "./codes";
 import { componentsKey, conceptKey, observationValueKey, timeKey } from "./fact-key";
 import { boolean, code, integer, object, objects, string, type Json } from "./read";
+import { reportReference } from "./report-links";
 import { clinicalTime, dateTime, period } from "./times";
 import type { DraftOutcome, NormalizeContext } from "./types";
+import { hasVitalSignsCode } from "./vital-signs";
 
 type ObservationData = RecordData<"labs" | "vitals">;
 
 /**
- * Which of the ten categories an Observation belongs to. vital-signs wins over laboratory when a source tags both
- * (pulse oximetry is sent that way), because the vital-signs profile is the more specific claim.
+ * Which of the ten categories an Observation belongs to. A vital-signs code decides first, since the code says what
+ * was measured whatever the source's category. Then vital-signs wins over laboratory when a source tags both (pulse
+ * oximetry is sent that way), because the vital-signs profile is the more specific claim.
  */
-function observationCategory(categoryCodes: string[]): "labs" | "vitals" | null {
+function observationCategory(observed: Codeable | null, categoryCodes: string[]): "labs" | "vitals" | null {
+  if (observed && hasVitalSignsCode(observed)) return "vitals";
   if (categoryCodes.includes("vital-signs")) return "vitals";
   if (categoryCodes.includes("laboratory")) return "labs";
   return null;
@@ -20,7 +24,8 @@ function observationCategory(categoryCodes: string[]): "labs" | "vitals" | null 
 export function normalizeObservation(observation: Json, context: NormalizeContext): DraftOutcome {
   const categories = flattenCodings(codeables(observation.category));
   const categoryCodes = [...new Set(categories.map((item) => item.code.toLowerCase()))];
-  const category = observationCategory(categoryCodes);
+  const observed = codeable(observation.code);
+  const category = observationCategory(observed, categoryCodes);
   if (category === null) {
     return {
       skipReason:
@@ -29,11 +34,11 @@ export function normalizeObservation(observation: Json, context: NormalizeContex
           : `observation category ${categoryCodes.join(", ")} is not one of the ten categories`,
     };
   }
-  const observed = codeable(observation.code);
   if (!observed) return { skipReason: "Observation has no code" };
 
   const effective = clinicalTime(observation, "effective");
   const value = observationValue(observation);
+  const report = context.reportOf(observation);
   const components = objects(observation.component).flatMap((component) => {
     const componentCode = codeable(component.code);
     if (!componentCode) return [];
@@ -53,6 +58,8 @@ export function normalizeObservation(observation: Json, context: NormalizeContex
     interpretations: flattenCodings(codeables(observation.interpretation)),
     bodySite: codeable(observation.bodySite),
     specimen: specimenType(observation, context),
+    notes: objects(observation.note).flatMap((annotation) => string(annotation.text) ?? []),
+    report: reportReference(report),
   };
   return {
     keyParts: [
@@ -62,6 +69,7 @@ export function normalizeObservation(observation: Json, context: NormalizeContex
       componentsKey(components),
     ],
     data,
+    ...(report ? { groupedBy: report } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeOne } from "@/test/normalizer";
+import { expectValidFhir, FHIR_VALIDATION_TIMEOUT_MS, normalizeOne } from "@/test/normalizer";
 
 const patient = {
   resourceType: "Patient",
@@ -66,5 +66,39 @@ describe("normalizePatient", () => {
     const first = normalizeOne("demographics", patient);
     const second = normalizeOne("demographics", { ...patient, id: "another-id", gender: "other" });
     expect(second.recordId).toBe(first.recordId);
+  });
+
+  it("carries the US Core birth sex and the postal parts of each address, never street lines", () => {
+    const usCorePatient = {
+      resourceType: "Patient",
+      id: "p2",
+      meta: { profile: ["http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient"] },
+      extension: [
+        { url: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-birthsex", valueCode: "F" },
+      ],
+      identifier: [{ system: "http://hospital.example.org", value: "MRN-2" }],
+      name: [{ family: "Shaw", given: ["Amy", "V."] }],
+      gender: "female",
+      birthDate: "1987-02-20",
+      address: [
+        { use: "home", line: ["49 Meadow St", "Apt 2"], city: "Mounds", state: "OK", postalCode: "74047", country: "US" },
+        { use: "old", line: ["183 Mountain View St"], city: "Mounds", state: "OK", postalCode: "74048", period: { end: "2016-01-01" } },
+        { line: ["Street only"] },
+      ],
+    };
+    expectValidFhir(usCorePatient);
+    const record = normalizeOne("demographics", usCorePatient);
+    expect(record.birthSex).toBe("F");
+    expect(record.addresses).toEqual([
+      { use: "home", city: "Mounds", state: "OK", postalCode: "74047", country: "US" },
+      { use: "old", city: "Mounds", state: "OK", postalCode: "74048", country: null },
+    ]);
+    expect(JSON.stringify(record)).not.toMatch(/Meadow|Mountain View|Apt 2|Street only/);
+  }, FHIR_VALIDATION_TIMEOUT_MS);
+
+  it("has no birth sex without the extension, or with an extension that carries no code", () => {
+    expect(normalizeOne("demographics", patient).birthSex).toBeNull();
+    const empty = { ...patient, extension: [{ url: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-birthsex" }] };
+    expect(normalizeOne("demographics", empty).birthSex).toBeNull();
   });
 });

@@ -10,6 +10,7 @@ type Demographics = RecordData<"demographics">;
 
 const RACE_EXTENSION = "http://hl7.org/fhir/us/core/StructureDefinition/us-core-race";
 const ETHNICITY_EXTENSION = "http://hl7.org/fhir/us/core/StructureDefinition/us-core-ethnicity";
+const BIRTH_SEX_EXTENSION = "http://hl7.org/fhir/us/core/StructureDefinition/us-core-birthsex";
 
 /** One demographics record per patient: a source describes one patient, whatever its Patient resource's id. */
 export function normalizePatient(patient: Json): RecordDraft {
@@ -22,6 +23,7 @@ export function normalizePatient(patient: Json): RecordDraft {
     name: currentPersonName(patient.name),
     birthDate: date(patient.birthDate),
     gender: code(patient.gender),
+    birthSex: birthSex(patient.extension),
     deceased: boolean(patient.deceasedBoolean) ?? (deceasedDateTime === null ? null : true),
     deceasedDateTime,
     addresses: addresses(patient.address),
@@ -33,6 +35,12 @@ export function normalizePatient(patient: Json): RecordDraft {
     identifiers: identifiers(patient.identifier),
   };
   return { keyParts: ["patient"], data };
+}
+
+/** The code as sent: US Core's F, M and UNK are upper case, unlike the lowercased FHIR status codes. */
+function birthSex(extensions: unknown): string | null {
+  const extension = objects(extensions).find((item) => item.url === BIRTH_SEX_EXTENSION);
+  return string(extension?.valueCode)?.trim() ?? null;
 }
 
 function addresses(value: unknown): Demographics["addresses"] {

@@ -2,19 +2,25 @@ import { createHash } from "node:crypto";
 import { stableId } from "@/lib/ids";
 import { recordSchemas, type NormalizedRecord } from "../schemas";
 import { normalizeAllergy } from "./allergy";
+import { bundleEntries, withNestedBundlesOpened, type UncheckedEntry } from "./bundle-entries";
 import { normalizeClaim } from "./claim";
 import { firstCode } from "./codes";
 import { normalizeCondition } from "./condition";
+import { normalizeDiagnosticReport } from "./diagnostic-report";
 import { normalizeDocumentReference } from "./document-reference";
 import { factKey, type KeyPart } from "./fact-key";
 import { normalizeImmunization } from "./immunization";
 import { normalizeMedicationRequest, normalizeMedicationStatement } from "./medication";
+import { normalizeMedicationDispense } from "./medication-dispense";
 import { compareFacts } from "./merge";
 import { normalizeObservation } from "./observation";
 import { normalizePatient } from "./patient";
+import { entriesWithoutPlaceholders, placeholderWarnings, type PlaceholderPaths } from "./placeholder-warnings";
 import { normalizeProcedure } from "./procedure";
-import { code, isObject, object, objects, string, type Json } from "./read";
+import { code, isObject, object, string, type Json } from "./read";
 import { referenceResolver, type ResourceEntry } from "./references";
+import { reportDocumentRecordIds, reportFinder, withReportRecordId } from "./report-links";
+import { reportsServedAsDocuments } from "./same-note";
 import type {
   DraftOutcome,
   NormalizationResult,
@@ -36,32 +42,32 @@ export const NORMALIZERS: Readonly<Record<string, ResourceNormalizer>> = {
   Condition: normalizeCondition,
   MedicationRequest: normalizeMedicationRequest,
   MedicationStatement: normalizeMedicationStatement,
+  MedicationDispense: normalizeMedicationDispense,
   AllergyIntolerance: normalizeAllergy,
   Immunization: normalizeImmunization,
   Observation: normalizeObservation,
   Procedure: normalizeProcedure,
   DocumentReference: normalizeDocumentReference,
+  DiagnosticReport: normalizeDiagnosticReport,
   Claim: normalizeClaim,
   ExplanationOfBenefit: normalizeClaim,
 };
 
 const ENTERED_IN_ERROR = "entered-in-error";
+const SERVED_AS_DOCUMENT = "DiagnosticReport presents the same note as a DocumentReference, which is served instead";
 
-/** Normalizes every resource of a FHIR Bundle (any Bundle type) from one source. Entries without a resource (the
- *  DELETE entries of a transaction) carry no fact and are ignored. */
+/** Normalizes every resource of a FHIR Bundle (any Bundle type) from one source (see bundle-entries.ts). */
 export function normalizeBundle(bundle: unknown, source: SourceInfo, scope: string): NormalizationResult {
   const raw = object(bundle);
   if (raw?.resourceType !== "Bundle") {
     const resourceType = string(raw?.resourceType) ?? "unknown";
     return { facts: [], skipped: [{ resourceType, resourceId: string(raw?.id), reason: "input is not a FHIR Bundle" }] };
   }
-  const entries = objects(raw.entry)
-    .filter((entry) => entry.resource !== undefined)
-    .map((entry) => ({ resource: entry.resource, fullUrl: string(entry.fullUrl) }));
-  return normalizeEntries(entries, source, scope);
+  return normalizeEntries(bundleEntries(raw), source, scope);
 }
 
-/** Same for a plain list of resources (the importer reads FHIR search results). */
+/** Same for a plain list of resources (the importer reads FHIR search results). Pass all of one source's resources
+ *  in one call: references, and the results a DiagnosticReport groups, are only followed within the call. */
 export function normalizeResources(resources: unknown[], source: SourceInfo, scope: string): NormalizationResult {
   return normalizeEntries(
     (Array.isArray(resources) ? resources : []).map((resource) => ({ resource, fullUrl: null })),
@@ -70,36 +76,50 @@ export function normalizeResources(resources: unknown[], source: SourceInfo, sco
   );
 }
 
-type UncheckedEntry = { resource: unknown; fullUrl: string | null };
-type Candidate = { draft: RecordDraft; resourceType: string; resourceId: string | null };
+type Candidate = { draft: RecordDraft; resource: Json; resourceType: string; resourceId: string | null };
 
 function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope: string): NormalizationResult {
   const skipped: SkippedResource[] = [];
-  const entries: ResourceEntry[] = [];
-  for (const { resource, fullUrl } of unchecked) {
-    if (isObject(resource)) entries.push({ resource, fullUrl });
+  const objectEntries: ResourceEntry[] = [];
+  for (const { resource, fullUrl } of withNestedBundlesOpened(unchecked, skipped)) {
+    if (isObject(resource)) objectEntries.push({ resource, fullUrl });
     else skipped.push({ resourceType: "unknown", resourceId: null, reason: "entry is not a FHIR resource object" });
   }
 
-  const context = { resolve: referenceResolver(entries) };
-  const candidates: Candidate[] = [];
+  const { entries, placeholders } = entriesWithoutPlaceholders(objectEntries);
+  const resolve = referenceResolver(entries);
+  const context = { resolve, reportOf: reportFinder(entries, resolve) };
+  const drafted: Candidate[] = [];
   for (const { resource } of entries) {
     const resourceType = string(resource.resourceType);
     const normalizer = resourceType === null ? undefined : NORMALIZERS[resourceType];
     if (resourceType === null || !normalizer) continue;
     const resourceId = string(resource.id);
-    const outcome = normalizeSafely(resourceType, resource, normalizer, context);
+    const outcome = normalizeSafely(resourceType, resource, normalizer, context, placeholders);
     if ("skipReason" in outcome) skipped.push({ resourceType, resourceId, reason: outcome.skipReason });
-    else candidates.push({ draft: outcome, resourceType, resourceId });
+    else drafted.push({ draft: outcome, resource, resourceType, resourceId });
   }
 
+  const servedAsDocuments = reportsServedAsDocuments(drafted);
+  for (const { resourceType, resourceId } of servedAsDocuments.keys()) {
+    skipped.push({ resourceType, resourceId, reason: SERVED_AS_DOCUMENT });
+  }
+  const candidates = drafted.filter((candidate) => !servedAsDocuments.has(candidate));
+
+  const keys = uniqueFactKeys(candidates);
+  const recordIds = new Map(
+    [...keys].map(([candidate, key]) => [candidate, stableId("rec_", scope, candidate.draft.data.category, key)]),
+  );
+  const reportDocumentIds = reportDocumentRecordIds(recordIds, servedAsDocuments);
+
   const facts: NormalizedFact[] = [];
-  for (const [candidate, key] of uniqueFactKeys(candidates)) {
+  for (const [candidate, key] of keys) {
     const { draft, resourceType, resourceId } = candidate;
     const category = draft.data.category;
     const record = {
-      recordId: stableId("rec_", scope, category, key),
-      ...draft.data,
+      recordId: recordIds.get(candidate)!,
+      ...withReportRecordId(draft.data, draft.groupedBy, reportDocumentIds),
+      ...(draft.warnings && draft.warnings.length > 0 ? { warnings: draft.warnings } : {}),
       sources: [{ sourceId: source.sourceId, sourceName: source.sourceName, resourceType, resourceId }],
     };
     const checked = recordSchemas[category].safeParse(record);
@@ -118,10 +138,13 @@ function normalizeSafely(
   resource: Json,
   normalizer: ResourceNormalizer,
   context: NormalizeContext,
+  placeholders: PlaceholderPaths,
 ): DraftOutcome {
   if (isEnteredInError(resource)) return { skipReason: `${resourceType} is entered-in-error` };
   try {
-    return normalizer(resource, context);
+    const noted = placeholderWarnings(resource, placeholders, context.resolve);
+    const outcome = normalizer(resource, { ...context, resolve: noted.resolve });
+    return "skipReason" in outcome ? outcome : { ...outcome, warnings: noted.warnings() };
   } catch (error) {
     // The readers are written not to throw; this keeps one unforeseen shape from failing a whole import.
     return { skipReason: `${resourceType} could not be read: ${error instanceof Error ? error.message : String(error)}` };

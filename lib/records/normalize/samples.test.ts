@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { recordSchemas } from "../schemas";
 import { checkSharedFolder } from "@/test/shared-folder";
 import { mergeFacts } from "./merge";
-import { normalizeBundle } from "./resources";
+import { normalizeBundle, NORMALIZERS } from "./resources";
+import { summarizeNormalization } from "./summary";
 import type { SourceInfo } from "./types";
 
 // Third-party Synthea-derived bundles (see SOURCES.md there); they live outside the repo. Without them CI fails
@@ -14,11 +15,20 @@ if (samples.action === "skip") console.warn(samples.message);
 
 const sampleFiles = samples.action === "run" ? fs.readdirSync(SAMPLES_DIR).filter((name) => name.endsWith(".json")).sort() : [];
 
-// Written out rather than imported, so that dropping a type from the normalizer table fails this suite.
+// Written out rather than imported, so that dropping a type from the normalizer table fails this suite. Counts are
+// of one normalization, before mergeFacts (which only folds facts of different sources together).
 const MAPPED_TYPES = new Set([
-  "Patient", "Condition", "MedicationRequest", "MedicationStatement", "AllergyIntolerance", "Immunization",
-  "Observation", "Procedure", "DocumentReference", "Claim", "ExplanationOfBenefit",
+  "Patient", "Condition", "MedicationRequest", "MedicationStatement", "MedicationDispense", "AllergyIntolerance", "Immunization",
+  "Observation", "Procedure", "DocumentReference", "DiagnosticReport", "Claim", "ExplanationOfBenefit",
 ]);
+
+// Skips the sample bundles are known to cause; anything else means a resource the normalizer should have read.
+const EXPECTED_SKIP_REASONS = [
+  /^observation category .+ is not one of the ten categories$/,
+  /^\w+ is entered-in-error$/,
+  /^DiagnosticReport has no presented form; its results name it as their report$/,
+  /^DiagnosticReport presents the same note as a DocumentReference, which is served instead$/,
+];
 
 const PRIMARY: SourceInfo = { sourceId: "src_primary", sourceName: "Primary" };
 const SECONDARY: SourceInfo = { sourceId: "src_secondary", sourceName: "Secondary" };
@@ -66,6 +76,10 @@ describe.skipIf(samples.action === "skip")("normalizing the FHIR sample bundles"
     expect(sampleFiles.length).toBeGreaterThan(0);
   });
 
+  it("checks the types the normalizer reads, no more and no fewer", () => {
+    expect([...MAPPED_TYPES].sort()).toEqual(Object.keys(NORMALIZERS).sort());
+  });
+
   describe.each(sampleFiles)("%s", (name) => {
     const bundle = loadSample(name);
     const result = normalizeBundle(bundle, PRIMARY, SCOPE);
@@ -84,9 +98,16 @@ describe.skipIf(samples.action === "skip")("normalizing the FHIR sample bundles"
       expect(result.facts.length).toBeGreaterThan(0);
     });
 
+    it("counts as many records and skips in its summary as the bundle has resources of mapped types", () => {
+      const mapped = bundle.entry.filter(({ resource }) => MAPPED_TYPES.has(String(resource.resourceType))).length;
+      const summary = summarizeNormalization(result);
+      const counted = [...Object.values(summary.records), ...Object.values(summary.skipped)].reduce((sum, count) => sum + count, 0);
+      expect(counted).toBe(mapped);
+    });
+
     it("skips only for expected reasons, never because a record came out invalid", () => {
       for (const { reason } of result.skipped) {
-        expect(reason).toMatch(/^(observation category .+ is not one of the ten categories|\w+ is entered-in-error)$/);
+        expect(EXPECTED_SKIP_REASONS.some((expected) => expected.test(reason)), reason).toBe(true);
       }
     });
 

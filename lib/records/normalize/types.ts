@@ -3,6 +3,7 @@ import type { NormalizedRecord, RecordData } from "../schemas";
 import type { KeyPart } from "./fact-key";
 import type { Json } from "./read";
 import type { ReferenceResolver } from "./references";
+import type { ReportFinder } from "./report-links";
 
 export type SourceInfo = { sourceId: string; sourceName: string };
 
@@ -14,11 +15,13 @@ export type SkippedResource = { resourceType: string; resourceId: string | null;
 
 export type NormalizationResult = { facts: NormalizedFact[]; skipped: SkippedResource[] };
 
-export type NormalizeContext = { resolve: ReferenceResolver };
+export type NormalizeContext = { resolve: ReferenceResolver; reportOf: ReportFinder };
 
 /** A record before it has an id and provenance: its category-specific fields plus the clinical content that
- *  identifies the fact (turned into the factKey once collisions within the source are known). */
-export type RecordDraft = { keyParts: KeyPart[]; data: RecordData };
+ *  identifies the fact (turned into the factKey once collisions within the source are known). groupedBy is the
+ *  DiagnosticReport that lists a result, whose documents record id the result's `report` gets once ids are known;
+ *  warnings become the record's `warnings`. */
+export type RecordDraft = { keyParts: KeyPart[]; data: RecordData; groupedBy?: Json; warnings?: string[] };
 
 export type DraftOutcome = RecordDraft | { skipReason: string };
 

@@ -1,0 +1,24 @@
+import type { RecordData } from "../schemas";
+import { codeable, quantity } from "./codes";
+import { boolean, number, object, objects, string, type Json } from "./read";
+
+type Dosage = RecordData<"medications">["dosages"][number];
+
+/** One FHIR Dosage (of a request, statement or dispense): the text as written plus the parts a reader can compute with. */
+export function dosage(raw: Json): Dosage {
+  const doseAndRate = objects(raw.doseAndRate)[0];
+  const repeat = object(object(raw.timing)?.repeat);
+  const frequency = {
+    timesPerPeriod: number(repeat?.frequency),
+    period: number(repeat?.period),
+    periodUnit: string(repeat?.periodUnit),
+  };
+  const hasFrequency = frequency.timesPerPeriod !== null || frequency.period !== null || frequency.periodUnit !== null;
+  return {
+    text: string(raw.text),
+    asNeeded: boolean(raw.asNeededBoolean) ?? (codeable(raw.asNeededCodeableConcept) ? true : null),
+    route: codeable(raw.route),
+    dose: quantity(doseAndRate?.doseQuantity),
+    frequency: hasFrequency ? frequency : null,
+  };
+}

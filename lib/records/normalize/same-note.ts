@@ -1,0 +1,40 @@
+import { createHash } from "node:crypto";
+import { object, objects, string, type Json } from "./read";
+
+type Normalized = { resource: Json; resourceType: string };
+
+/**
+ * US Core asks servers to expose each clinical note both as a DiagnosticReport and as a DocumentReference, and
+ * Synthea writes every note both ways, so one note would otherwise become two documents records. A report whose
+ * presented form a DocumentReference of the same batch also carries (the same URL, or the same inline data) is
+ * that document; the DocumentReference is kept because it is the resource made to describe documents.
+ * Returns each such report with the document that serves its note.
+ */
+export function reportsServedAsDocuments<C extends Normalized>(candidates: C[]): Map<C, C> {
+  const documentByContent = new Map<string, C>();
+  for (const candidate of candidates) {
+    if (candidate.resourceType !== "DocumentReference") continue;
+    const attachments = objects(candidate.resource.content).map((content) => object(content.attachment));
+    for (const key of attachments.flatMap(contentKeys)) if (!documentByContent.has(key)) documentByContent.set(key, candidate);
+  }
+
+  const served = new Map<C, C>();
+  for (const candidate of candidates) {
+    if (candidate.resourceType !== "DiagnosticReport") continue;
+    const document = objects(candidate.resource.presentedForm)
+      .flatMap(contentKeys)
+      .map((key) => documentByContent.get(key))
+      .find((found) => found !== undefined);
+    if (document) served.set(candidate, document);
+  }
+  return served;
+}
+
+function contentKeys(attachment: Json | null): string[] {
+  const url = string(attachment?.url);
+  const data = string(attachment?.data);
+  return [
+    ...(url === null ? [] : [`url:${url}`]),
+    ...(data === null ? [] : [`data:${createHash("sha256").update(data).digest("hex")}`]),
+  ];
+}
