@@ -20,6 +20,8 @@ export default defineConfig({
           exclude: [...exclude, "**/*.int.test.ts"],
           environment: "node",
           env,
+          // Compiling the FHIR R4 schema's validators takes seconds on a loaded 2-core machine.
+          testTimeout: 30_000,
         },
       },
       {

@@ -8,3 +8,7 @@ export { expireConnectSessions } from "./expire-cycle";
 export { cancelFromFlow, completeSession, sessionSubject } from "./complete-session";
 export { receiptByLink, revokeByLink } from "./receipt-by-link";
 export { sessionByLink, type LinkedSession } from "./session-by-link";
+export { CATEGORY_TEXT } from "./category-text";
+export { chooseProviders } from "./choose-providers";
+export { availableProviders, type ProviderChoice } from "./providers";
+export { flowState, receiptIdForSession, returnUrl, type FlowState } from "./flow-state";

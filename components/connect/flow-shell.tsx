@@ -1,0 +1,42 @@
+import type { ReactNode } from "react";
+
+const STEPS = ["Choose", "Sign in", "Review", "Done"] as const;
+export type FlowStep = (typeof STEPS)[number];
+
+/** The frame of every hosted-flow page: who is asking, where the patient is, and a way out at every step. */
+export function FlowShell(props: { applicationName: string; step: FlowStep; title: string; children: ReactNode; cancel?: () => Promise<void> }) {
+  const current = STEPS.indexOf(props.step);
+  return (
+    <main className="mx-auto min-h-screen max-w-xl px-4 py-8 sm:px-6 sm:py-12">
+      <p className="text-xs font-semibold uppercase tracking-wide text-teal-800">Chartkey · for {props.applicationName}</p>
+      <nav aria-label="Progress" className="mt-4">
+        <ol className="flex gap-2 text-xs sm:text-sm">
+          {STEPS.map((step, index) => (
+            <li
+              key={step}
+              aria-current={index === current ? "step" : undefined}
+              className={`flex-1 rounded-full px-2 py-1 text-center ${index === current ? "bg-teal-800 font-semibold text-white" : index < current ? "bg-teal-100 text-teal-900" : "bg-slate-200 text-slate-700"}`}
+            >
+              {step}
+            </li>
+          ))}
+        </ol>
+      </nav>
+      <h1 className="mt-8 text-2xl font-bold tracking-tight sm:text-3xl">{props.title}</h1>
+      <div className="mt-6 space-y-6">{props.children}</div>
+      {props.cancel ? (
+        <form action={props.cancel} className="mt-10 border-t border-slate-200 pt-6">
+          <button type="submit" className="text-sm font-medium text-slate-700 underline underline-offset-4 hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-700">
+            Cancel and return without sharing
+          </button>
+        </form>
+      ) : null}
+    </main>
+  );
+}
+
+export const PRIMARY_BUTTON =
+  "inline-flex w-full items-center justify-center rounded-lg bg-teal-800 px-4 py-3 font-semibold text-white hover:bg-teal-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-700 focus-visible:ring-offset-2 sm:w-auto";
+
+export const DANGER_BUTTON =
+  "inline-flex w-full items-center justify-center rounded-lg bg-red-800 px-4 py-3 font-semibold text-white hover:bg-red-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-700 focus-visible:ring-offset-2 sm:w-auto";

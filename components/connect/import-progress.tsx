@@ -1,0 +1,56 @@
+"use client";
+
+import { useEffect, useState } from "react";
+
+type SourceProgress = { id: string; name: string; status: string | null; records: number };
+
+const WORDS: Record<string, string> = {
+  pending: "Waiting to start",
+  syncing: "Importing…",
+  synced: "Done",
+  partial: "Partly imported",
+  failed: "Could not import",
+};
+const SETTLED = new Set(["synced", "partial", "failed"]);
+
+/** Live import progress per health system, announced to screen readers as it changes. */
+export function ImportProgress(props: { token: string; initial: SourceProgress[] }) {
+  const [sources, setSources] = useState(props.initial);
+  const [unreachable, setUnreachable] = useState(false);
+  const settled = sources.length > 0 && sources.every((source) => source.status && SETTLED.has(source.status));
+
+  useEffect(() => {
+    if (settled) return;
+    const timer = setInterval(async () => {
+      try {
+        const response = await fetch(`/connect/${props.token}/status`, { cache: "no-store" });
+        if (!response.ok) throw new Error(String(response.status));
+        setSources(((await response.json()) as { sources: SourceProgress[] }).sources);
+        setUnreachable(false);
+      } catch {
+        setUnreachable(true);
+      }
+    }, 1500);
+    return () => clearInterval(timer);
+  }, [props.token, settled]);
+
+  return (
+    <section aria-labelledby="progress" className="rounded-lg border border-slate-200 bg-white p-4">
+      <h2 id="progress" className="font-semibold">
+        Importing your records
+      </h2>
+      <ul aria-live="polite" className="mt-3 space-y-2">
+        {sources.map((source) => (
+          <li key={source.id} className="flex items-center justify-between gap-3">
+            <span className="font-medium">{source.name}</span>
+            <span className="text-sm text-slate-700" data-status={source.status ?? "pending"}>
+              {WORDS[source.status ?? "pending"] ?? source.status}
+              {source.records > 0 ? ` · ${source.records} records` : ""}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {unreachable ? <p className="mt-2 text-sm text-slate-700">Progress is not updating right now; it will retry.</p> : null}
+    </section>
+  );
+}

@@ -1,0 +1,1 @@
+export { runSourceImport, type FetchSourceResources, type ImportResult } from "./run-source-import";
