@@ -1,0 +1,2 @@
+export { QUEUE } from "./queues";
+export { sendJob, stopSender } from "./send-job";

@@ -1,0 +1,4 @@
+/** Queue names shared by the code that sends jobs and the worker that runs them. */
+export const QUEUE = {
+  sourceImport: "source-import",
+} as const;

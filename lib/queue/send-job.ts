@@ -1,0 +1,35 @@
+import PgBoss from "pg-boss";
+import { log } from "@/lib/log";
+
+let sender: Promise<PgBoss> | undefined;
+
+/**
+ * A pg-boss client for processes that only enqueue (the web app): it never works jobs and runs no maintenance, so
+ * any number of app instances can send while the workers do the work.
+ */
+function boss(): Promise<PgBoss> {
+  sender ??= (async () => {
+    const connectionString = process.env.DATABASE_URL;
+    if (!connectionString) throw new Error("DATABASE_URL is not set");
+    const client = new PgBoss({ connectionString, application_name: "chartkey-app", max: 2, supervise: false, schedule: false });
+    client.on("error", (error) => log.warn({ err: error.message }, "queue client error"));
+    await client.start();
+    return client;
+  })().catch((error: unknown) => {
+    sender = undefined;
+    throw error;
+  });
+  return sender;
+}
+
+/** Enqueues one job; `singletonKey` keeps one queued job per key (e.g. one import per source at a time). */
+export async function sendJob(queue: string, data: object, options: { singletonKey?: string } = {}): Promise<string | null> {
+  return (await boss()).send(queue, data, options.singletonKey ? { singletonKey: options.singletonKey } : {});
+}
+
+/** Stops the sender (tests and graceful shutdown). */
+export async function stopSender(): Promise<void> {
+  const running = sender;
+  sender = undefined;
+  if (running) await (await running).stop({ graceful: false, wait: true });
+}
