@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { NORMALIZERS } from "@/lib/records";
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import type { ProviderRow } from "./providers";
-import { refreshSourceTokens } from "./refresh-access-token";
+import { REFRESH_MARGIN_MS, refreshSourceTokens } from "./refresh-access-token";
 import { fetchWithRetries } from "./retrying-fetch";
 import { SourceError } from "./source-error";
 import { openSourceTokens, type SmartTokens } from "./source-tokens";
@@ -28,8 +28,6 @@ export type FetchedPatientRecord = {
   unavailableTypes: { resourceType: string; status: number }[];
 };
 
-/** Refresh this long before expiry, so a token does not expire between the check and the request. */
-const REFRESH_MARGIN_MS = 30_000;
 const DEFAULT_PAGE_SIZE = 100;
 /** A server whose next links never end must not keep an import running forever. */
 const MAX_PAGES_PER_TYPE = 1_000;
@@ -49,7 +47,7 @@ class SourceSession {
 
   async refreshIfExpiring(): Promise<void> {
     if (this.tokens.expiresAt.getTime() - REFRESH_MARGIN_MS > Date.now() || !this.tokens.refreshToken) return;
-    this.tokens = await refreshSourceTokens(this.sourceId, this.provider, this.policy);
+    this.tokens = await refreshSourceTokens(this.sourceId, this.provider, this.policy, this.tokens.accessToken);
   }
 
   /** A GET with the access token; a 401 refreshes the token once and tries again, a second 401 ends the fetch. */
@@ -57,7 +55,7 @@ class SourceSession {
     let response = await this.send(url, describe);
     if (response.status !== 401) return response;
     if (!this.tokens.refreshToken) throw new SourceError("reauthorization_required", `${describe} answered 401 and there is no refresh token.`, { status: 401 });
-    this.tokens = await refreshSourceTokens(this.sourceId, this.provider, this.policy);
+    this.tokens = await refreshSourceTokens(this.sourceId, this.provider, this.policy, this.tokens.accessToken);
     response = await this.send(url, describe);
     if (response.status === 401) throw new SourceError("reauthorization_required", `${describe} answered 401 with a fresh token.`, { status: 401 });
     return response;

@@ -4,38 +4,36 @@ import { tokenError } from "./complete-authorization";
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import { oauthClient, tokenRequestOptions } from "./oauth-client";
 import type { ProviderRow } from "./providers";
+import { withSourceRefreshLock } from "./refresh-lock";
 import { discoverSmartServer } from "./smart-discovery";
 import { SourceError } from "./source-error";
 import { openSourceTokens, sealSourceTokens, tokensFromResponse, type SmartTokens } from "./source-tokens";
 
-/**
- * Trades the source's refresh token for new tokens and stores them. Providers rotate refresh tokens, so two
- * processes refreshing one source at once would have one refused; the store is a compare-and-set on the refresh
- * token that was used, and the loser of a race adopts the winner's tokens instead of failing.
- */
-export async function refreshSourceTokens(sourceId: string, provider: ProviderRow, policy: HttpPolicy = DEFAULT_HTTP_POLICY): Promise<SmartTokens> {
-  const source = await db().source.findUniqueOrThrow({ where: { id: sourceId } });
-  const current = openSourceTokens(source);
-  if (!current.refreshToken) throw new SourceError("reauthorization_required", `Source ${sourceId} has no refresh token; the patient must sign in again.`);
-  const server = await discoverSmartServer(provider, policy);
-  const { client, clientAuth } = oauthClient(provider);
+/** A token this close to expiry is refreshed rather than used. */
+export const REFRESH_MARGIN_MS = 30_000;
 
-  let tokens: SmartTokens;
-  try {
-    const response = await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, current.refreshToken, tokenRequestOptions(provider, policy));
-    tokens = tokensFromResponse(await oauth.processRefreshTokenResponse(server.as, client, response), current);
-  } catch (error) {
-    const failure = tokenError(provider.id, error);
-    if (failure.code === "reauthorization_required") {
-      const latest = await db().source.findUniqueOrThrow({ where: { id: sourceId } });
-      if (latest.refreshTokenEncrypted !== source.refreshTokenEncrypted) return openSourceTokens(latest);
+/**
+ * Trades the source's refresh token for new tokens and stores them (sealed), one process at a time per source.
+ * `staleAccessToken` is the token the caller found expiring or refused: if, once the lock is held, the row holds
+ * another one that is still good, another process refreshed meanwhile and its tokens are used as they are.
+ */
+export async function refreshSourceTokens(sourceId: string, provider: ProviderRow, policy: HttpPolicy = DEFAULT_HTTP_POLICY, staleAccessToken?: string): Promise<SmartTokens> {
+  return withSourceRefreshLock(sourceId, async () => {
+    const current = openSourceTokens(await db().source.findUniqueOrThrow({ where: { id: sourceId } }));
+    const refreshedMeanwhile = staleAccessToken !== undefined && current.accessToken !== staleAccessToken;
+    if (refreshedMeanwhile && current.expiresAt.getTime() - REFRESH_MARGIN_MS > Date.now()) return current;
+    if (!current.refreshToken) throw new SourceError("reauthorization_required", `Source ${sourceId} has no refresh token; the patient must sign in again.`);
+
+    const server = await discoverSmartServer(provider, policy);
+    const { client, clientAuth } = oauthClient(provider);
+    let tokens: SmartTokens;
+    try {
+      const response = await oauth.refreshTokenGrantRequest(server.as, client, clientAuth, current.refreshToken, tokenRequestOptions(provider, policy));
+      tokens = tokensFromResponse(await oauth.processRefreshTokenResponse(server.as, client, response), current);
+    } catch (error) {
+      throw tokenError(provider.id, error);
     }
-    throw failure;
-  }
-  const stored = await db().source.updateMany({
-    where: { id: sourceId, refreshTokenEncrypted: source.refreshTokenEncrypted },
-    data: sealSourceTokens(tokens),
+    await db().source.update({ where: { id: sourceId }, data: sealSourceTokens(tokens) });
+    return tokens;
   });
-  if (stored.count === 0) return openSourceTokens(await db().source.findUniqueOrThrow({ where: { id: sourceId } }));
-  return tokens;
 }

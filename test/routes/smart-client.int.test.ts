@@ -212,6 +212,18 @@ describe("the SMART on FHIR client against a synthetic health system, over HTTP"
     expect(decryptSecret(afterRefusal.refreshTokenEncrypted!)).not.toBe(decryptSecret(afterExpiry.refreshTokenEncrypted!));
   }, 30_000);
 
+  it("two fetches of one source with an expired token refresh it once, not twice (the rotated token would be refused)", async () => {
+    const { sourceId } = await connectedSource();
+    await db().source.update({ where: { id: sourceId }, data: { tokenExpiresAt: new Date(Date.now() - 1000) } });
+    const mark = ehr.served.length;
+    const [first, second] = await Promise.all([
+      fetchPatientResources({ id: sourceId }, ["Condition"], { policy: POLICY }),
+      fetchPatientResources({ id: sourceId }, ["Condition"], { policy: POLICY }),
+    ]);
+    expect(first.patientId).toBe(second.patientId);
+    expect(servedSince(mark).filter((request) => request.method === "POST")).toHaveLength(1);
+  });
+
   it("a refresh token the provider no longer honours means the patient must sign in again", async () => {
     const { sourceId } = await connectedSource();
     await db().ehrRefreshToken.updateMany({ data: { revokedAt: new Date() } });
