@@ -7,6 +7,7 @@ import { findProvider } from "./providers";
 import { discoverSmartServer } from "./smart-discovery";
 import { SourceError } from "./source-error";
 import { tokensFromResponse, type SmartTokens } from "./source-tokens";
+import { tokenError } from "./token-error";
 
 export type CompleteAuthorizationInput = {
   /**
@@ -53,7 +54,9 @@ export async function completeAuthorization(input: CompleteAuthorizationInput): 
       const code = error.error === "access_denied" ? "authorization_denied" : "invalid_response";
       throw new SourceError(code, `${provider.id} answered ${error.error}${error.error_description ? `: ${error.error_description}` : ""}.`);
     }
-    throw new SourceError("invalid_response", `${provider.id}'s callback is not a valid authorization response.`, { cause: error });
+    // Not `cause`: it holds the callback's parameters, the code among them.
+    const detail = error instanceof Error ? `: ${error.message}` : "";
+    throw new SourceError("invalid_response", `${provider.id}'s callback is not a valid authorization response${detail}.`);
   }
 
   const codeVerifier = decryptSecret(authorization.codeVerifierEncrypted);
@@ -64,21 +67,4 @@ export async function completeAuthorization(input: CompleteAuthorizationInput): 
   } catch (error) {
     throw tokenError(provider.id, error);
   }
-}
-
-/** A token endpoint failure as a SourceError; the provider's own words, never the code or tokens. */
-export function tokenError(providerId: string, error: unknown): SourceError {
-  if (error instanceof SourceError) return error;
-  if (error instanceof oauth.ResponseBodyError) {
-    const code = error.error === "invalid_grant" ? "reauthorization_required" : "invalid_response";
-    return new SourceError(code, `${providerId}'s token endpoint answered ${error.status} ${error.error}${error.error_description ? `: ${error.error_description}` : ""}.`, {
-      status: error.status,
-    });
-  }
-  if (error instanceof oauth.WWWAuthenticateChallengeError) {
-    return new SourceError("invalid_response", `${providerId}'s token endpoint refused our client (${error.status}).`, { status: error.status });
-  }
-  // Not `cause`: oauth4webapi's errors can hold the response, and so the tokens, which must never reach a log.
-  const detail = error instanceof Error ? `: ${error.message}` : "";
-  return new SourceError("invalid_response", `${providerId}'s token response is not valid OAuth${detail}.`);
 }

@@ -1,6 +1,5 @@
 import * as oauth from "oauth4webapi";
 import { db } from "@/lib/db";
-import { tokenError } from "./complete-authorization";
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import { oauthClient, tokenRequestOptions } from "./oauth-client";
 import type { ProviderRow } from "./providers";
@@ -8,6 +7,7 @@ import { withSourceRefreshLock } from "./refresh-lock";
 import { discoverSmartServer } from "./smart-discovery";
 import { SourceError } from "./source-error";
 import { openSourceTokens, sealSourceTokens, tokensFromResponse, type SmartTokens } from "./source-tokens";
+import { tokenError } from "./token-error";
 
 /** A token this close to expiry is refreshed rather than used. */
 export const REFRESH_MARGIN_MS = 30_000;
