@@ -1,7 +1,7 @@
 import { operationOutcomeResponse } from "@/lib/fhir";
 import { ApiError, errorResponse, HEADER, SERVICE_VERSION } from "@/lib/http";
 
-export type ProfileName = "platform" | "demo" | "fhir" | "public";
+export type ProfileName = "platform" | "demo" | "fhir" | "public" | "oauth";
 
 /**
  * How one API family differs. Every family runs the same pipeline steps; a profile only says what the steps put on

@@ -2,4 +2,4 @@ export * from "./build-freshness";
 export * from "./limits";
 export * from "./local-env";
 export * from "./secrets";
-export * from "./public-url";
+export * from "./platform-origin";

@@ -7,7 +7,17 @@ const cache = new Map<string, Buffer>();
  * secret yields independent keys for cursor signing, encryption at rest and so on. `npm start` writes a random
  * CHARTKEY_SECRET into .env.local on first run; production sets it explicitly.
  */
-export function derivedKey(purpose: "cursor-signing" | "encryption-at-rest" | "report-tokens" | "connect-links"): Buffer {
+export type KeyPurpose =
+  | "cursor-signing"
+  | "encryption-at-rest"
+  | "report-tokens"
+  // Patients' private links: connect URLs and receipt pages.
+  | "connect-links"
+  // The synthetic health systems: their access-token signatures and the sandbox client secrets they issue.
+  | "ehr-access-token"
+  | "ehr-client-secret";
+
+export function derivedKey(purpose: KeyPurpose): Buffer {
   const cached = cache.get(purpose);
   if (cached) return cached;
   const secret = process.env.CHARTKEY_SECRET;

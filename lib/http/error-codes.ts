@@ -58,6 +58,9 @@ export const ERROR_STATUS = {
   consent_scope_exceeded: 403,
   consent_inactive: 410,
   invalid_query: 400,
+  // Synthetic health systems' FHIR APIs (RFC 6750 bearer token errors, as OperationOutcome).
+  invalid_token: 401,
+  insufficient_scope: 403,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

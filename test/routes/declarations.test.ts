@@ -2,12 +2,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { DeclaredHandler, OperationDeclaration } from "@/lib/api";
+import { EHR_OPERATIONS } from "@/lib/ehr";
 import { DEMO_DOCUMENT_OPERATIONS, PLATFORM_OPERATIONS } from "@/lib/openapi";
 
-/** Each API family's folder under app/ and the declarations its document lists. */
+/**
+ * Each API family's folder under app/ and the declarations its registry lists: the two OpenAPI documents, and the
+ * synthetic health systems' list (SMART apps discover those from the SMART configuration, not from OpenAPI).
+ */
 const FAMILIES = [
   { prefix: "/api/v1", folder: "app/api/v1", declarations: PLATFORM_OPERATIONS },
   { prefix: "/demo/v1", folder: "app/demo/v1", declarations: DEMO_DOCUMENT_OPERATIONS },
+  { prefix: "/ehr", folder: "app/ehr", declarations: EHR_OPERATIONS },
 ];
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 

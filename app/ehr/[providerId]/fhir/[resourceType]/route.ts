@@ -1,0 +1,15 @@
+import { route, serve } from "@/lib/api";
+import { authorizeFhirRequest, searchEhr, searchEhrFhir } from "@/lib/ehr";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
+  GET: route(searchEhrFhir, async ({ params, query, request }) => ({
+    body: await searchEhr(params.providerId, authorizeFhirRequest(params.providerId, request), {
+      resourceType: params.resourceType,
+      patient: query.patient,
+      count: query._count,
+      offset: query._offset,
+    }),
+  })),
+});

@@ -1,0 +1,93 @@
+import { createHash, randomBytes } from "node:crypto";
+import { expect, test } from "@playwright/test";
+
+// The synthetic health system's authorization page in Chromium on a phone: readable, usable from the keyboard, and
+// Allow or Deny returns to the client with the state.
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+const PROVIDER = "riverbend-health";
+
+function authorizeUrl(baseURL: string | undefined): { url: string; redirectUri: string; state: string } {
+  if (!baseURL) throw new Error("the Playwright config sets baseURL");
+  // On this server, so the redirect lands on a page that exists; a loopback URL is registered on any port.
+  const redirectUri = `${baseURL}/?from=ehr-e2e`;
+  const state = randomBytes(12).toString("base64url");
+  const challenge = createHash("sha256").update(randomBytes(32).toString("base64url")).digest("base64url");
+  const parameters = new URLSearchParams({
+    response_type: "code",
+    client_id: "chartkey-sandbox",
+    redirect_uri: redirectUri,
+    scope: "launch/patient offline_access patient/*.read",
+    state,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+  });
+  return { url: `/ehr/${PROVIDER}/authorize?${parameters}`, redirectUri, state };
+}
+
+test("a patient picks their record with the keyboard and Allow returns a code and the state", async ({ page, baseURL }) => {
+  const { url, state } = authorizeUrl(baseURL);
+  const response = await page.goto(url);
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");
+  await expect(page).toHaveTitle("Sign in to Riverbend Health");
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in to Riverbend Health" })).toBeVisible();
+  // The nonce'd stylesheet applied under the page's policy, and nothing is wider than the phone.
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(243, 244, 246)");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+  const patient = page.getByRole("radio", { name: /Elena Marisol Vargas/ });
+  await expect(page.getByRole("group", { name: "Choose a patient" })).toContainText("Born 1978-06-14");
+  await page.keyboard.press("Tab");
+  await expect(patient).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(patient).toBeChecked();
+  await page.keyboard.press("Tab");
+  const allow = page.getByRole("button", { name: "Allow" });
+  await expect(allow).toBeFocused();
+  expect(await allow.evaluate((button) => getComputedStyle(button).outlineStyle)).toBe("solid");
+
+  await page.keyboard.press("Enter");
+  await page.waitForURL(/from=ehr-e2e/);
+  const landed = new URL(page.url());
+  expect(landed.pathname).toBe("/");
+  expect(landed.searchParams.get("state")).toBe(state);
+  expect(landed.searchParams.get("code")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+});
+
+test("Allow needs a patient; Deny needs none and returns access_denied with the state", async ({ page, baseURL }) => {
+  const { url, state } = authorizeUrl(baseURL);
+  await page.goto(url);
+  await page.getByRole("button", { name: "Allow" }).click();
+  // The browser keeps the form until a patient is chosen.
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in to Riverbend Health");
+  expect(await page.getByRole("radio").first().evaluate((radio) => (radio as HTMLInputElement).validity.valueMissing)).toBe(true);
+
+  await page.getByRole("button", { name: "Deny" }).click();
+  await page.waitForURL(/from=ehr-e2e/);
+  const landed = new URL(page.url());
+  expect(landed.searchParams.get("error")).toBe("access_denied");
+  expect(landed.searchParams.get("state")).toBe(state);
+  expect(landed.searchParams.get("code")).toBeNull();
+});
+
+test("an unregistered redirect URI gets an error page, not a redirect", async ({ page, baseURL }) => {
+  const { url } = authorizeUrl(baseURL);
+  const response = await page.goto(url.replace(/redirect_uri=[^&]+/, `redirect_uri=${encodeURIComponent("https://evil.example/cb")}`));
+  expect(response?.status()).toBe(400);
+  await expect(page.getByRole("alert")).toContainText("not registered");
+  expect(new URL(page.url()).pathname).toBe(`/ehr/${PROVIDER}/authorize`);
+});
+
+test("the built app routes the SMART configuration under .well-known and the FHIR metadata", async ({ request }) => {
+  const configuration = await request.get(`/ehr/${PROVIDER}/fhir/.well-known/smart-configuration`);
+  expect(configuration.status()).toBe(200);
+  expect(await configuration.json()).toMatchObject({ code_challenge_methods_supported: ["S256"], token_endpoint: expect.stringMatching(/\/ehr\/riverbend-health\/token$/) });
+  const metadata = await request.get(`/ehr/${PROVIDER}/fhir/metadata`);
+  expect(metadata.status()).toBe(200);
+  expect((await metadata.json()).resourceType).toBe("CapabilityStatement");
+  const search = await request.get(`/ehr/${PROVIDER}/fhir/Observation`);
+  expect(search.status()).toBe(401);
+  expect((await search.json()).resourceType).toBe("OperationOutcome");
+});

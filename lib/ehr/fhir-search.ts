@@ -1,0 +1,34 @@
+import type { Bundle } from "fhir/r4";
+import { searchsetBundle, withTestDataTag } from "@/lib/fhir";
+import { ApiError } from "@/lib/http";
+import { requireScope, type EhrAccess } from "./bearer-access";
+import { patientResources, searchableTypes } from "./fhir-data";
+import { ehrEndpoints } from "./providers";
+
+export type EhrSearch = { resourceType: string; patient?: string; count?: number; offset?: number };
+
+/** `Patient/{id}`, a bare id, or an absolute reference ending in either: the patient a search names. */
+function referencedPatientId(reference: string): string {
+  const tail = reference.split("/").filter((part) => part !== "");
+  return tail[tail.length - 1] ?? "";
+}
+
+/**
+ * GET [base]/{type}: the token's patient's resources of the type, paged with `_count` and `next` links. `patient`
+ * may be omitted (the token's patient is implied) but may not name anyone else. The self and next links always
+ * carry the patient, so paging never depends on the token alone.
+ */
+export async function searchEhr(providerId: string, access: EhrAccess, search: EhrSearch): Promise<Bundle> {
+  if (!searchableTypes(providerId).includes(search.resourceType)) {
+    throw new ApiError("not_found", `This server does not search ${search.resourceType}; GET [base]/metadata lists the types.`);
+  }
+  requireScope(providerId, access, search.resourceType, "search");
+  if (search.patient !== undefined && referencedPatientId(search.patient) !== access.patient.fhirPatientId) {
+    throw new ApiError("subject_mismatch", "The access token is for another patient; a search may name only the token's patient.");
+  }
+  const fhirBase = ehrEndpoints(providerId).fhirBase;
+  const self = new URL(`${fhirBase}/${search.resourceType}`);
+  self.searchParams.set("patient", access.patient.fhirPatientId);
+  const matches = (await patientResources(access.patient)).filter((resource) => resource.resourceType === search.resourceType);
+  return withTestDataTag(searchsetBundle({ self, baseUrl: fhirBase, matches, count: search.count, offset: search.offset }));
+}

@@ -1,0 +1,20 @@
+// Synthetic health systems: a SMART on FHIR server (authorization page, token endpoint, FHIR R4 API) per fictional
+// provider of the fixtures, served under /ehr/{providerId}.
+export { ACCESS_TOKEN_SECONDS } from "./access-tokens";
+export { AUTHORIZATION_CODE_SECONDS } from "./authorization-codes";
+export { decideAuthorization, showAuthorizePage } from "./authorize";
+export { isRegisteredRedirectUri, SANDBOX_CLIENT_ID, SANDBOX_PUBLIC_CLIENT_ID, sandboxClientSecret } from "./clients";
+export { clearEhrFaults, injectEhrFault, type EhrFault } from "./fault-injection";
+export { ehrCapabilityStatement } from "./fhir-capability";
+export { patientResources, searchableTypes } from "./fhir-data";
+export { readEhr } from "./fhir-read";
+export { authorizeFhirRequest } from "./fhir-request";
+export { searchEhr } from "./fhir-search";
+export { issueAuthorizationCodeDirectly } from "./issue-code-directly";
+export { EHR_OAUTH_PROFILE, OAuthError } from "./oauth-errors";
+export * from "./operations";
+export { advanceEhrPatientPhase, currentEhrPatientPhase } from "./patient-phase";
+export { ehrPatients, findEhrPatient, type EhrPatient } from "./patients";
+export { ehrEndpoints, type EhrEndpoints } from "./providers";
+export { smartConfiguration } from "./smart-configuration";
+export { handleTokenRequest } from "./token-endpoint";

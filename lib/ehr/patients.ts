@@ -1,0 +1,56 @@
+import type { FhirResource, Patient } from "fhir/r4";
+import { resourceDisplayName } from "@/lib/records";
+import { SCENARIOS, sourceResources } from "@/lib/sandbox";
+
+/**
+ * One synthetic patient of a health system: a scenario source whose provider is that system. `patientKey`
+ * (`{scenarioId}.{sourceKey}`) names it inside this app; `fhirPatientId` is what the FHIR API and the token's
+ * `patient` call it.
+ */
+export type EhrPatient = {
+  providerId: string;
+  patientKey: string;
+  scenarioId: string;
+  sourceKey: string;
+  fhirPatientId: string;
+  displayName: string;
+  birthDate: string | null;
+  /** How many phases the source has; the current one is kept per patient (patient-phase.ts). */
+  phases: number;
+};
+
+let registry: EhrPatient[] | undefined;
+
+function patientOf(resources: FhirResource[], scenarioId: string, sourceKey: string): Patient {
+  const patient = resources.find((resource): resource is Patient => resource.resourceType === "Patient");
+  if (!patient?.id) throw new Error(`Source ${sourceKey} of scenario ${scenarioId} has no Patient resource`);
+  return patient;
+}
+
+function allPatients(): EhrPatient[] {
+  registry ??= SCENARIOS.flatMap((scenario) =>
+    scenario.sources.map((source) => {
+      const patient = patientOf(sourceResources(scenario.id, source.key, 0), scenario.id, source.key);
+      return {
+        providerId: source.providerId,
+        patientKey: `${scenario.id}.${source.key}`,
+        scenarioId: scenario.id,
+        sourceKey: source.key,
+        fhirPatientId: patient.id as string,
+        displayName: resourceDisplayName(patient as unknown as Record<string, unknown>) ?? (patient.id as string),
+        birthDate: patient.birthDate ?? null,
+        phases: source.phases,
+      };
+    }),
+  );
+  return registry;
+}
+
+/** The health system's synthetic patients, in manifest order. */
+export function ehrPatients(providerId: string): EhrPatient[] {
+  return allPatients().filter((patient) => patient.providerId === providerId);
+}
+
+export function findEhrPatient(providerId: string, patientKey: string): EhrPatient | undefined {
+  return allPatients().find((patient) => patient.providerId === providerId && patient.patientKey === patientKey);
+}

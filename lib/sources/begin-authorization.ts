@@ -1,0 +1,65 @@
+import * as oauth from "oauth4webapi";
+import { encryptSecret } from "@/lib/auth";
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { findProvider } from "./providers";
+import { discoverSmartServer } from "./smart-discovery";
+
+/** How long the patient has to sign in at the provider before the authorization must start over. */
+export const AUTHORIZATION_MINUTES = 15;
+
+/**
+ * What the platform asks every provider for: the patient picked at sign-in, a refresh token so continuous consent
+ * can re-import, and read access to the patient's record.
+ */
+export const DEFAULT_SCOPE = "launch/patient offline_access patient/*.read";
+
+export type BeginAuthorizationInput = {
+  connectSessionId: string;
+  providerId: string;
+  /** Where the provider sends the patient back: the Connect flow's callback on this deployment's origin. */
+  redirectUri: string;
+  scope?: string;
+};
+
+export type BegunAuthorization = {
+  /** Send the patient's browser here. */
+  authorizationUrl: string;
+  /** The state sent; the callback must return it (keep it with the patient's browser session to pass back). */
+  state: string;
+  expiresAt: Date;
+};
+
+/**
+ * Starts a SMART standalone launch: discovers the provider's endpoints, makes a PKCE verifier and a state, keeps
+ * both (the verifier sealed) in a SourceAuthorization row for the callback, and returns the authorization URL.
+ */
+export async function beginAuthorization(input: BeginAuthorizationInput): Promise<BegunAuthorization> {
+  const provider = await findProvider(input.providerId);
+  const server = await discoverSmartServer(provider);
+  const codeVerifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const expiresAt = new Date(Date.now() + AUTHORIZATION_MINUTES * 60_000);
+  await db().sourceAuthorization.create({
+    data: {
+      id: newId("sauth_"),
+      connectSessionId: input.connectSessionId,
+      providerId: provider.id,
+      state,
+      codeVerifierEncrypted: encryptSecret(codeVerifier),
+      redirectUri: input.redirectUri,
+      expiresAt,
+    },
+  });
+  const url = new URL(server.as.authorization_endpoint as string);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("client_id", provider.clientId);
+  url.searchParams.set("redirect_uri", input.redirectUri);
+  url.searchParams.set("scope", input.scope ?? DEFAULT_SCOPE);
+  url.searchParams.set("state", state);
+  url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(codeVerifier));
+  url.searchParams.set("code_challenge_method", "S256");
+  // SMART: the FHIR server the token is for, so a provider can refuse a request meant for another.
+  url.searchParams.set("aud", server.fhirBaseUrl);
+  return { authorizationUrl: url.toString(), state, expiresAt };
+}

@@ -1,0 +1,141 @@
+import type { Bundle, FhirResource, Patient } from "fhir/r4";
+import { db } from "@/lib/db";
+import { NORMALIZERS } from "@/lib/records";
+import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
+import type { ProviderRow } from "./providers";
+import { REFRESH_MARGIN_MS, refreshSourceTokens } from "./refresh-access-token";
+import { fetchWithRetries } from "./retrying-fetch";
+import { SourceError } from "./source-error";
+import { openSourceTokens, type SmartTokens } from "./source-tokens";
+
+/** The types a records import reads: every type a normalizer maps, the Patient itself read directly. */
+export function importedResourceTypes(): string[] {
+  return Object.keys(NORMALIZERS).filter((type) => type !== "Patient");
+}
+
+export type FetchOptions = {
+  /** `_count` asked of each search; the server may page smaller. */
+  pageSize?: number;
+  policy?: HttpPolicy;
+};
+
+export type FetchedPatientRecord = {
+  patientId: string;
+  patient: Patient;
+  /** The Patient first, then each type's matches in the server's order; one copy of each type/id. */
+  resources: FhirResource[];
+  /** Searches the provider refused (400, 403, 404: a type it does not serve, or outside the granted scope). */
+  unavailableTypes: { resourceType: string; status: number }[];
+};
+
+const DEFAULT_PAGE_SIZE = 100;
+/** A server whose next links never end must not keep an import running forever. */
+const MAX_PAGES_PER_TYPE = 1_000;
+
+/** The source's authorization for the length of one fetch: its tokens, refreshed when expired or refused. */
+class SourceSession {
+  constructor(
+    private readonly sourceId: string,
+    private readonly provider: ProviderRow,
+    private readonly policy: HttpPolicy,
+    private tokens: SmartTokens,
+  ) {}
+
+  get patientId(): string {
+    return this.tokens.patientId;
+  }
+
+  async refreshIfExpiring(): Promise<void> {
+    if (this.tokens.expiresAt.getTime() - REFRESH_MARGIN_MS > Date.now() || !this.tokens.refreshToken) return;
+    this.tokens = await refreshSourceTokens(this.sourceId, this.provider, this.policy, this.tokens.accessToken);
+  }
+
+  /** A GET with the access token; a 401 refreshes the token once and tries again, a second 401 ends the fetch. */
+  async get(url: string, describe: string): Promise<Response> {
+    let response = await this.send(url, describe);
+    if (response.status !== 401) return response;
+    if (!this.tokens.refreshToken) throw new SourceError("reauthorization_required", `${describe} answered 401 and there is no refresh token.`, { status: 401 });
+    this.tokens = await refreshSourceTokens(this.sourceId, this.provider, this.policy, this.tokens.accessToken);
+    response = await this.send(url, describe);
+    if (response.status === 401) throw new SourceError("reauthorization_required", `${describe} answered 401 with a fresh token.`, { status: 401 });
+    return response;
+  }
+
+  private send(url: string, describe: string): Promise<Response> {
+    const headers = { Accept: "application/fhir+json", Authorization: `Bearer ${this.tokens.accessToken}` };
+    return fetchWithRetries(url, { headers, redirect: "error" }, this.policy, { describe, retryUnanswered: true });
+  }
+}
+
+async function json(response: Response, describe: string): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    throw new SourceError("invalid_response", `${describe} did not answer JSON.`, { status: response.status });
+  }
+}
+
+/** Only links under the FHIR base are followed: the access token is never sent to another server. */
+function nextLink(bundle: Bundle, fhirBaseUrl: string): string | null {
+  const next = bundle.link?.find((link) => link.relation === "next")?.url;
+  if (!next) return null;
+  if (!next.startsWith(`${fhirBaseUrl}/`)) throw new SourceError("invalid_response", "A next link points outside the FHIR base URL.");
+  return next;
+}
+
+async function searchType(session: SourceSession, fhirBaseUrl: string, resourceType: string, pageSize: number): Promise<FhirResource[] | { status: number }> {
+  const first = new URL(`${fhirBaseUrl}/${resourceType}`);
+  first.searchParams.set("patient", session.patientId);
+  first.searchParams.set("_count", String(pageSize));
+  const found: FhirResource[] = [];
+  const visited = new Set<string>();
+  let url: string | null = first.toString();
+  while (url) {
+    if (visited.has(url) || visited.size >= MAX_PAGES_PER_TYPE) throw new SourceError("invalid_response", `The ${resourceType} search's next links do not end.`);
+    visited.add(url);
+    const describe = `The ${resourceType} search (page ${visited.size})`;
+    const response = await session.get(url, describe);
+    if (visited.size === 1 && [400, 403, 404].includes(response.status)) return { status: response.status };
+    if (!response.ok) throw new SourceError("invalid_response", `${describe} answered ${response.status}.`, { status: response.status });
+    const bundle = (await json(response, describe)) as Bundle;
+    if (bundle?.resourceType !== "Bundle") throw new SourceError("invalid_response", `${describe} did not answer a Bundle.`);
+    for (const entry of bundle.entry ?? []) {
+      // `include` entries are context a server chose to add, not matches; they are read by their own searches.
+      if (entry.resource && entry.search?.mode !== "include" && entry.resource.resourceType === resourceType) found.push(entry.resource);
+    }
+    url = nextLink(bundle, fhirBaseUrl);
+  }
+  return found;
+}
+
+/**
+ * Everything the source holds for its patient: the Patient read, then a search per type (`patient` and `_count`),
+ * following `next` links. Each request has the policy's timeout and retries (429 after Retry-After, 5xx with
+ * backoff); an expiring token is refreshed first, and a 401 refreshes it once. Tokens are read from and written
+ * back to the Source row, sealed.
+ */
+export async function fetchPatientResources(source: { id: string }, types: readonly string[] = importedResourceTypes(), options: FetchOptions = {}): Promise<FetchedPatientRecord> {
+  const policy = options.policy ?? DEFAULT_HTTP_POLICY;
+  const row = await db().source.findUniqueOrThrow({ where: { id: source.id }, include: { provider: true } });
+  const session = new SourceSession(row.id, row.provider, policy, openSourceTokens(row));
+  await session.refreshIfExpiring();
+  const fhirBaseUrl = row.provider.fhirBaseUrl.replace(/\/+$/, "");
+
+  const patientDescribe = "The Patient read";
+  const patientResponse = await session.get(`${fhirBaseUrl}/Patient/${encodeURIComponent(session.patientId)}`, patientDescribe);
+  if (!patientResponse.ok) throw new SourceError("invalid_response", `${patientDescribe} answered ${patientResponse.status}.`, { status: patientResponse.status });
+  const patient = (await json(patientResponse, patientDescribe)) as Patient;
+  if (patient?.resourceType !== "Patient") throw new SourceError("invalid_response", `${patientDescribe} did not answer a Patient.`);
+
+  const resources = new Map<string, FhirResource>([[`Patient/${patient.id}`, patient]]);
+  const unavailableTypes: FetchedPatientRecord["unavailableTypes"] = [];
+  for (const resourceType of types.filter((type) => type !== "Patient")) {
+    const result = await searchType(session, fhirBaseUrl, resourceType, options.pageSize ?? DEFAULT_PAGE_SIZE);
+    if (!Array.isArray(result)) {
+      unavailableTypes.push({ resourceType, status: result.status });
+      continue;
+    }
+    for (const resource of result) resources.set(`${resource.resourceType}/${resource.id}`, resource);
+  }
+  return { patientId: session.patientId, patient, resources: [...resources.values()], unavailableTypes };
+}

@@ -1,0 +1,13 @@
+// Health-system sources: the SMART on FHIR client the Connect flow and the import jobs share, for sandbox and
+// live providers alike.
+export { AUTHORIZATION_MINUTES, beginAuthorization, DEFAULT_SCOPE, type BeginAuthorizationInput, type BegunAuthorization } from "./begin-authorization";
+export { completeAuthorization, type CompleteAuthorizationInput, type CompletedAuthorization } from "./complete-authorization";
+export { fetchPatientResources, importedResourceTypes, type FetchedPatientRecord, type FetchOptions } from "./fetch-patient-resources";
+export { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
+export { findProvider, type ProviderRow } from "./providers";
+export { refreshSourceTokens } from "./refresh-access-token";
+export { backoffMs, retryAfterMs } from "./retrying-fetch";
+export { ensureSandboxProviders } from "./sandbox-providers";
+export { discoverSmartServer, type SmartServer } from "./smart-discovery";
+export { SourceError, type SourceErrorCode } from "./source-error";
+export { openSourceTokens, sealSourceTokens, storeSourceTokens, type SealedSourceTokens, type SmartTokens } from "./source-tokens";

@@ -1,0 +1,69 @@
+import type * as oauth from "oauth4webapi";
+import { z } from "zod";
+import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
+import type { ProviderRow } from "./providers";
+import { fetchWithRetries } from "./retrying-fetch";
+import { SourceError } from "./source-error";
+
+/** The parts of a SMART configuration (SMART App Launch 2.x §2.1) the client relies on. */
+const smartConfigurationSchema = z.object({
+  authorization_endpoint: z.url(),
+  token_endpoint: z.url(),
+  code_challenge_methods_supported: z.array(z.string()).optional(),
+  capabilities: z.array(z.string()).optional(),
+  scopes_supported: z.array(z.string()).optional(),
+});
+
+export type SmartServer = {
+  /** The authorization server as oauth4webapi takes it; its issuer is the FHIR base URL (SMART has no other). */
+  as: oauth.AuthorizationServer;
+  fhirBaseUrl: string;
+  capabilities: string[];
+};
+
+const CACHE_MS = 5 * 60_000;
+const cache = new Map<string, { server: SmartServer; until: number }>();
+
+/**
+ * Discovers the provider's OAuth endpoints from `{fhirBaseUrl}/.well-known/smart-configuration`, cached for five
+ * minutes. A provider that does not offer PKCE with S256 is refused: the client never authorizes without it.
+ */
+export async function discoverSmartServer(provider: ProviderRow, policy: HttpPolicy = DEFAULT_HTTP_POLICY): Promise<SmartServer> {
+  const fhirBaseUrl = provider.fhirBaseUrl.replace(/\/+$/, "");
+  const cached = cache.get(fhirBaseUrl);
+  if (cached && cached.until > Date.now()) return cached.server;
+
+  const url = `${fhirBaseUrl}/.well-known/smart-configuration`;
+  const response = await fetchWithRetries(url, { headers: { Accept: "application/json" } }, policy, {
+    describe: `SMART discovery at ${provider.id}`,
+    retryUnanswered: true,
+  });
+  if (!response.ok) throw new SourceError("provider_unavailable", `SMART discovery at ${provider.id} answered ${response.status}.`, { status: response.status });
+  let parsed;
+  try {
+    parsed = smartConfigurationSchema.safeParse(await response.json());
+  } catch {
+    throw new SourceError("provider_unavailable", `SMART discovery at ${provider.id} did not answer JSON.`);
+  }
+  if (!parsed.success) throw new SourceError("provider_unavailable", `SMART discovery at ${provider.id} lacks the OAuth endpoints.`);
+  const configuration = parsed.data;
+  if (!configuration.code_challenge_methods_supported?.includes("S256")) {
+    throw new SourceError("provider_unavailable", `${provider.id} does not offer PKCE with S256.`);
+  }
+  const endpoints = [fhirBaseUrl, configuration.authorization_endpoint, configuration.token_endpoint];
+  if (provider.environment === "live" && endpoints.some((endpoint) => new URL(endpoint).protocol !== "https:")) {
+    throw new SourceError("provider_unavailable", `${provider.id} is a live provider and must use https throughout.`);
+  }
+  const server: SmartServer = {
+    as: {
+      issuer: fhirBaseUrl,
+      authorization_endpoint: configuration.authorization_endpoint,
+      token_endpoint: configuration.token_endpoint,
+      code_challenge_methods_supported: configuration.code_challenge_methods_supported,
+    },
+    fhirBaseUrl,
+    capabilities: configuration.capabilities ?? [],
+  };
+  cache.set(fhirBaseUrl, { server, until: Date.now() + CACHE_MS });
+  return server;
+}
