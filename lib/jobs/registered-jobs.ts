@@ -1,3 +1,4 @@
+import { sourceImportJob } from "@/lib/imports";
 import { lifecycleJob } from "./lifecycle-job";
 import type { JobDefinition } from "./registry";
 
@@ -5,4 +6,4 @@ import type { JobDefinition } from "./registry";
  * Every background job the worker runs. A domain adds one by exporting a `defineJob(...)` from its own folder and
  * listing it here: the queue is created with its policy and worked, with no change to the queue or the worker.
  */
-export const JOBS: readonly JobDefinition[] = [lifecycleJob];
+export const JOBS: readonly JobDefinition[] = [lifecycleJob, sourceImportJob];

@@ -1,8 +1,11 @@
 "use server";
 
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { cancelFromFlow, chooseProviders, completeSession, flowState, returnUrl } from "@/lib/connect";
+import { beginSignIn, CALLBACK_PATH, cancelFromFlow, chooseProviders, completeSession, flowState, returnUrl, startImports } from "@/lib/connect";
+import { publicOrigin } from "@/lib/config";
 import { ApiError } from "@/lib/http";
+import { SIGN_IN_COOKIE_PREFIX, SIGN_IN_MINUTES } from "./sign-in-cookie";
 
 // Each action re-reads the session from its link, so a stale tab can never act on an ended or expired session.
 
@@ -17,6 +20,26 @@ export async function chooseProvidersAction(token: string, formData: FormData): 
   redirect(`/connect/${token}/sign-in`);
 }
 
+/**
+ * Sends the browser to the health system's sign-in. The OAuth `state` goes into a cookie scoped to the callback, so
+ * only the browser that started a sign-in can finish it.
+ */
+export async function signInAction(token: string, providerId: string): Promise<void> {
+  const requestHeaders = await headers();
+  const host = requestHeaders.get("host") ?? "localhost";
+  const protocol = requestHeaders.get("x-forwarded-proto") === "https" ? "https" : "http";
+  const origin = publicOrigin(`${protocol}://${host}`);
+  const begun = await beginSignIn(token, providerId, origin);
+  (await cookies()).set(`${SIGN_IN_COOKIE_PREFIX}${begun.state}`, "1", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: origin.startsWith("https:"),
+    path: CALLBACK_PATH,
+    maxAge: SIGN_IN_MINUTES * 60,
+  });
+  redirect(begun.authorizationUrl);
+}
+
 export async function consentAction(token: string, formData: FormData): Promise<void> {
   const { session } = await flowState(token);
   try {
@@ -25,6 +48,7 @@ export async function consentAction(token: string, formData: FormData): Promise<
     if (error instanceof ApiError && error.code === "invalid_categories") redirect(`/connect/${token}/review?error=categories`);
     throw error;
   }
+  await startImports(session.id);
   redirect(`/connect/${token}/done`);
 }
 

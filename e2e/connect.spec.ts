@@ -1,0 +1,113 @@
+import { execFileSync } from "node:child_process";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+// The whole Connect flow in Chromium against the synthetic health systems: an application creates a session with
+// its sandbox key, a patient connects in the browser, and the application reads what was imported.
+
+let sandboxKey: string;
+
+test.beforeAll(() => {
+  // The same tool a developer uses; it reuses the running platform's embedded database.
+  const output = execFileSync("npx", ["tsx", "scripts/dev-key.ts"], { env: { ...process.env, CHARTKEY_DATA_DIR: process.env.E2E_DATA_DIR }, encoding: "utf8" });
+  const match = /CK_SANDBOX_KEY=(ck_test_\S+)/.exec(output);
+  if (!match?.[1]) throw new Error(`npm run dev:key printed no key:\n${output}`);
+  sandboxKey = match[1];
+});
+
+const auth = () => ({ Authorization: `Bearer ${sandboxKey}` });
+
+async function createSession(request: APIRequestContext, baseURL: string, categories: string[]) {
+  const response = await request.post("/api/v1/connect/sessions", {
+    headers: auth(),
+    data: { categories, redirectUrl: `${baseURL}/?returned=1`, externalUserId: `e2e-${Date.now()}-${Math.random()}` },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as { id: string; connectUrl: string };
+}
+
+async function signInAt(page: Page, providerName: string) {
+  await page.getByRole("button", { name: `Sign in at ${providerName}` }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Sign in to ${providerName}` })).toBeVisible();
+  await page.getByRole("radio").first().check();
+  await page.getByRole("button", { name: "Allow" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in at each health system" })).toBeVisible();
+}
+
+for (const viewport of [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1280, height: 900 },
+]) {
+  test(`on a ${viewport.name}: one health system, a deselected category, live import, receipt and revoke`, async ({ page, request, baseURL }) => {
+    await page.setViewportSize(viewport);
+    const session = await createSession(request, baseURL!, ["labs", "vitals", "medications", "allergies"]);
+
+    await page.goto(session.connectUrl);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("asks to see some of your health records");
+    await expect(page.getByText("Lab results").first()).toBeVisible();
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Choose at least one health system" })).toBeVisible();
+    await page.getByLabel("Search health systems").fill("Dayton");
+    await page.getByRole("checkbox", { name: /Riverbend Health/ }).check();
+    await page.getByRole("button", { name: "Continue" }).click();
+
+    await signInAt(page, "Riverbend Health");
+    await page.getByRole("link", { name: "Continue to review" }).click();
+    await page.getByRole("checkbox", { name: /Vital signs/ }).uncheck();
+    await page.getByRole("button", { name: /Share with/ }).click();
+
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("You are sharing with");
+    await expect(page.locator('[data-status="synced"]')).toBeVisible({ timeout: 30_000 });
+
+    const read = await request.get(`/api/v1/connect/sessions/${session.id}`, { headers: auth() });
+    const completed = (await read.json()) as { status: string; subject: string; grantedCategories: string[]; sources: { status: string; recordCount: number }[] };
+    expect(completed.status).toBe("completed");
+    expect(completed.grantedCategories).toEqual(["medications", "allergies", "labs"]);
+    expect(completed.sources).toEqual([expect.objectContaining({ status: "synced" })]);
+    expect(completed.sources[0]!.recordCount).toBeGreaterThan(0);
+
+    const labs = await request.get(`/api/v1/users/${completed.subject}/records/labs?limit=5`, { headers: auth() });
+    expect(labs.status()).toBe(200);
+    expect(((await labs.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    const vitals = await request.get(`/api/v1/users/${completed.subject}/records/vitals`, { headers: auth() });
+    expect(((await vitals.json()) as { error: { code: string } }).error.code).toBe("app_scope_exceeded");
+
+    await page.getByRole("link", { name: "your sharing receipt" }).click();
+    await expect(page.getByText("Sharing now")).toBeVisible();
+    await page.getByRole("button", { name: /Stop sharing with/ }).click();
+    await expect(page.getByRole("status")).toContainText("You stopped sharing");
+    const after = await request.get(`/api/v1/users/${completed.subject}/records/labs`, { headers: auth() });
+    expect(after.status()).toBe(404);
+  });
+}
+
+test("two health systems with overlapping records are merged into one record listing both", async ({ page, request, baseURL }) => {
+  const session = await createSession(request, baseURL!, ["conditions", "medications", "allergies", "labs"]);
+  await page.goto(session.connectUrl);
+  await page.getByRole("checkbox", { name: /Lakeshore Health Partners/ }).check();
+  await page.getByRole("checkbox", { name: /Prairie Ridge/ }).check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await signInAt(page, "Lakeshore Health Partners");
+  await signInAt(page, "Prairie Ridge Medical Center");
+  await page.getByRole("link", { name: "Continue to review" }).click();
+  await page.getByRole("button", { name: /Share with/ }).click();
+  await expect(page.locator('[data-status="synced"]')).toHaveCount(2, { timeout: 30_000 });
+
+  const completed = (await (await request.get(`/api/v1/connect/sessions/${session.id}`, { headers: auth() })).json()) as { subject: string };
+  const snapshot = (await (await request.get(`/api/v1/users/${completed.subject}/records`, { headers: auth() })).json()) as {
+    sections: Record<string, { records: { sources: { sourceId: string }[] }[] }>;
+  };
+  const merged = Object.values(snapshot.sections).flatMap((section) => section.records).filter((record) => new Set(record.sources.map((source) => source.sourceId)).size === 2);
+  expect(merged.length).toBeGreaterThan(0);
+});
+
+test("cancel from a step returns to the application with status=cancelled", async ({ page, request, baseURL }) => {
+  const session = await createSession(request, baseURL!, ["labs"]);
+  await page.goto(session.connectUrl);
+  await page.getByRole("button", { name: "Cancel and return without sharing" }).click();
+  await expect(page).toHaveURL(new RegExp(`returned=1.*session_id=${session.id}.*status=cancelled|status=cancelled.*session_id=${session.id}`));
+  const read = (await (await request.get(`/api/v1/connect/sessions/${session.id}`, { headers: auth() })).json()) as { status: string };
+  expect(read.status).toBe("cancelled");
+  // The link now leads to the done page, not back into the flow.
+  await page.goto(session.connectUrl);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Nothing was shared");
+});
