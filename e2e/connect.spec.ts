@@ -1,5 +1,9 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import pg from "pg";
+import { RUNTIME_FILE } from "@/lib/db";
 
 // The whole Connect flow in Chromium against the synthetic health systems: an application creates a session with
 // its sandbox key, a patient connects in the browser, and the application reads what was imported.
@@ -110,4 +114,23 @@ test("cancel from a step returns to the application with status=cancelled", asyn
   // The link now leads to the done page, not back into the flow.
   await page.goto(session.connectUrl);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Nothing was shared");
+});
+
+test("an expired link answers 410 with a page the patient understands", async ({ page, request, baseURL }) => {
+  const session = await createSession(request, baseURL!, ["labs"]);
+  // Sixty minutes are simulated by moving the session's expiry into the past in the platform's own database.
+  const { url } = JSON.parse(readFileSync(path.join(process.env.E2E_DATA_DIR!, "postgres", RUNTIME_FILE), "utf8")) as { url: string };
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`UPDATE "ConnectSession" SET "expiresAt" = now() - interval '1 second' WHERE id = $1`, [session.id]);
+  await client.end();
+
+  const response = await page.goto(session.connectUrl);
+  expect(response?.status()).toBe(410);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("This link has expired");
+  const api = await request.get(session.connectUrl, { headers: { Accept: "application/json" } });
+  expect(api.status()).toBe(410);
+  expect(((await api.json()) as { error: { code: string } }).error.code).toBe("session_expired");
+  const read = (await (await request.get(`/api/v1/connect/sessions/${session.id}`, { headers: auth() })).json()) as { status: string };
+  expect(read.status).toBe("expired");
 });

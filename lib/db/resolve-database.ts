@@ -15,7 +15,8 @@ export type ResolvedDatabase = {
 
 // While a launcher runs the embedded server, it leaves the server's URL here so that `npm run dev:key` and other
 // one-off scripts join that server instead of trying to start a second one on the same data folder.
-const RUNTIME_FILE = "server.json";
+/** Where a running embedded server records its URL, so other tools (dev:key, tests) reuse it. */
+export const RUNTIME_FILE = "server.json";
 
 /**
  * The database the platform uses: DATABASE_URL when set (any PostgreSQL 15+), else the embedded PostgreSQL with
