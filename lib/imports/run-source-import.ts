@@ -32,8 +32,9 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     const outcome = await applySourceFacts({ subjectId: source.subjectId, sourceId, facts: result.facts });
     const finishedAt = now();
     await db().$transaction([
-      db().sourceImport.update({
-        where: { id: importId },
+      // Conditional: an import another attempt already declared interrupted stays so, even if it finishes after all.
+      db().sourceImport.updateMany({
+        where: { id: importId, status: "running" },
         data: {
           status: "completed",
           recordCounts: summary.records as Prisma.InputJsonValue,
@@ -54,7 +55,7 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     const reason = error instanceof Error ? error.message : String(error);
     log.warn({ sourceId, importId, err: reason }, "source import failed");
     await db().$transaction([
-      db().sourceImport.update({ where: { id: importId }, data: { status: "failed", error: reason.slice(0, 500), finishedAt: now() } }),
+      db().sourceImport.updateMany({ where: { id: importId, status: "running" }, data: { status: "failed", error: reason.slice(0, 500), finishedAt: now() } }),
       // Records from an earlier import stay; the source says it is behind.
       db().source.update({ where: { id: sourceId }, data: { syncStatus: source.lastSyncedAt ? "partial" : "failed", lastError: reason.slice(0, 500) } }),
     ]);

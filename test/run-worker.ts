@@ -1,0 +1,7 @@
+// A worker in its own process, for tests that kill one mid-job: `tsx test/run-worker.ts` with DATABASE_URL set.
+import { startWorker } from "@/lib/jobs";
+
+const databaseUrl = process.env.DATABASE_URL;
+if (!databaseUrl) throw new Error("DATABASE_URL is not set");
+await startWorker(databaseUrl);
+console.log("worker started");
