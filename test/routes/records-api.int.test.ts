@@ -101,9 +101,14 @@ describe("GET /users/{subject}/records/{category}", () => {
     expect([outsideAllowlist.status, outsideAllowlist.body.error?.code]).toEqual([403, "app_scope_exceeded"]);
     expect((await categoryPage(sandboxKey, subject.id, "medications")).body.error?.code).toBe("app_scope_exceeded");
     expect((await categoryPage(sandboxKey, subject.id, "labs", "?limit=500")).body.error?.code).toBe("invalid_pagination");
-    // Another application's subject is invisible.
+    // Another application's subject is invisible, and so is this application's subject to its live key.
     const foreign = await categoryPage(sandboxKey, other.subject.id, "labs");
     expect([foreign.status, foreign.body.error?.code]).toEqual([404, "not_found"]);
+    await db().application.update({ where: { id: other.application.id }, data: { productionEnabled: true } });
+    const otherEnvironment = await categoryPage(other.liveKey, other.subject.id, "labs");
+    expect([otherEnvironment.status, otherEnvironment.body.error?.code]).toEqual([404, "not_found"]);
+    expect((await snapshot(other.liveKey, other.subject.id)).status).toBe(404);
+    expect((await changes(other.liveKey, other.subject.id, "labs", "?cursor=x")).status).toBe(404);
 
     const page = await categoryPage(sandboxKey, subject.id, "labs", "?limit=1");
     const next = page.body.nextCursor as string;
