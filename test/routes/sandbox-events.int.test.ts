@@ -64,7 +64,7 @@ describe("POST /sandbox/subjects/{subject}/events: errors", () => {
     const one = await simulatedUser(sandboxKey, "baseline-adult", ALL);
     expect((await sandboxEvent(sandboxKey, one.subject, { type: "records.advance", source: "secondary" })).body.error?.code).toBe("invalid_source");
     // A source may be named by key, provider id or source id.
-    for (const source of ["secondary", "prairie-ridge", two.session.sources[1]!.sourceId as unknown as string]) {
+    for (const source of ["secondary", "prairie-ridge", two.session.sources[1]!.sourceId]) {
       const answer = await sandboxEvent(sandboxKey, two.subject, { type: "source.fail", source });
       expect(answer.status).toBe(200);
       expect(answer.body.sources).toEqual([expect.objectContaining({ sourceKey: "secondary", providerId: "prairie-ridge" })]);
