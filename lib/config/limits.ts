@@ -29,3 +29,8 @@ export function trustedProxyHops(): number {
   if (raw === undefined || raw === "" || raw === "0") return 0;
   return positiveInteger("CHARTKEY_TRUSTED_PROXY_HOPS", 0);
 }
+
+/** Active synthetic patients (simulated, not yet purged) one application may have (docs/contract.md, Limits: 25). */
+export function sandboxPatientLimit(): number {
+  return positiveInteger("CHARTKEY_SANDBOX_PATIENT_LIMIT", 25);
+}

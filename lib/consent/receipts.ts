@@ -1,4 +1,5 @@
 import { db, withTransaction, type Tx } from "@/lib/db";
+import { recordEvent } from "@/lib/events";
 import { newId } from "@/lib/ids";
 import type { Category } from "@/lib/records";
 
@@ -64,13 +65,35 @@ export async function expireReceiptNow(receiptId: string, now = new Date()): Pro
   return count === 1;
 }
 
-/** Marks every active receipt whose expiry has passed as `expired`; returns how many. */
+/**
+ * Marks every active receipt whose expiry has passed as `expired` and stores `consent.expired` for each, in the
+ * same transaction (a receipt is marked, and its event stored, exactly once even with several workers); returns how
+ * many.
+ */
 export async function markExpiredReceipts(now = new Date()): Promise<number> {
-  const { count } = await db().consentReceipt.updateMany({
+  const due = await db().consentReceipt.findMany({
     where: { status: "active", expiresAt: { lte: now } },
-    data: { status: "expired", expiredAt: now },
+    select: { id: true, applicationId: true, environment: true, subjectId: true, categories: true },
   });
-  return count;
+  let marked = 0;
+  for (const receipt of due) {
+    // Conditional per receipt: a receipt revoked meanwhile, or marked by another worker, is not marked or announced twice.
+    marked += await withTransaction("ReadCommitted", async (tx) => {
+      const { count } = await tx.consentReceipt.updateMany({ where: { id: receipt.id, status: "active", expiresAt: { lte: now } }, data: { status: "expired", expiredAt: now } });
+      if (count === 0) return 0;
+      await recordEvent(
+        {
+          applicationId: receipt.applicationId,
+          environment: receipt.environment,
+          type: "consent.expired",
+          data: { subject: receipt.subjectId, receiptId: receipt.id, categories: receipt.categories },
+        },
+        tx,
+      );
+      return 1;
+    });
+  }
+  return marked;
 }
 
 /** A receipt as the API reports it: its stored status, except that an active one past its expiry is expired. */

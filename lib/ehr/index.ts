@@ -14,7 +14,7 @@ export { issueAuthorizationCodeDirectly } from "./issue-code-directly";
 export { EHR_OAUTH_PROFILE, OAuthError } from "./oauth-errors";
 export * from "./operations";
 export { advanceEhrPatientPhase, currentEhrPatientPhase } from "./patient-phase";
-export { ehrPatients, findEhrPatient, type EhrPatient } from "./patients";
+export { ehrPatients, findEhrPatient, simulatedEhrPatientKey, type EhrPatient } from "./patients";
 export { ehrEndpoints, type EhrEndpoints } from "./providers";
 export { smartConfiguration } from "./smart-configuration";
 export { handleTokenRequest } from "./token-endpoint";

@@ -51,6 +51,22 @@ export function ehrPatients(providerId: string): EhrPatient[] {
   return allPatients().filter((patient) => patient.providerId === providerId);
 }
 
+/**
+ * The patient a key names: a manifest patient (`{scenarioId}.{sourceKey}`, the one the authorization page offers and
+ * every browser sign-in shares), or a simulated instance of one (`{scenarioId}.{sourceKey}.{instance}`, what the
+ * sandbox simulation signs in as, `instance` being the synthetic Chartkey patient's id). An instance serves the same
+ * fixtures but keeps its own phase, faults, codes and tokens, so one application's `records.advance` never moves
+ * another's records.
+ */
 export function findEhrPatient(providerId: string, patientKey: string): EhrPatient | undefined {
-  return allPatients().find((patient) => patient.providerId === providerId && patient.patientKey === patientKey);
+  const [scenarioId, sourceKey, instance, ...rest] = patientKey.split(".");
+  if (rest.length > 0 || instance === "" || (instance !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(instance))) return undefined;
+  const base = allPatients().find((patient) => patient.providerId === providerId && patient.patientKey === `${scenarioId}.${sourceKey}`);
+  if (!base || instance === undefined) return base;
+  return { ...base, patientKey };
+}
+
+/** The key of a simulated instance of a manifest patient (see findEhrPatient). */
+export function simulatedEhrPatientKey(scenarioId: string, sourceKey: string, instance: string): string {
+  return `${scenarioId}.${sourceKey}.${instance}`;
 }

@@ -1,2 +1,2 @@
 export { runSourceImport, type FetchSourceResources, type ImportResult } from "./run-source-import";
-export { sourceImportJob } from "./import-job";
+export { importSource, sourceImportJob } from "./import-job";

@@ -1,5 +1,6 @@
 import type { FhirResource } from "fhir/r4";
 import { db, Prisma } from "@/lib/db";
+import { recordEvent } from "@/lib/events";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { applySourceFacts, normalizeResources, summarizeNormalization, type ApplyOutcome } from "@/lib/records";
@@ -16,7 +17,14 @@ export type ImportResult = { importId: string; outcome: ApplyOutcome };
  * category, skips per reason, what changed) are kept with it.
  */
 export async function runSourceImport(sourceId: string, fetchResources: FetchSourceResources, now = () => new Date()): Promise<ImportResult> {
-  const source = await db().source.findUniqueOrThrow({ where: { id: sourceId }, include: { provider: { select: { name: true } } } });
+  const source = await db().source.findUniqueOrThrow({
+    where: { id: sourceId },
+    include: {
+      provider: { select: { name: true } },
+      subject: { select: { applicationId: true, environment: true, application: { select: { syncMode: true } } } },
+    },
+  });
+  const continuous = source.subject.application.syncMode === "continuous";
   // An import left running by a worker that died is over: this attempt replaces it.
   await db().sourceImport.updateMany({ where: { sourceId, status: "running" }, data: { status: "failed", error: "interrupted", finishedAt: now() } });
   const importId = newId("imp_");
@@ -26,6 +34,9 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
   ]);
 
   try {
+    // The sandbox's `source.fail`: this one import fails as an unreachable health system would; the flag is spent.
+    const failed = await db().source.updateMany({ where: { id: sourceId, failNextImport: true }, data: { failNextImport: false } });
+    if (failed.count > 0) throw new Error("source_unavailable: the health system could not be reached (sandbox source.fail)");
     const resources = await fetchResources(sourceId);
     const result = normalizeResources(resources, { sourceId, sourceName: source.provider.name }, source.subjectId);
     const summary = summarizeNormalization(result);
@@ -50,6 +61,22 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
         data: { syncStatus: "synced", lastSyncedAt: finishedAt, resourceCounts: countByType(resources) as Prisma.InputJsonValue },
       }),
     ]);
+    if (continuous && outcome.upserts + outcome.deletes > 0) {
+      await recordEvent({
+        applicationId: source.subject.applicationId,
+        environment: source.subject.environment,
+        type: "records.updated",
+        data: {
+          subject: source.subjectId,
+          sourceId,
+          providerId: source.providerId,
+          importId,
+          categories: outcome.categories,
+          upserts: outcome.upserts,
+          deletes: outcome.deletes,
+        },
+      });
+    }
     return { importId, outcome };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
@@ -59,8 +86,22 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
       // Records from an earlier import stay; the source says it is behind.
       db().source.update({ where: { id: sourceId }, data: { syncStatus: source.lastSyncedAt ? "partial" : "failed", lastError: reason.slice(0, 500) } }),
     ]);
+    if (continuous) {
+      // The reason is the client's own message (never a token or record content); the code is what clients branch on.
+      await recordEvent({
+        applicationId: source.subject.applicationId,
+        environment: source.subject.environment,
+        type: "sync.failed",
+        data: { subject: source.subjectId, sourceId, providerId: source.providerId, importId, code: failureCode(reason) },
+      });
+    }
     throw error;
   }
+}
+
+function failureCode(reason: string): string {
+  const code = /^([a-z_]+):/.exec(reason)?.[1];
+  return code ?? "import_failed";
 }
 
 function countByType(resources: readonly FhirResource[]): Record<string, number> {

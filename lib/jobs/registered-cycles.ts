@@ -1,5 +1,6 @@
 import { expireConnectSessions } from "@/lib/connect";
 import { expireConsentReceipts } from "@/lib/consent";
+import { purgeSyntheticPatients } from "@/lib/simulation";
 import type { LifecycleCycle } from "./lifecycle";
 import { pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs } from "./prune-cycles";
 
@@ -11,6 +12,7 @@ import { pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs } from
 export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [
   expireConsentReceipts,
   expireConnectSessions,
+  purgeSyntheticPatients,
   pruneRequestLogs,
   pruneIdempotencyRecords,
   pruneRateLimitWindows,

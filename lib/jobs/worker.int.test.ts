@@ -47,6 +47,7 @@ describe("lifecycle cycles", () => {
     expect(outcomes).toEqual([
       { name: "expire-consent-receipts", affected: 0 },
       { name: "expire-connect-sessions", affected: 0 },
+      { name: "purge-synthetic-patients", affected: 0 },
       { name: "prune-request-logs", affected: 1 },
       { name: "prune-idempotency-records", affected: 1 },
       { name: "prune-rate-limit-windows", affected: 1 },

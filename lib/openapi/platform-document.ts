@@ -4,6 +4,7 @@ import { cancelConnectSession, createConnectSession, getConnectSession } from "@
 import { getConsentReceipt } from "@/lib/consent";
 import { HEADER, SERVICE_VERSION } from "@/lib/http";
 import { getHealth } from "@/lib/platform";
+import { simulateConnectSession, triggerSandboxEvent } from "@/lib/simulation";
 import { getHealthRecord, listCategoryRecords, listRecordChanges, listUsers } from "@/lib/users";
 import { buildOpenApiDocument } from "./build-document";
 import type { OpenApiDocument } from "./document-types";
@@ -23,6 +24,8 @@ export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
   listCategoryRecords,
   listRecordChanges,
   getConsentReceipt,
+  simulateConnectSession,
+  triggerSandboxEvent,
 ];
 
 let cached: OpenApiDocument | undefined;
@@ -41,6 +44,7 @@ export function platformOpenApiDocument(): OpenApiDocument {
       { name: "Platform", description: "Availability, the calling application and this document." },
       { name: "Connect", description: "Sessions that send a patient through the hosted consent flow." },
       { name: "Records", description: "Subjects, their consent-filtered records, change feeds and consent receipts." },
+      { name: "Sandbox", description: "Sandbox keys only: simulated Connect sessions and controls on the synthetic users they create." },
     ],
     operations: PLATFORM_OPERATIONS,
     headers: COMMON_HEADERS,

@@ -14,7 +14,8 @@ export type SourceFacts = {
   facts: readonly NormalizedFact[];
 };
 
-export type ApplyOutcome = { upserts: number; deletes: number; unchanged: number };
+/** What an import changed: feed entries written (upserts, tombstones), facts left alone, and the categories touched. */
+export type ApplyOutcome = { upserts: number; deletes: number; unchanged: number; categories: Category[] };
 
 type StoredRecord = {
   id: string;
@@ -94,7 +95,8 @@ export async function applySourceFacts({ subjectId, sourceId, facts }: SourceFac
       ...tombstones.map((record) => ({ category: record.category as Category, recordId: record.id, changeType: "delete" as const })),
     ];
     await appendChanges(tx, subjectId, changes);
-    return { upserts: changes.length - tombstones.length, deletes: tombstones.length, unchanged };
+    const categories = CATEGORIES.filter((category) => changes.some((change) => change.category === category));
+    return { upserts: changes.length - tombstones.length, deletes: tombstones.length, unchanged, categories };
   });
 }
 
