@@ -1,5 +1,6 @@
 import { expireConnectSessions } from "@/lib/connect";
 import { expireConsentReceipts } from "@/lib/consent";
+import { redispatchWebhookDeliveries } from "@/lib/webhooks";
 import type { LifecycleCycle } from "./lifecycle";
 import { pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs } from "./prune-cycles";
 
@@ -14,4 +15,5 @@ export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [
   pruneRequestLogs,
   pruneIdempotencyRecords,
   pruneRateLimitWindows,
+  redispatchWebhookDeliveries,
 ];

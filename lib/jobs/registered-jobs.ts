@@ -1,4 +1,5 @@
 import { sourceImportJob } from "@/lib/imports";
+import { webhookDeliveryJob } from "@/lib/webhooks";
 import { lifecycleJob } from "./lifecycle-job";
 import type { JobDefinition } from "./registry";
 
@@ -6,4 +7,4 @@ import type { JobDefinition } from "./registry";
  * Every background job the worker runs. A domain adds one by exporting a `defineJob(...)` from its own folder and
  * listing it here: the queue is created with its policy and worked, with no change to the queue or the worker.
  */
-export const JOBS: readonly JobDefinition[] = [lifecycleJob, sourceImportJob];
+export const JOBS: readonly JobDefinition[] = [lifecycleJob, sourceImportJob, webhookDeliveryJob];

@@ -24,6 +24,13 @@ export type JobDefinition<Data extends object = object> = {
    * the first offer of each window across all instances, so the job runs once per window however many run.
    */
   everySeconds?: number;
+  /**
+   * How many pollers work the queue side by side in each worker (default 1), each taking one job at a time, so
+   * one slow job holds up only its own poller.
+   */
+  pollers?: number;
+  /** How often an idle poller asks for a job (pg-boss default 2 seconds). */
+  pollingIntervalSeconds?: number;
 };
 
 /** Declares a job; a domain exports the result and `registered-jobs.ts` lists it. */

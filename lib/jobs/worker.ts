@@ -15,9 +15,12 @@ export async function startWorker(databaseUrl: string, jobs: readonly JobDefinit
   const boss = await startQueue(databaseUrl, jobs);
   for (const job of jobs) {
     // pg-boss hands handlers a batch; the default batch size is one, so each job succeeds or fails on its own.
-    await boss.work<object>(job.queue, async (batch) => {
-      for (const item of batch) await job.handler(item);
-    });
+    const options = job.pollingIntervalSeconds ? { pollingIntervalSeconds: job.pollingIntervalSeconds } : {};
+    for (let poller = 0; poller < (job.pollers ?? 1); poller++) {
+      await boss.work<object>(job.queue, options, async (batch) => {
+        for (const item of batch) await job.handler(item);
+      });
+    }
   }
 
   const offers = jobs.flatMap(({ queue, everySeconds }) => {

@@ -1,4 +1,5 @@
 /** Queue names shared by the code that sends jobs and the worker that runs them. */
 export const QUEUE = {
   sourceImport: "source-import",
+  webhookDelivery: "webhook-delivery",
 } as const;
