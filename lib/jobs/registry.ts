@@ -25,10 +25,12 @@ export type JobDefinition<Data extends object = object> = {
    */
   everySeconds?: number;
   /**
-   * How many pollers work the queue side by side in each worker (default 1), each taking one job at a time, so
-   * one slow job holds up only its own poller.
+   * How many pollers work the queue side by side in each worker (default 1). A poller takes up to `batchSize`
+   * jobs per fetch (default 1) and runs them in parallel, each succeeding or failing on its own; it fetches again
+   * when the slowest is done, so one slow job holds up only its own poller's next fetch.
    */
   pollers?: number;
+  batchSize?: number;
   /** How often an idle poller asks for a job (pg-boss default 2 seconds). */
   pollingIntervalSeconds?: number;
 };

@@ -35,29 +35,33 @@ export async function enqueueDelivery(job: DeliveryJob, startAfter?: Date): Prom
  * (`status = pending AND attempts = attempt - 1`), so a redelivered or duplicate job, or a job for a delivery
  * already succeeded or failed, does nothing; the claim also sets `nextAttemptAt` to a lease, after which the
  * redispatch cycle treats a silent worker as dead and sends the next attempt. The attempt is logged and the
- * delivery moved on in one transaction guarded by the same attempt number.
+ * delivery moved on in one statement guarded by the same attempt number.
  */
 export async function deliverWebhook(job: DeliveryJob, policy: DeliveryPolicy = deliveryPolicy()): Promise<DeliveryOutcome> {
-  const delivery = await db().webhookDelivery.findUnique({
-    where: { id: job.deliveryId },
-    include: { event: true, application: { select: { signingSecretEncrypted: true } } },
-  });
-  // The job can be sent before the writing transaction commits: throwing lets pg-boss retry it shortly.
-  if (!delivery) throw new Error(`webhook delivery ${job.deliveryId} is not visible (yet)`);
-  if (delivery.status !== "pending" || delivery.attempts !== job.attempt - 1) return "skipped";
-
+  // Claim the attempt and read what it needs in one statement (the hot path of a draining backlog).
   const claimedAt = new Date();
-  const claimed = await db().webhookDelivery.updateMany({
-    where: { id: delivery.id, status: "pending", attempts: job.attempt - 1 },
-    data: { attempts: job.attempt, lastAttemptAt: claimedAt, nextAttemptAt: new Date(claimedAt.getTime() + policy.leaseMs) },
-  });
-  if (claimed.count === 0) return "skipped";
+  const leaseUntil = new Date(claimedAt.getTime() + policy.leaseMs);
+  const [claimed] = await db().$queryRaw<ClaimedDelivery[]>`
+    WITH claimed AS (
+      UPDATE "WebhookDelivery" SET attempts = ${job.attempt}, "lastAttemptAt" = ${claimedAt}, "nextAttemptAt" = ${leaseUntil}
+      WHERE id = ${job.deliveryId} AND status = 'pending' AND attempts = ${job.attempt - 1}
+      RETURNING id, url, "eventId", "applicationId"
+    )
+    SELECT c.id, c.url, e.id AS "eventId", e.type, e.environment::text AS environment, e.data, e."createdAt", a."signingSecretEncrypted"
+    FROM claimed c JOIN "Event" e ON e.id = c."eventId" JOIN "Application" a ON a.id = c."applicationId"`;
+  if (!claimed) {
+    // The job can be sent before the writing transaction commits: throwing lets pg-boss retry it shortly.
+    // Otherwise the attempt was made already (a redelivered or duplicate job) or the delivery is settled.
+    const exists = await db().webhookDelivery.count({ where: { id: job.deliveryId } });
+    if (!exists) throw new Error(`webhook delivery ${job.deliveryId} is not visible (yet)`);
+    return "skipped";
+  }
 
-  const { event } = delivery;
+  const event = { id: claimed.eventId, type: claimed.type, environment: claimed.environment, data: claimed.data, createdAt: new Date(claimed.createdAt) };
   const body = webhookPayload(event);
-  const signature = new Webhook(decryptSecret(delivery.application.signingSecretEncrypted)).sign(event.id, claimedAt, body);
+  const signature = signer(claimed.signingSecretEncrypted).sign(event.id, claimedAt, body);
   const result = await postWebhook(
-    delivery.url,
+    claimed.url,
     event.environment,
     body,
     {
@@ -74,44 +78,58 @@ export async function deliverWebhook(job: DeliveryJob, policy: DeliveryPolicy = 
   const last = job.attempt >= policy.maxAttempts;
   const nextAttemptAt = succeeded || last ? null : new Date(Date.now() + policy.backoffMs(job.attempt));
   const outcome: DeliveryOutcome = succeeded ? "succeeded" : last ? "failed" : "retrying";
-  const [, moved] = await db().$transaction([
-    db().webhookDeliveryAttempt.create({
-      data: {
-        id: newId("wha_"),
-        deliveryId: delivery.id,
-        attempt: job.attempt,
-        responseCode: result.status,
-        latencyMs: result.latencyMs,
-        responseExcerpt: result.excerpt,
-        error: result.error,
-      },
-    }),
-    db().webhookDelivery.updateMany({
-      where: { id: delivery.id, status: "pending", attempts: job.attempt },
-      data: {
-        status: succeeded ? "succeeded" : last ? "failed" : "pending",
-        responseCode: result.status,
-        lastError: result.error,
-        nextAttemptAt,
-      },
-    }),
-  ]);
-  if (moved.count === 1 && nextAttemptAt) await enqueueDelivery({ deliveryId: delivery.id, attempt: job.attempt + 1 }, nextAttemptAt);
+  const status = succeeded ? "succeeded" : last ? "failed" : "pending";
+  // The attempt's log row and the delivery's move in one statement, guarded by the attempt number; the log's
+  // unique (delivery, attempt) refuses a second row for the same attempt.
+  const moved = await db().$executeRaw`
+    WITH logged AS (
+      INSERT INTO "WebhookDeliveryAttempt" (id, "deliveryId", attempt, "responseCode", "latencyMs", "responseExcerpt", error)
+      VALUES (${newId("wha_")}, ${claimed.id}, ${job.attempt}, ${result.status}, ${result.latencyMs}, ${result.excerpt}, ${result.error})
+    )
+    UPDATE "WebhookDelivery"
+    SET status = ${status}::"DeliveryStatus", "responseCode" = ${result.status}, "lastError" = ${result.error}, "nextAttemptAt" = ${nextAttemptAt}
+    WHERE id = ${claimed.id} AND status = 'pending' AND attempts = ${job.attempt}`;
+  if (moved === 1 && nextAttemptAt) await enqueueDelivery({ deliveryId: claimed.id, attempt: job.attempt + 1 }, nextAttemptAt);
   return outcome;
+}
+
+type ClaimedDelivery = {
+  id: string;
+  url: string;
+  eventId: string;
+  type: string;
+  environment: "sandbox" | "live";
+  data: unknown;
+  createdAt: Date | string;
+  signingSecretEncrypted: string;
+};
+
+// Signers by sealed secret: unsealing and key decoding once per application, not per delivery.
+const signers = new Map<string, Webhook>();
+function signer(sealed: string): Webhook {
+  let found = signers.get(sealed);
+  if (!found) {
+    if (signers.size >= 1000) signers.clear();
+    found = new Webhook(decryptSecret(sealed));
+    signers.set(sealed, found);
+  }
+  return found;
 }
 
 /**
  * The delivery queue. pg-boss's own retries only cover a job sent before its delivery committed (or a database
  * hiccup); receiver failures are attempts the handler schedules itself. A job stuck in a killed worker expires
  * after a minute; its rerun finds its attempt claimed and does nothing, the redispatch cycle having sent the next.
- * Twenty pollers work the queue side by side, so a receiver that holds a connection for the full 10 seconds
- * occupies one poller, and other applications' deliveries keep flowing through the rest.
+ * Four pollers each take up to 50 jobs per fetch and post them in parallel: a receiver that holds a connection
+ * for the full 10 seconds delays only its own poller's next fetch (the rest of that batch is delivered at once),
+ * and other applications' deliveries keep flowing through the other pollers.
  */
 export const webhookDeliveryJob = {
   queue: QUEUE.webhookDelivery,
   policy: { policy: "standard", retryLimit: 4, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
-  pollers: 20,
-  pollingIntervalSeconds: 1,
+  pollers: 4,
+  batchSize: 50,
+  pollingIntervalSeconds: 0.5,
   handler: async (job: PgBoss.Job<DeliveryJob>) => {
     await deliverWebhook(job.data);
   },
