@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
 import type { LifecycleCycle } from "@/lib/jobs";
 import { QUEUE } from "@/lib/queue";
 import { enqueueDelivery } from "./deliver";
@@ -7,7 +8,8 @@ import { deliveryPolicy } from "./policy";
 /**
  * Re-sends the job of every pending delivery that is due and has no live job: the process crashed between the
  * commit and the send, the send failed, or the worker died mid-attempt (its claim's lease has passed and its job
- * has been active longer than the lease). A delivery whose interrupted attempt was its last ends `failed`.
+ * has been active longer than the lease). An interrupted attempt is logged as such; a delivery whose interrupted
+ * attempt was its last ends `failed`.
  */
 export async function redispatchDeliveries(now: Date, limit = 1000): Promise<number> {
   const policy = deliveryPolicy();
@@ -25,6 +27,13 @@ export async function redispatchDeliveries(now: Date, limit = 1000): Promise<num
       )
     ORDER BY d."nextAttemptAt" LIMIT ${limit}`;
   for (const delivery of due) {
+    if (delivery.attempts > 0) {
+      // The claimed attempt never logged an outcome: its worker died. Log it, so the dashboard shows the gap.
+      await db().$executeRaw`
+        INSERT INTO "WebhookDeliveryAttempt" (id, "deliveryId", attempt, "latencyMs", error)
+        VALUES (${newId("wha_")}, ${delivery.id}, ${delivery.attempts}, 0, 'interrupted: the worker stopped during the attempt')
+        ON CONFLICT ("deliveryId", attempt) DO NOTHING`;
+    }
     if (delivery.attempts >= policy.maxAttempts) {
       await db().webhookDelivery.updateMany({
         where: { id: delivery.id, status: "pending", attempts: delivery.attempts },
