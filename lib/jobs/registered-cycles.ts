@@ -1,6 +1,7 @@
 import { expireConnectSessions } from "@/lib/connect";
 import { expireConsentReceipts } from "@/lib/consent";
 import { purgeSyntheticPatients } from "@/lib/simulation";
+import { redispatchWebhookDeliveries } from "@/lib/webhooks";
 import type { LifecycleCycle } from "./lifecycle";
 import { pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs } from "./prune-cycles";
 
@@ -16,4 +17,5 @@ export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [
   pruneRequestLogs,
   pruneIdempotencyRecords,
   pruneRateLimitWindows,
+  redispatchWebhookDeliveries,
 ];

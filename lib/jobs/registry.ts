@@ -24,6 +24,15 @@ export type JobDefinition<Data extends object = object> = {
    * the first offer of each window across all instances, so the job runs once per window however many run.
    */
   everySeconds?: number;
+  /**
+   * How many pollers work the queue side by side in each worker (default 1). A poller takes up to `batchSize`
+   * jobs per fetch (default 1) and runs them in parallel, each succeeding or failing on its own; it fetches again
+   * when the slowest is done, so one slow job holds up only its own poller's next fetch.
+   */
+  pollers?: number;
+  batchSize?: number;
+  /** How often an idle poller asks for a job (pg-boss default 2 seconds). */
+  pollingIntervalSeconds?: number;
 };
 
 /** Declares a job; a domain exports the result and `registered-jobs.ts` lists it. */

@@ -51,6 +51,7 @@ describe("lifecycle cycles", () => {
       { name: "prune-request-logs", affected: 1 },
       { name: "prune-idempotency-records", affected: 1 },
       { name: "prune-rate-limit-windows", affected: 1 },
+      { name: "redispatch-webhook-deliveries", affected: 0 },
     ]);
     expect((await db().requestLog.findMany()).map((r) => r.requestId)).toEqual(["req_new_cycles"]);
     expect((await db().idempotencyRecord.findMany()).map((r) => r.id)).toEqual(["idem_new_cycles"]);
@@ -112,6 +113,37 @@ describe("the pg-boss worker", () => {
       expect(await queueRow("registry-probe")).toMatchObject({ retry_limit: 4, expire_seconds: 30 });
     } finally {
       await restarted.stop();
+    }
+  }, 40_000);
+
+  it("runs a batched queue's jobs in parallel across pollers, and fails a failing job alone", async () => {
+    const url = process.env.DATABASE_URL as string;
+    let running = 0;
+    let peak = 0;
+    const batched = defineJob<{ n: number }>({
+      queue: "batch-probe",
+      policy: { policy: "standard", retryLimit: 0, expireInSeconds: 60 },
+      pollers: 2,
+      batchSize: 5,
+      pollingIntervalSeconds: 0.5,
+      handler: async (job) => {
+        running++;
+        peak = Math.max(peak, running);
+        await sleep(300);
+        running--;
+        if (job.data.n === 3) throw new Error("job 3 fails");
+      },
+    });
+    const worker = await startWorker(url, [batched]);
+    try {
+      const ids: string[] = [];
+      for (let n = 0; n < 10; n++) ids.push((await worker.boss.send("batch-probe", { n })) as string);
+      const states = async () => Promise.all(ids.map(async (id) => (await worker.boss.getJobById("batch-probe", id))?.state));
+      await waitFor(async () => (await states()).every((state) => state === "completed" || state === "failed"), "every batched job settling");
+      expect((await states()).map((state, n) => [n, state])).toEqual(ids.map((_, n) => [n, n === 3 ? "failed" : "completed"]));
+      expect(peak).toBeGreaterThan(2);
+    } finally {
+      await worker.stop();
     }
   }, 40_000);
 

@@ -14,10 +14,20 @@ export type RunningWorker = { boss: PgBoss; stop: () => Promise<void> };
 export async function startWorker(databaseUrl: string, jobs: readonly JobDefinition[] = JOBS): Promise<RunningWorker> {
   const boss = await startQueue(databaseUrl, jobs);
   for (const job of jobs) {
-    // pg-boss hands handlers a batch; the default batch size is one, so each job succeeds or fails on its own.
-    await boss.work<object>(job.queue, async (batch) => {
-      for (const item of batch) await job.handler(item);
-    });
+    // pg-boss hands handlers a batch and completes or fails it whole; so a batch's jobs run in parallel, a failed
+    // one is failed on its own (and retried as its policy says), and pg-boss's completion then skips it.
+    const options = { batchSize: job.batchSize ?? 1, ...(job.pollingIntervalSeconds ? { pollingIntervalSeconds: job.pollingIntervalSeconds } : {}) };
+    for (let poller = 0; poller < (job.pollers ?? 1); poller++) {
+      await boss.work<object>(job.queue, options, async (batch) => {
+        if (batch.length === 1) return job.handler(batch[0]!);
+        const outcomes = await Promise.allSettled(batch.map((item) => job.handler(item)));
+        const failed = batch.filter((_, index) => outcomes[index]!.status === "rejected");
+        for (const item of failed) {
+          const reason = (outcomes[batch.indexOf(item)] as PromiseRejectedResult).reason as Error;
+          await boss.fail(job.queue, item.id, { message: reason?.message ?? String(reason) });
+        }
+      });
+    }
   }
 
   const offers = jobs.flatMap(({ queue, everySeconds }) => {

@@ -2,4 +2,5 @@
 export const QUEUE = {
   sourceImport: "source-import",
   sandboxSimulation: "sandbox-simulation",
+  webhookDelivery: "webhook-delivery",
 } as const;

@@ -22,9 +22,15 @@ function boss(): Promise<PgBoss> {
   return sender;
 }
 
-/** Enqueues one job; `singletonKey` keeps one queued job per key (e.g. one import per source at a time). */
-export async function sendJob(queue: string, data: object, options: { singletonKey?: string } = {}): Promise<string | null> {
-  return (await boss()).send(queue, data, options.singletonKey ? { singletonKey: options.singletonKey } : {});
+/**
+ * Enqueues one job; `singletonKey` keeps one queued job per key (e.g. one import per source at a time) on queues
+ * whose policy enforces it, and otherwise only labels the job; `startAfter` holds it until then.
+ */
+export async function sendJob(queue: string, data: object, options: { singletonKey?: string; startAfter?: Date } = {}): Promise<string | null> {
+  const sendOptions: PgBoss.SendOptions = {};
+  if (options.singletonKey) sendOptions.singletonKey = options.singletonKey;
+  if (options.startAfter) sendOptions.startAfter = options.startAfter;
+  return (await boss()).send(queue, data, sendOptions);
 }
 
 /** Stops the sender (tests and graceful shutdown). */

@@ -1,0 +1,39 @@
+import { db } from "@/lib/db";
+import { recordEvent } from "@/lib/events";
+import { newId } from "@/lib/ids";
+import { enqueueDelivery } from "./deliver";
+
+export type ResendResult =
+  | { ok: true; deliveryId: string }
+  | { ok: false; reason: "not_found" | "still_pending" | "no_webhook_url" };
+
+/**
+ * Re-sends a delivery as a new delivery of the same event to the application's current URL: the old delivery
+ * keeps its attempt log, and the receiver sees the same `webhook-id` and can drop it if it had it already. A
+ * delivery still pending is being retried and is not duplicated.
+ */
+export async function resendDelivery(deliveryId: string, applicationId: string): Promise<ResendResult> {
+  const delivery = await db().webhookDelivery.findFirst({ where: { id: deliveryId, applicationId }, include: { application: { select: { webhookUrl: true } } } });
+  if (!delivery) return { ok: false, reason: "not_found" };
+  if (delivery.status === "pending") return { ok: false, reason: "still_pending" };
+  const url = delivery.application.webhookUrl;
+  if (!url) return { ok: false, reason: "no_webhook_url" };
+  const created = await db().webhookDelivery.create({
+    data: { id: newId("whd_"), eventId: delivery.eventId, applicationId, url, nextAttemptAt: new Date() },
+  });
+  await enqueueDelivery({ deliveryId: created.id, attempt: 1 });
+  return { ok: true, deliveryId: created.id };
+}
+
+/**
+ * A `webhook.test` event on demand: stored like any event (a delivery needs its event, and the dashboard's log
+ * shows it), so it is delivered, signed and logged exactly like the five business events. Its data names the
+ * environment only.
+ */
+export async function sendTestEvent(applicationId: string, environment: "sandbox" | "live") {
+  const application = await db().application.findUniqueOrThrow({ where: { id: applicationId }, select: { webhookUrl: true } });
+  if (!application.webhookUrl) return { ok: false as const, reason: "no_webhook_url" as const };
+  const event = await recordEvent({ applicationId, environment, type: "webhook.test", data: { message: "This is a test event from Chartkey." } });
+  const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { eventId: event.id } });
+  return { ok: true as const, eventId: event.id, deliveryId: delivery.id };
+}

@@ -1,0 +1,112 @@
+// Webhook fan-out: `tsx scripts/bench/webhook-fanout.ts` (WEBHOOK_FANOUT_EVENTS, default 10,000). In one run, on an
+// ephemeral embedded PostgreSQL: a backlog of N pending deliveries (events, outbox rows and their jobs, written in
+// bulk) drained by one worker to a local receiver, beside a bare loop that signs and posts the same payloads with
+// the same concurrency and no queue or database. Prints deliveries per second for both.
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { Webhook } from "standardwebhooks";
+
+const total = Number(process.env.WEBHOOK_FANOUT_EVENTS ?? "10000");
+// The bench's own throwaway database: a throwaway secret seals its signing secret when none is configured.
+process.env.CHARTKEY_SECRET ??= `bench-only-${randomBytes(24).toString("hex")}`;
+const { closeDb, db, migrate, startEmbeddedPostgres } = await import("@/lib/db");
+const { createApplication } = await import("@/lib/applications");
+const { decryptSecret } = await import("@/lib/auth");
+const { newId } = await import("@/lib/ids");
+const { startQueue, startWorker } = await import("@/lib/jobs");
+const { QUEUE, stopSender } = await import("@/lib/queue");
+const { webhookDeliveryJob, webhookPayload } = await import("@/lib/webhooks");
+
+const embedded = await startEmbeddedPostgres({ dataDir: path.join(tmpdir(), `ck-bench-webhooks-${process.pid}`), ephemeral: true });
+const admin = new pg.Client({ connectionString: embedded.serverUrl });
+await admin.connect();
+await admin.query("CREATE DATABASE chartkey_bench");
+await admin.end();
+process.env.DATABASE_URL = embedded.databaseUrl("chartkey_bench");
+await migrate(process.env.DATABASE_URL);
+
+let received = 0;
+const receiver = http.createServer((request, response) => {
+  request.resume();
+  request.on("end", () => {
+    received++;
+    response.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+
+const developer = await db().developer.create({ data: { id: newId("dev_"), email: "bench@example.test", name: "Bench", passwordHash: "unused" } });
+const application = await createApplication({ developerId: developer.id, name: "Bench", webhookUrl: url });
+const events = Array.from({ length: total }, (_, index) => ({
+  id: newId("evt_"),
+  applicationId: application.id,
+  environment: "sandbox" as const,
+  type: "records.updated",
+  data: { subject: `u_${index}`, categories: ["labs"] },
+  createdAt: new Date(),
+}));
+
+// The bare loop: sign and post every payload, `concurrency` at a time, over a keep-alive agent.
+const concurrency = webhookDeliveryJob.pollers * webhookDeliveryJob.batchSize;
+const signer = new Webhook(decryptSecret(application.signingSecretEncrypted));
+const agent = new http.Agent({ keepAlive: true });
+const bareStarted = performance.now();
+let next = 0;
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    while (next < events.length) {
+      const event = events[next++]!;
+      const body = webhookPayload(event);
+      const now = new Date();
+      await new Promise<void>((resolve, reject) => {
+        const request = http.request(url, {
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", "webhook-id": event.id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": signer.sign(event.id, now, body) },
+        });
+        request.on("response", (response) => response.resume().on("end", resolve));
+        request.on("error", reject);
+        request.end(body);
+      });
+    }
+  }),
+);
+const bareSeconds = (performance.now() - bareStarted) / 1000;
+
+// The platform: the backlog written in bulk, then drained by one worker.
+const boss = await startQueue(process.env.DATABASE_URL);
+for (let start = 0; start < total; start += 1000) {
+  const slice = events.slice(start, start + 1000);
+  await db().event.createMany({ data: slice });
+  const deliveries = slice.map((event) => ({ id: newId("whd_"), eventId: event.id, applicationId: application.id, url, nextAttemptAt: new Date() }));
+  await db().webhookDelivery.createMany({ data: deliveries });
+  await boss.insert(deliveries.map((delivery) => ({ name: QUEUE.webhookDelivery, data: { deliveryId: delivery.id, attempt: 1 }, singletonKey: delivery.id })));
+}
+received = 0;
+const drainStarted = performance.now();
+const worker = await startWorker(process.env.DATABASE_URL, [webhookDeliveryJob]);
+for (;;) {
+  const done = await db().webhookDelivery.count({ where: { status: "succeeded" } });
+  if (done === total) break;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+const drainSeconds = (performance.now() - drainStarted) / 1000;
+
+console.log(`webhook fan-out, ${total} events to a local receiver:`);
+console.log(`  platform (queue, signing, attempt log): ${(total / drainSeconds).toFixed(0)} deliveries/s (${drainSeconds.toFixed(1)} s)`);
+console.log(`  bare loop (sign and post, ${concurrency} at a time): ${(total / bareSeconds).toFixed(0)} deliveries/s (${bareSeconds.toFixed(1)} s)`);
+console.log(`  receiver saw ${received} platform deliveries`);
+
+await worker.stop();
+await boss.stop({ graceful: false, wait: true });
+await stopSender();
+agent.destroy();
+receiver.close();
+await closeDb();
+await embedded.stop();
+process.exit(0);
