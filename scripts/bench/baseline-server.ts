@@ -306,6 +306,15 @@ async function getSnapshot(key: Key, subjectId: string): Promise<Answer> {
   };
 }
 
+/** GET /health, keyless: the database answers. */
+async function getHealth(): Promise<Answer> {
+  const reachable = await pool.query("SELECT 1").then(() => true, () => false);
+  return {
+    status: reachable ? 200 : 503,
+    body: { status: reachable ? "ok" : "unavailable", version: "2026-09-22", checks: { database: reachable ? "ok" : "unreachable" } },
+  };
+}
+
 const ROUTES: [RegExp, (key: Key, match: string[], query: URLSearchParams) => Promise<Answer>][] = [
   [/^\/api\/v1\/app$/, (key) => getApp(key)],
   [/^\/api\/v1\/users\/([^/]+)\/records$/, (key, [subject]) => getSnapshot(key, subject!)],
@@ -334,6 +343,7 @@ const server = createServer((req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://baseline");
       const route = ROUTES.find(([pattern]) => pattern.test(url.pathname));
+      if (url.pathname === "/api/v1/health" && req.method === "GET") return send(res, requestId, await getHealth());
       if (!route || req.method !== "GET") throw new Refusal(404, "not_found", `No operation at ${req.method} ${url.pathname}.`);
       const key = await authenticate(req.headers.authorization);
       headers = await consume(key.id);

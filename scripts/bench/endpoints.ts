@@ -1,10 +1,11 @@
 /** One benchmarked operation and the request paths the load rotates through. */
 export type Endpoint = { id: EndpointId; label: string; paths: string[] };
-export type EndpointId = "app" | "category" | "feed" | "snapshot";
+export type EndpointId = "health" | "app" | "category" | "feed" | "snapshot";
 
 export type EndpointData = { subjects: readonly string[]; feeds: readonly { subjectId: string; cursor: string }[] };
 
 export const ENDPOINT_LABELS: Record<EndpointId, string> = {
+  health: "GET /health (reference: no key, SELECT 1)",
   app: "GET /app",
   category: "GET /users/{subject}/records/labs?limit=50",
   feed: "GET /users/{subject}/records/labs/changes?cursor=…",
@@ -20,6 +21,7 @@ export function endpointPaths(data: EndpointData, ids: readonly EndpointId[]): E
   const subjects = shuffled(data.subjects);
   const feeds = shuffled(data.feeds);
   const paths: Record<EndpointId, () => string[]> = {
+    health: () => ["/api/v1/health"],
     app: () => ["/api/v1/app"],
     category: () => subjects.map((subject) => `/api/v1/users/${subject}/records/labs?limit=50`),
     feed: () => feeds.map(({ subjectId, cursor }) => `/api/v1/users/${subjectId}/records/labs/changes?cursor=${encodeURIComponent(cursor)}`),

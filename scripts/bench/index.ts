@@ -52,7 +52,7 @@ try {
   const small = await seed("small", smallCount, 1);
 
   const runs: EndpointRun[] = [];
-  runs.push(...(await measureDataset("large", large.url, large.data, ["app", "category", "feed", "snapshot"])));
+  runs.push(...(await measureDataset("large", large.url, large.data, ["health", "app", "category", "feed", "snapshot"])));
   runs.push(...(await measureDataset("small", small.url, small.data, ["category"])));
 
   const results: BenchResults = {

@@ -37,7 +37,8 @@ export const ratio = (run: EndpointRun) => run.app.requestsPerSecond / run.basel
 /** The issue's targets, evaluated on one run's figures. */
 export function evaluateTargets(results: BenchResults): Target[] {
   const targets: Target[] = [];
-  for (const run of results.runs.filter((candidate) => candidate.dataset === "large")) {
+  // The health check is a reference (what serving any operation costs), not one of the issue's endpoints.
+  for (const run of results.runs.filter((candidate) => candidate.dataset === "large" && candidate.id !== "health")) {
     const value = ratio(run);
     targets.push({ name: `${run.label}: requests/s vs baseline`, goal: `≥ ${TARGETS.endpointRatio}×`, measured: `${value.toFixed(2)}×`, met: value >= TARGETS.endpointRatio });
     if (run.id === "app") {
