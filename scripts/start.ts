@@ -15,6 +15,8 @@ const { closeDb, openPlatformDatabase, platformDataDir } = await import("@/lib/d
 const { startWorker } = await import("@/lib/jobs");
 const { trustedProxyHops } = await import("@/lib/config");
 const { closePlatformServer, createPlatformServer, prepareNextApp } = await import("@/lib/server");
+const { flushRequestLog } = await import("@/lib/http");
+const { flushLog } = await import("@/lib/log");
 
 const port = Number(process.env.PORT ?? 3000);
 const nextBin = path.resolve("node_modules/.bin/next");
@@ -49,9 +51,12 @@ function shutdown(code: number): Promise<never> {
     if (server?.listening) await closePlatformServer(server);
     await next?.close().catch((error: unknown) => console.error(`next close: ${(error as Error).message}`));
     await worker?.stop().catch((error: unknown) => console.error(`worker stop: ${(error as Error).message}`));
+    // The last half second of keyed requests is still queued for the request log.
+    await flushRequestLog();
     await closeDb();
     await database.stop().catch((error: unknown) => console.error(`database stop: ${(error as Error).message}`));
     console.log("Chartkey stopped.");
+    await flushLog();
     process.exit(code);
   })();
   return stopping;

@@ -4,6 +4,7 @@ import { loadLocalEnv } from "@/lib/config";
 await loadLocalEnv();
 const { closeDb, openPlatformDatabase } = await import("@/lib/db");
 const { startWorker } = await import("@/lib/jobs");
+const { flushLog } = await import("@/lib/log");
 
 const database = await openPlatformDatabase();
 const worker = await startWorker(database.url);
@@ -16,6 +17,7 @@ const stop = () =>
     await worker.stop().catch(() => {});
     await closeDb();
     await database.stop().catch(() => {});
+    await flushLog();
     process.exit(0);
   })());
 process.on("SIGINT", () => void stop());

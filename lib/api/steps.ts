@@ -1,8 +1,7 @@
+import { admitKeyRequest } from "@/lib/auth";
 import {
   ApiError,
-  consumeRateLimit,
   HEADER,
-  KEY_POLICY,
   parseOrThrow,
   readJsonBody,
   requestClientAddress,
@@ -78,12 +77,19 @@ const authenticate: Step = {
   },
 };
 
+/**
+ * Counts the request against the key's limit, in the same statement that checks the key is still what
+ * authentication found (possibly from this instance's cache); a key that changed meanwhile is read again first, so
+ * a revoked key or a suspended application is refused on its first request after the change (lib/auth).
+ */
 const keyLimit: Step = {
   name: "key limit",
   run: async (state) => {
     const principal = state.principal;
     if (principal?.kind !== "key") return;
-    Object.assign(state.headers, (await consumeRateLimit(KEY_POLICY, principal.apiKeyId)).headers);
+    const admitted = await admitKeyRequest(principal, state.request.headers.get("authorization"));
+    state.principal = admitted.auth;
+    Object.assign(state.headers, admitted.headers);
   },
 };
 

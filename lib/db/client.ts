@@ -1,9 +1,10 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/client";
+import { NotificationListener } from "./notifications";
 import { releaseConnectionOnFailedCommit } from "./release-failed-commit";
 
-type DatabaseHandles = { url: string; pool: pg.Pool; prisma: PrismaClient };
+type DatabaseHandles = { url: string; pool: pg.Pool; prisma: PrismaClient; listener?: NotificationListener };
 
 // One pool per process, created on first use (never at import or build time) and kept on globalThis so Next.js
 // development reloads do not open a new pool per edit.
@@ -32,10 +33,21 @@ export function pgPool(): pg.Pool {
   return handles().pool;
 }
 
+/**
+ * This process's connection that LISTENs for PostgreSQL notifications (one for every channel), opened on first
+ * use; see NotificationListener.
+ */
+export function notificationListener(): NotificationListener {
+  const current = handles();
+  current.listener ??= new NotificationListener(current.url);
+  return current.listener;
+}
+
 export async function closeDb(): Promise<void> {
   const existing = globalForDb.__chartkeyDb;
   globalForDb.__chartkeyDb = undefined;
   if (existing) {
+    await existing.listener?.close();
     await existing.prisma.$disconnect();
     await existing.pool.end().catch(() => {});
   }

@@ -4,6 +4,7 @@ export * from "./embedded-postgres";
 export * from "./free-port";
 export * from "./health";
 export * from "./migrate";
+export * from "./notifications";
 export * from "./open-platform-database";
 export * from "./resolve-database";
 export * from "./schema-sql";

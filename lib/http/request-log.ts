@@ -1,4 +1,5 @@
-import { db } from "@/lib/db";
+import type pg from "pg";
+import { pgPool } from "@/lib/db";
 import { log } from "@/lib/log";
 
 export type RequestLogEntry = {
@@ -19,9 +20,11 @@ export type RequestLogEntry = {
 const FLUSH_INTERVAL_MS = 500;
 const MAX_BATCH = 500;
 
-let buffer: RequestLogEntry[] = [];
-let timer: NodeJS.Timeout | null = null;
-let inFlight: Promise<void> = Promise.resolve();
+// One queue per process, kept on globalThis: the launcher (which flushes it at shutdown) and the routes Next.js
+// bundled each load this module.
+type Queue = { buffer: RequestLogEntry[]; timer: NodeJS.Timeout | null; inFlight: Promise<void> };
+const globalForRequestLog = globalThis as typeof globalThis & { __chartkeyRequestLog?: Queue };
+const queue = (globalForRequestLog.__chartkeyRequestLog ??= { buffer: [], timer: null, inFlight: Promise.resolve() });
 
 /**
  * Queues a keyed request for the RequestLog table. Rows are written in batches off the request path; losing the
@@ -29,29 +32,59 @@ let inFlight: Promise<void> = Promise.resolve();
  * the run's requests have settled.
  */
 export function recordRequest(entry: RequestLogEntry): void {
-  buffer.push(entry);
-  if (buffer.length >= MAX_BATCH) void flushRequestLog();
-  else if (!timer) {
-    timer = setTimeout(() => void flushRequestLog(), FLUSH_INTERVAL_MS);
-    timer.unref();
+  queue.buffer.push(entry);
+  if (queue.buffer.length >= MAX_BATCH) void flushRequestLog();
+  else if (!queue.timer) {
+    queue.timer = setTimeout(() => void flushRequestLog(), FLUSH_INTERVAL_MS);
+    queue.timer.unref();
   }
 }
 
 /** Writes every queued row now; tests and graceful shutdown call it. */
 export function flushRequestLog(): Promise<void> {
-  if (timer) {
-    clearTimeout(timer);
-    timer = null;
+  if (queue.timer) {
+    clearTimeout(queue.timer);
+    queue.timer = null;
   }
-  const batch = buffer;
-  buffer = [];
-  inFlight = inFlight.then(async () => {
+  const batch = queue.buffer;
+  queue.buffer = [];
+  queue.inFlight = queue.inFlight.then(async () => {
     if (batch.length === 0) return;
     try {
-      await db().requestLog.createMany({ data: batch });
+      await pgPool().query(insertRows(batch));
     } catch (error) {
       log.warn({ err: (error as Error).message, rows: batch.length }, "request log batch dropped");
     }
   });
-  return inFlight;
+  return queue.inFlight;
+}
+
+/**
+ * One INSERT for the whole batch, a column per array (`unnest`), through pg directly: the statement text is the
+ * same for any batch size, so it is prepared once per connection. Times are stored as UTC wall-clock in
+ * timestamp(3), as Prisma stores DateTime (the Z in the ISO string is ignored by the cast).
+ */
+function insertRows(rows: readonly RequestLogEntry[]): pg.QueryConfig {
+  const column = <T>(pick: (row: RequestLogEntry) => T) => rows.map(pick);
+  return {
+    name: "chartkey-request-log-insert",
+    text: `INSERT INTO "RequestLog" ("requestId", "apiKeyId", "agentCredentialId", "applicationId", "environment", "conformanceRunId",
+             "method", "route", "subjectId", "status", "latencyMs", "createdAt")
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::"Environment"[], $6::text[],
+             $7::text[], $8::text[], $9::text[], $10::int[], $11::int[], $12::timestamp(3)[])`,
+    values: [
+      column((row) => row.requestId),
+      column((row) => row.apiKeyId),
+      column((row) => row.agentCredentialId),
+      column((row) => row.applicationId),
+      column((row) => row.environment),
+      column((row) => row.conformanceRunId),
+      column((row) => row.method),
+      column((row) => row.route),
+      column((row) => row.subjectId),
+      column((row) => row.status),
+      column((row) => row.latencyMs),
+      column((row) => row.createdAt.toISOString()),
+    ],
+  };
 }

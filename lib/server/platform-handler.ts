@@ -3,6 +3,7 @@ import type { TLSSocket } from "node:tls";
 import { ApiError } from "@/lib/http";
 import { log } from "@/lib/log";
 import { familyErrorResponse, familyHeaders, familyOf, type ApiFamily } from "./api-families";
+import { coalesceWrites } from "./coalesce-writes";
 import { setHeaderDefaults } from "./header-defaults";
 import { headerText } from "./header-text";
 import { assignInternalHeaders } from "./internal-headers";
@@ -48,6 +49,8 @@ export function platformRequestHandler(handleNext: NextHandler, trustedHops: num
     const family = familyOf(path);
     const https = requestIsHttps((req.socket as TLSSocket).encrypted === true, headerText(req.headers["x-forwarded-proto"]), trustedHops);
     setHeaderDefaults(res, responseDefaults(req, family, requestId, https));
+    // API answers are one JSON body each; pages stream and keep every write as it comes.
+    if (family) coalesceWrites(res);
 
     const refusal = refusalFor(req.method ?? "", target.pathname, family, requestId);
     if (refusal) {

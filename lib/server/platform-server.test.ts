@@ -88,11 +88,33 @@ describe("closePlatformServer", () => {
     await expect(send(port)).rejects.toThrow();
   });
 
+  it("waits for a request whose client went away before it was answered", async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let finished = false;
+    const { server, port } = await start(async (_req, res) => {
+      await released;
+      finished = true;
+      res.end("late");
+    });
+    const socket = connect(port, "127.0.0.1", () => socket.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    let closed = false;
+    const closing = closePlatformServer(server).then(() => (closed = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    expect(finished).toBe(true);
+  });
+
   it("cuts connections still open after the grace period", async () => {
     const { server, port } = await start(() => new Promise(() => {}));
-    const stuck = send(port, { path: "/never" });
+    const stuck = expect(send(port, { path: "/never" })).rejects.toThrow();
     await new Promise((resolve) => setTimeout(resolve, 50));
     await closePlatformServer(server, 100);
-    await expect(stuck).rejects.toThrow();
+    await stuck;
   });
 });

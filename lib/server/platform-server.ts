@@ -70,26 +70,58 @@ function onClientError(handle: Handle) {
  * through the platform handler before (or instead of) Next.js.
  */
 export function createPlatformServer(handleNext: NextHandler, trustedHops: number): Server {
-  const handle = platformRequestHandler(handleNext, trustedHops);
+  const handlers = { running: 0, settled: [] as (() => void)[] };
+  const platformHandle = platformRequestHandler(handleNext, trustedHops);
+  const handle: Handle = async (req, res) => {
+    handlers.running += 1;
+    try {
+      await platformHandle(req, res);
+    } finally {
+      handlers.running -= 1;
+      if (handlers.running === 0) for (const resolve of handlers.settled.splice(0)) resolve();
+    }
+  };
   const server = createServer((req, res) => void handle(req, res));
   server.on("connect", onConnect(handle));
   server.on("clientError", onClientError(handle));
+  runningHandlers.set(server, handlers);
   return server;
 }
 
+// Handlers still running per server. A server's connections are not its requests: a client that went away leaves
+// its handler running (reading the database) with no connection left for `close` to wait for.
+const runningHandlers = new WeakMap<Server, { running: number; settled: (() => void)[] }>();
+
+function handlersSettled(server: Server, withinMs: number): Promise<void> {
+  const handlers = runningHandlers.get(server);
+  if (!handlers || handlers.running === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, Math.max(0, withinMs));
+    handlers.settled.push(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 /**
- * Stops accepting connections and lets requests in flight finish. Kept-alive connections are closed as soon as
- * they fall idle (Node closes only those idle at the moment of `close`), and after `graceMs` the remaining ones
- * are cut, so neither a browser's open connection nor a stuck client holds shutdown open.
+ * Stops accepting connections and lets requests in flight finish, including those whose client has gone away, so
+ * that nothing is still using Next.js or the database when the caller shuts them down. Kept-alive connections are
+ * closed as soon as they fall idle (Node closes only those idle at the moment of `close`), and after `graceMs` the
+ * remaining ones are cut and running handlers are no longer waited for, so neither a browser's open connection nor
+ * a stuck request holds shutdown open.
  */
 export function closePlatformServer(server: Server, graceMs = 5_000): Promise<void> {
+  const deadline = Date.now() + graceMs;
   return new Promise((resolve) => {
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
     const cutoff = setTimeout(() => server.closeAllConnections(), graceMs);
     server.close(() => {
       clearInterval(sweep);
-      clearTimeout(cutoff);
-      resolve();
+      void handlersSettled(server, deadline - Date.now()).then(() => {
+        clearTimeout(cutoff);
+        resolve();
+      });
     });
     server.closeIdleConnections();
   });

@@ -12,21 +12,18 @@ export type RecordPage = { records: NormalizedRecord[]; next: PagePosition | nul
  */
 export async function readCategoryPage(tx: Tx, subjectId: string, category: Category, limit: number, after: PagePosition | null): Promise<RecordPage> {
   const afterAt = after ? positionTime(after) : null;
-  const rows = await tx.record.findMany({
-    where: {
-      subjectId,
-      category,
-      deletedAt: null,
-      ...(after && afterAt ? { OR: [{ sortAt: { lt: afterAt } }, { sortAt: afterAt, id: { lt: after.i } }] } : {}),
-    },
-    orderBy: [{ sortAt: "desc" }, { id: "desc" }],
-    take: limit + 1,
-    select: { id: true, data: true, sortAt: true },
-  });
+  // Raw SQL: this runs on every page and snapshot section, and the statement is fixed (an ORM query would be
+  // compiled again on each call).
+  const rows = await tx.$queryRaw<{ id: string; data: NormalizedRecord; sortAt: Date }[]>(Prisma.sql`
+    SELECT "id", "data", "sortAt" FROM "Record"
+    WHERE "subjectId" = ${subjectId} AND "category" = ${category} AND "deletedAt" IS NULL
+    ${after && afterAt ? Prisma.sql`AND ("sortAt" < ${afterAt} OR ("sortAt" = ${afterAt} AND "id" < ${after.i}))` : Prisma.empty}
+    ORDER BY "sortAt" DESC, "id" DESC
+    LIMIT ${limit + 1}`);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    records: page.map((row) => row.data as unknown as NormalizedRecord),
+    records: page.map((row) => row.data),
     next: rows.length > limit && last ? { s: last.sortAt.toISOString(), i: last.id } : null,
   };
 }

@@ -1,4 +1,4 @@
-import type { Tx } from "@/lib/db";
+import { Prisma, type Tx } from "@/lib/db";
 import type { Category } from "../categories";
 import type { NormalizedRecord } from "../schemas";
 
@@ -10,16 +10,21 @@ export type ChangePage = { changes: ChangeItem[]; lastSequence: number; hasMore:
  * was deleted since (its delete comes later in the feed); a delete always carries null.
  */
 export async function readChanges(tx: Tx, subjectId: string, category: Category, afterSequence: number, limit: number): Promise<ChangePage> {
-  const rows = await tx.recordChange.findMany({
-    where: { subjectId, category, sequence: { gt: afterSequence } },
-    orderBy: { sequence: "asc" },
-    take: limit + 1,
-    select: { sequence: true, changeType: true, recordId: true },
-  });
+  // Raw SQL, as for category pages: fixed statements on the read path.
+  const rows = await tx.$queryRaw<{ sequence: number; changeType: "upsert" | "delete"; recordId: string }[]>(Prisma.sql`
+    SELECT "sequence", "changeType"::text AS "changeType", "recordId" FROM "RecordChange"
+    WHERE "subjectId" = ${subjectId} AND "category" = ${category} AND "sequence" > ${afterSequence}
+    ORDER BY "sequence" ASC
+    LIMIT ${limit + 1}`);
   const page = rows.slice(0, limit);
-  const upserted = page.filter((change) => change.changeType === "upsert").map((change) => change.recordId);
-  const records = await tx.record.findMany({ where: { id: { in: [...new Set(upserted)] }, deletedAt: null }, select: { id: true, data: true } });
-  const current = new Map(records.map((record) => [record.id, record.data as unknown as NormalizedRecord]));
+  const upserted = [...new Set(page.filter((change) => change.changeType === "upsert").map((change) => change.recordId))];
+  const records =
+    upserted.length === 0
+      ? []
+      : await tx.$queryRaw<{ id: string; data: NormalizedRecord }[]>(
+          Prisma.sql`SELECT "id", "data" FROM "Record" WHERE "id" IN (${Prisma.join(upserted)}) AND "deletedAt" IS NULL`,
+        );
+  const current = new Map(records.map((record) => [record.id, record.data]));
   return {
     changes: page.map((change) => ({
       sequence: change.sequence,

@@ -1,0 +1,187 @@
+import pg from "pg";
+import { RateLimiterPostgres } from "rate-limiter-flexible";
+import { afterAll, describe, expect, it } from "vitest";
+import { NotificationListener } from "@/lib/db";
+import { ApiError, consumeRateLimit, KEY_POLICY } from "@/lib/http";
+import { createTestApplication } from "@/test/factories";
+import { hashApiKey } from "./api-key-format";
+import { KeyAuthenticator, type KeyAuth } from "./authenticate-key";
+import { KeyCache } from "./key-cache";
+
+/**
+ * Two app instances against one database, as two deployments of the platform would be: each with its own
+ * connection pool, its own key cache and its own LISTEN connection.
+ */
+const instances: { pool: pg.Pool; listener: NotificationListener }[] = [];
+afterAll(async () => {
+  for (const { pool, listener } of instances) {
+    await listener.close();
+    await pool.end();
+  }
+});
+
+function instance() {
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 5 });
+  const listener = new NotificationListener(process.env.DATABASE_URL!);
+  instances.push({ pool, listener });
+  const cache = new KeyCache(() => listener);
+  const keys = new KeyAuthenticator(() => pool, cache);
+  /** One keyed request's admission, as the pipeline runs it: authentication, then the limit. */
+  const request = async (key: string) => {
+    const authorization = `Bearer ${key}`;
+    return keys.admit(await keys.authenticate(authorization), authorization);
+  };
+  return { pool, listener, cache, keys, request };
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Requests with the key on the instance until its cache holds it (the first requests wait for LISTEN to be up). */
+async function warm(on: ReturnType<typeof instance>, key: string): Promise<KeyAuth> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const entry = on.cache.get(hashApiKey(key));
+    if (entry) return entry;
+    if (Date.now() > deadline) throw new Error("the key never became cached");
+    await on.request(key);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "admitted",
+    (error: unknown) => (error instanceof ApiError ? error.code : Promise.reject(error)),
+  );
+
+describe("key caches on two instances", () => {
+  it("a key revoked through one instance is refused by the other on its very next request, though the other had it cached", async () => {
+    const { sandboxKey, sandboxKeyId } = await createTestApplication();
+    const a = instance();
+    const b = instance();
+    await warm(a, sandboxKey);
+    await warm(b, sandboxKey);
+
+    await a.pool.query(`UPDATE "ApiKey" SET "revokedAt" = now() WHERE id = $1`, [sandboxKeyId]);
+    // No waiting for the notification: the next request on B must already be refused.
+    expect(await refusal(b.request(sandboxKey))).toBe("invalid_api_key");
+    expect(await refusal(a.request(sandboxKey))).toBe("invalid_api_key");
+    // And B's cache drops the key when the notification arrives, so it is not even looked for there any more.
+    await until(() => b.cache.get(hashApiKey(sandboxKey)) === undefined, "B's cache drops the key");
+  });
+
+  it("suspending the application stops its cached keys at once with 403 app_suspended, and lifting it restores them", async () => {
+    const { application, sandboxKey } = await createTestApplication();
+    const a = instance();
+    const b = instance();
+    await warm(b, sandboxKey);
+
+    await a.pool.query(`UPDATE "Application" SET status = 'suspended' WHERE id = $1`, [application.id]);
+    expect(await refusal(b.request(sandboxKey))).toBe("app_suspended");
+
+    await a.pool.query(`UPDATE "Application" SET status = 'sandbox' WHERE id = $1`, [application.id]);
+    expect(await refusal(b.request(sandboxKey))).toBe("admitted");
+  });
+
+  it("disabling production stops a cached live key at once", async () => {
+    const { application, liveKey } = await createTestApplication({ productionEnabled: true, status: "active" });
+    const a = instance();
+    const b = instance();
+    await warm(b, liveKey);
+    await a.pool.query(`UPDATE "Application" SET "productionEnabled" = false WHERE id = $1`, [application.id]);
+    expect(await refusal(b.request(liveKey))).toBe("production_not_enabled");
+  });
+
+  it("an allowlist change reaches a cached key on its next request, and the cache picks it up from the notification", async () => {
+    const { application, sandboxKey } = await createTestApplication({ categoryAllowlist: ["labs", "vitals"] });
+    const a = instance();
+    const b = instance();
+    await warm(b, sandboxKey);
+    await a.pool.query(`UPDATE "Application" SET "categoryAllowlist" = ARRAY['labs'] WHERE id = $1`, [application.id]);
+    expect((await b.request(sandboxKey)).auth.application.categoryAllowlist).toEqual(["labs"]);
+    await until(() => b.cache.get(hashApiKey(sandboxKey))?.application.categoryAllowlist.length === 1, "B caches the new allowlist");
+  });
+
+  it("a name change (not checked per request) is dropped from every cache by the notification", async () => {
+    const { application, sandboxKey } = await createTestApplication();
+    const a = instance();
+    const b = instance();
+    await warm(b, sandboxKey);
+    await a.pool.query(`UPDATE "Application" SET name = 'Renamed' WHERE id = $1`, [application.id]);
+    await until(() => b.cache.get(hashApiKey(sandboxKey)) === undefined, "B drops the key");
+    expect((await b.request(sandboxKey)).auth.application.name).toBe("Renamed");
+  });
+
+  it("writing lastUsedAt does not invalidate anything", async () => {
+    const { sandboxKey, sandboxKeyId } = await createTestApplication();
+    const b = instance();
+    await warm(b, sandboxKey);
+    await b.pool.query(`UPDATE "ApiKey" SET "lastUsedAt" = now() WHERE id = $1`, [sandboxKeyId]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(b.cache.get(hashApiKey(sandboxKey))).toBeDefined();
+  });
+
+  it("losing the LISTEN connection drops the cache and bypasses it until listening again", async () => {
+    const { sandboxKey } = await createTestApplication();
+    const b = instance();
+    await warm(b, sandboxKey);
+    expect(b.listener.live("chartkey_key_changes")).toBe(true);
+
+    await b.pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`);
+    await until(() => !b.listener.live("chartkey_key_changes"), "B notices the lost connection");
+    expect(b.cache.size).toBe(0);
+    expect(b.cache.get(hashApiKey(sandboxKey))).toBeUndefined();
+
+    // It reconnects by itself and caches again once it is listening.
+    await warm(b, sandboxKey);
+    expect(b.listener.live("chartkey_key_changes")).toBe(true);
+  });
+});
+
+describe("the per-key limit across instances", () => {
+  it("is exact: two instances (and rate-limiter-flexible on the same table) together admit 300, not more", async () => {
+    const { sandboxKey } = await createTestApplication();
+    const a = instance();
+    const b = instance();
+    const auth = await warm(a, sandboxKey);
+    await warm(b, sandboxKey);
+    // The warm-up requests counted too; start from a fresh window.
+    await a.pool.query(`DELETE FROM rate_limits WHERE key = $1`, [`key:${auth.apiKeyId}`]);
+
+    const flexible = new RateLimiterPostgres({
+      storeClient: a.pool,
+      storeType: "pool",
+      tableName: "rate_limits",
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+      keyPrefix: KEY_POLICY.name,
+      points: KEY_POLICY.points,
+      duration: KEY_POLICY.windowSeconds,
+    });
+    const outcomes = await Promise.all(
+      Array.from({ length: 400 }, (_, i) =>
+        refusal(i % 3 === 0 ? a.request(sandboxKey) : i % 3 === 1 ? b.request(sandboxKey) : consumeRateLimit(KEY_POLICY, auth.apiKeyId, flexible)),
+      ),
+    );
+    expect(KEY_POLICY.points).toBe(300);
+    expect(outcomes.filter((outcome) => outcome === "admitted")).toHaveLength(300);
+    expect(outcomes.filter((outcome) => outcome === "rate_limited")).toHaveLength(100);
+  });
+
+  it("a refused request counts nothing: a revoked key's attempts leave the window as it was", async () => {
+    const { sandboxKey, sandboxKeyId } = await createTestApplication();
+    const a = instance();
+    await warm(a, sandboxKey);
+    const points = async () => (await a.pool.query(`SELECT points FROM rate_limits WHERE key = $1`, [`key:${sandboxKeyId}`])).rows[0]?.points;
+    const before = await points();
+    await a.pool.query(`UPDATE "ApiKey" SET "revokedAt" = now() WHERE id = $1`, [sandboxKeyId]);
+    expect(await refusal(a.request(sandboxKey))).toBe("invalid_api_key");
+    expect(await points()).toBe(before);
+  });
+});

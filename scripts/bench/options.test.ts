@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_OPTIONS, parseOptions, smallSubjects } from "./options";
+
+describe("bench options", () => {
+  it("default to the full size: 10,000 subjects of 100 records, then 10,000 records", () => {
+    const options = parseOptions([], {});
+    expect(options).toEqual(DEFAULT_OPTIONS);
+    expect(options.subjects * options.recordsPerSubject).toBe(1_000_000);
+    expect(smallSubjects(options)).toBe(100);
+  });
+
+  it("take BENCH_* variables, and flags over them", () => {
+    const options = parseOptions(["--subjects", "300", "--duration=5", "--cpu-prof"], { BENCH_SUBJECTS: "50", BENCH_SMALL_RECORDS: "1_000", BENCH_OUT: "/tmp/x" });
+    expect(options).toMatchObject({ subjects: 300, duration: 5, smallRecords: 1000, out: "/tmp/x", cpuProfile: true });
+    expect(parseOptions([], { BENCH_CPU_PROF: "0" }).cpuProfile).toBe(false);
+  });
+
+  it("refuse unknown flags and sizes that are not whole numbers of at least 1", () => {
+    expect(() => parseOptions(["--subject", "3"], {})).toThrow(/unknown option --subject/);
+    expect(() => parseOptions(["--duration"], {})).toThrow(/needs a value/);
+    expect(() => parseOptions([], { BENCH_SUBJECTS: "1e3x" })).toThrow(/subjects must be a whole number/);
+    expect(() => parseOptions(["--connections", "0"], {})).toThrow(/connections/);
+    expect(() => parseOptions(["--small-records", "10"], {})).toThrow(/small-records/);
+  });
+});

@@ -1,0 +1,83 @@
+/** What one `npm run bench` measures and at what size; every field has a flag and an environment variable. */
+export type BenchOptions = {
+  /** Subjects of the large dataset (BENCH_SUBJECTS, --subjects). */
+  subjects: number;
+  /** Records per subject (BENCH_RECORDS_PER_SUBJECT, --records-per-subject). */
+  recordsPerSubject: number;
+  /** Records in total of the small dataset the category page is rerun on (BENCH_SMALL_RECORDS, --small-records). */
+  smallRecords: number;
+  /** Subjects whose change feed is read from a saved changeCursor, at most (BENCH_FEED_SUBJECTS, --feed-subjects). */
+  feedSubjects: number;
+  /** Imports running at once while seeding (BENCH_SEED_CONCURRENCY, --seed-concurrency). */
+  seedConcurrency: number;
+  /** autocannon connections (BENCH_CONNECTIONS, --connections). */
+  connections: number;
+  /** Seconds measured per endpoint and server (BENCH_DURATION, --duration). */
+  duration: number;
+  /** Seconds of discarded load before each measurement (BENCH_WARMUP, --warmup). */
+  warmup: number;
+  /** Where results.md, results.svg and results.json go (BENCH_OUT, --out). */
+  out: string;
+  /** Write a CPU profile of the platform process into the output folder (BENCH_CPU_PROF=1, --cpu-prof). */
+  cpuProfile: boolean;
+};
+
+export const DEFAULT_OPTIONS: BenchOptions = {
+  subjects: 10_000,
+  recordsPerSubject: 100,
+  smallRecords: 10_000,
+  feedSubjects: 1_000,
+  seedConcurrency: 6,
+  connections: 32,
+  duration: 10,
+  warmup: 3,
+  out: "bench",
+  cpuProfile: false,
+};
+
+const NUMERIC = ["subjects", "recordsPerSubject", "smallRecords", "feedSubjects", "seedConcurrency", "connections", "duration", "warmup"] as const;
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+const envName = (name: string) => `BENCH_${kebab(name).replace(/-/g, "_").toUpperCase()}`;
+
+/**
+ * The options of one run: defaults (the full size), then BENCH_* environment variables, then `--name value` or
+ * `--name=value` flags. Sizes are whole numbers of at least 1; a typo is an error, not a silent default.
+ */
+export function parseOptions(argv: readonly string[], env: Record<string, string | undefined>): BenchOptions {
+  const options: BenchOptions = { ...DEFAULT_OPTIONS };
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith("--")) throw new Error(`unexpected argument ${arg}`);
+    const [name, inline] = arg.slice(2).split("=", 2) as [string, string | undefined];
+    if (name === "cpu-prof") {
+      flags.set(name, inline ?? "1");
+      continue;
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new Error(`--${name} needs a value`);
+    flags.set(name, value);
+  }
+  const known = new Set([...NUMERIC.map(kebab), "out", "cpu-prof"]);
+  for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}`);
+
+  const raw = (name: keyof BenchOptions) => flags.get(kebab(name)) ?? env[envName(name)];
+  for (const name of NUMERIC) {
+    const value = raw(name);
+    if (value === undefined || value === "") continue;
+    const number = Number(value.replace(/_/g, ""));
+    if (!Number.isInteger(number) || number < 1) throw new Error(`${kebab(name)} must be a whole number of at least 1 (got ${value})`);
+    options[name] = number;
+  }
+  options.out = raw("out") || options.out;
+  const profile = flags.get("cpu-prof") ?? env.BENCH_CPU_PROF;
+  options.cpuProfile = profile !== undefined && profile !== "" && profile !== "0" && profile !== "false";
+  if (options.smallRecords < options.recordsPerSubject) throw new Error("small-records must be at least records-per-subject");
+  return options;
+}
+
+/** Subjects of the small dataset: as many as hold `smallRecords` at the same records per subject. */
+export function smallSubjects(options: BenchOptions): number {
+  return Math.max(1, Math.round(options.smallRecords / options.recordsPerSubject));
+}

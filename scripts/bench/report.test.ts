@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { renderChart } from "./chart";
+import { renderReport } from "./report";
+import { evaluateTargets, type BenchResults, type EndpointRun } from "./results";
+
+const measurement = (requestsPerSecond: number, p50: number) => ({ requestsPerSecond, p50, p99: p50 * 3, requests: requestsPerSecond * 10, failures: 0 });
+const run = (id: EndpointRun["id"], dataset: EndpointRun["dataset"], app: number, baseline: number, p50: number): EndpointRun => ({
+  id,
+  label: `GET ${id}`,
+  dataset,
+  records: dataset === "large" ? 1_000_000 : 10_000,
+  app: measurement(app, p50),
+  baseline: measurement(baseline, 5),
+  load: { app: 2, baseline: 2 },
+});
+
+const results: BenchResults = {
+  startedAt: "2026-11-23T10:00:00.000Z",
+  finishedAt: "2026-11-23T11:00:00.000Z",
+  commit: "abc1234",
+  machine: { cpuModel: "Test CPU <x>", cpus: 2, memoryGiB: 24, node: "v20.0.0", platform: "Linux" },
+  settings: { connections: 32, duration: 10, warmup: 3, seedConcurrency: 6, recordsPerSubject: 100 },
+  seed: {
+    large: { subjects: 10_000, records: 1_000_000, seconds: { setup: 5, imports: 500, total: 505, vacuum: 20 } },
+    small: { subjects: 100, records: 10_000, seconds: { setup: 1, imports: 5, total: 6, vacuum: 1 } },
+  },
+  runs: [run("health", "large", 1200, 2400, 8), run("app", "large", 1000, 2000, 10), run("category", "large", 300, 500, 13), run("category", "small", 320, 520, 10)],
+  loadSamples: [1.5, 2.5],
+};
+
+describe("bench report", () => {
+  it("evaluates the issue's targets (the health reference is none): ratios per endpoint, GET /app at 0.4x, p50 growth at most 1.3x", () => {
+    expect(evaluateTargets(results).map((target) => [target.name, target.measured, target.met])).toEqual([
+      ["GET app: requests/s vs baseline", "0.50×", true],
+      ["GET /app: requests/s vs baseline (keyed hot path)", "0.50×", true],
+      ["GET category: requests/s vs baseline", "0.60×", true],
+      ["Category page p50 at 1,000,000 vs 10,000 records", "1.30× (13 ms vs 10 ms)", true],
+    ]);
+    const slower = { ...results, runs: [run("category", "large", 100, 500, 14), run("category", "small", 320, 520, 10)] };
+    expect(evaluateTargets(slower).map((target) => target.met)).toEqual([false, false]);
+  });
+
+  it("renders the machine, the seed throughput, every measurement with its ratio, and a before/after table", () => {
+    const markdown = renderReport(results, { results, note: "Before: the same run." });
+    expect(markdown).toContain("Test CPU <x>, 2 cores");
+    expect(markdown).toContain("| 1,000,000 records | 10,000 | 1,000,000 | 5.0 s | 500.0 s | **2,000** | 20.0 s |");
+    expect(markdown).toContain("| GET app | 1,000,000 records | 1,000 | 10 ms | 30 ms | 2,000 | 5 ms | 15 ms | **0.50×** | 2, 2 |");
+    expect(markdown).toContain("## Before and after");
+    expect(markdown).toContain("![requests per second, app and baseline](results.svg)");
+  });
+
+  it("draws one pair of bars per measurement, escaping text", () => {
+    const svg = renderChart(results);
+    expect(svg.startsWith("<svg")).toBe(true);
+    expect(svg.match(/height="18"/g)).toHaveLength(8);
+    expect(svg).toContain("Test CPU &lt;x&gt;");
+    expect(svg).not.toContain("<x>");
+  });
+});

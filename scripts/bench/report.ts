@@ -1,0 +1,68 @@
+import type { BenchResults, EndpointRun } from "./results";
+import { evaluateTargets, ratio, recordsPerSecond } from "./results";
+
+const n = (value: number) => Math.round(value).toLocaleString("en-US");
+const ms = (value: number) => `${value} ms`;
+const datasetName = (run: EndpointRun) => `${n(run.records)} records`;
+
+/** bench/results.md: the machine, the seed, every measurement beside its baseline, the targets; and, given an
+ * earlier run, what changed since it. */
+export function renderReport(results: BenchResults, before?: { results: BenchResults; note: string }): string {
+  const { machine, settings, seed } = results;
+  const lines: string[] = [];
+  lines.push("# `npm run bench` results", "");
+  lines.push(`Run ${results.startedAt} – ${results.finishedAt} at commit \`${results.commit}\`.`, "");
+  lines.push("## Machine", "");
+  lines.push(`- CPU: ${machine.cpuModel}, ${machine.cpus} cores (os.cpus())`);
+  lines.push(`- Memory: ${machine.memoryGiB} GiB`);
+  lines.push(`- Node.js ${machine.node} on ${machine.platform}`);
+  const samples = results.loadSamples;
+  if (samples.length > 0) {
+    lines.push(`- 1-minute load average during the run: ${Math.min(...samples).toFixed(2)} to ${Math.max(...samples).toFixed(2)} (the bench itself, PostgreSQL and the server under test account for about 2 on this machine; more means other work shared it)`);
+  }
+  lines.push("");
+  lines.push("## Seed (through the write path)", "");
+  lines.push("| Dataset | Subjects | Records | Subject rows | Imports (receipt, normalize, applySourceFacts) | Records/s | VACUUM ANALYZE after |");
+  lines.push("|---|---:|---:|---:|---:|---:|---:|");
+  for (const run of [seed.large, seed.small]) {
+    lines.push(`| ${n(run.records)} records | ${n(run.subjects)} | ${n(run.records)} | ${run.seconds.setup.toFixed(1)} s | ${run.seconds.imports.toFixed(1)} s | **${n(recordsPerSecond(run))}** | ${run.seconds.vacuum.toFixed(1)} s |`);
+  }
+  lines.push("");
+  lines.push(
+    `Each subject: one source, an active receipt (\`grantReceipt\`), ${settings.recordsPerSubject} records from a scenario Bundle with earlier results of its tests added, normalized with the subject as scope and imported with \`applySourceFacts\`, ${settings.seedConcurrency} imports at a time. Feed subjects are imported twice (their labs changeCursor saved in between).`,
+    "",
+  );
+  lines.push("## Endpoints", "");
+  lines.push(
+    `autocannon, ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.duration} s measured per endpoint and server, after each freshly started server has served a mix of all endpoints for twice the warm-up; requests rotate across subjects. Platform: \`npm start\` (production build). Baseline: \`scripts/bench/baseline-server.ts\`. \`GET /health\` is a reference, not a target: no key, one \`SELECT 1\`, so its platform figure is about what Next.js and the route kit cost for any operation.`,
+    "",
+  );
+  lines.push("| Endpoint | Dataset | App req/s | App p50 | App p99 | Baseline req/s | Baseline p50 | Baseline p99 | App / baseline | Load (app, baseline) |");
+  lines.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
+  for (const run of results.runs) {
+    const failures = run.app.failures + run.baseline.failures;
+    lines.push(
+      `| ${run.label} | ${datasetName(run)} | ${n(run.app.requestsPerSecond)} | ${ms(run.app.p50)} | ${ms(run.app.p99)} | ${n(run.baseline.requestsPerSecond)} | ${ms(run.baseline.p50)} | ${ms(run.baseline.p99)} | **${ratio(run).toFixed(2)}×** | ${run.load.app}, ${run.load.baseline}${failures > 0 ? ` (${failures} non-2xx/errors!)` : ""} |`,
+    );
+  }
+  lines.push("");
+  lines.push("## Targets", "");
+  lines.push("| Target | Goal | Measured | Met |", "|---|---|---|---|");
+  for (const target of evaluateTargets(results)) lines.push(`| ${target.name} | ${target.goal} | ${target.measured} | ${target.met ? "yes" : "**no**"} |`);
+  lines.push("");
+  if (before) {
+    lines.push("## Before and after", "", before.note, "");
+    lines.push("| Endpoint | Dataset | Before: app req/s (p50) | After: app req/s (p50) | Before: app / baseline | After: app / baseline |");
+    lines.push("|---|---|---:|---:|---:|---:|");
+    for (const run of results.runs) {
+      const earlier = before.results.runs.find((candidate) => candidate.id === run.id && candidate.dataset === run.dataset);
+      if (!earlier) continue;
+      lines.push(
+        `| ${run.label} | ${datasetName(run)} | ${n(earlier.app.requestsPerSecond)} (${ms(earlier.app.p50)}) | ${n(run.app.requestsPerSecond)} (${ms(run.app.p50)}) | ${ratio(earlier).toFixed(2)}× | ${ratio(run).toFixed(2)}× |`,
+      );
+    }
+    lines.push("");
+  }
+  lines.push("![requests per second, app and baseline](results.svg)", "");
+  return lines.join("\n");
+}

@@ -1,0 +1,139 @@
+import { randomBytes } from "node:crypto";
+import { createApplication } from "@/lib/applications";
+import { createApiKey, encryptSecret } from "@/lib/auth";
+import { grantReceipt } from "@/lib/consent";
+import { db, withTransaction } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { applySourceFacts, CATEGORIES, feedCursor, lastSequence, normalizeBundle, type NormalizedFact } from "@/lib/records";
+import { runPool } from "./pool";
+import { scenarioOf, subjectBundle } from "./subject-bundle";
+
+/** Lab records each feed subject's second import adds after its changeCursor was saved. */
+export const FEED_CHANGES = 10;
+const CHUNK = 1_000;
+
+export type SeedPlan = { subjects: number; recordsPerSubject: number; feedSubjects: number; concurrency: number };
+
+export type SeededDataset = {
+  apiKey: string;
+  applicationId: string;
+  subjects: string[];
+  /** Subjects with a changeCursor saved before their last import, and that cursor. */
+  feeds: { subjectId: string; cursor: string }[];
+  records: number;
+  /** Wall-clock seconds: creating subjects, sources and receipts; the imports (normalize + applySourceFacts). */
+  seconds: { setup: number; imports: number; total: number };
+};
+
+/**
+ * Seeds the database DATABASE_URL names through the product's own functions: one application with a sandbox key,
+ * `subjects` subjects each with a synced source and an active share receipt (`grantReceipt`), and each subject's
+ * records imported through the write path (`applySourceFacts`) from a scenario Bundle normalized with the subject
+ * as scope. Imports of different subjects run `concurrency` at a time. Feed subjects are imported twice: their
+ * labs changeCursor is saved between the two imports, so reading the feed from it returns the second import's
+ * changes.
+ */
+export async function seedDataset(plan: SeedPlan, progress: (line: string) => void): Promise<SeededDataset> {
+  const started = performance.now();
+  const { applicationId, apiKey, providerId } = await createApplicationAndKey();
+  const subjects = await createSubjects(plan.subjects, applicationId, providerId);
+  const setupSeconds = (performance.now() - started) / 1000;
+
+  const stride = Math.max(1, Math.ceil(plan.subjects / plan.feedSubjects));
+  const feeds: SeededDataset["feeds"] = [];
+  const baseCounts = new Map<string, number>();
+  let records = 0;
+  let done = 0;
+  const importsStarted = performance.now();
+  let lastReport = importsStarted;
+
+  await runPool(plan.subjects, plan.concurrency, async (index) => {
+    const { subjectId, sourceId } = subjects[index]!;
+    await grantReceipt({ applicationId, environment: "sandbox", subjectId, categories: CATEGORIES });
+    const facts = subjectFacts(index, subjectId, sourceId, plan.recordsPerSubject, baseCounts);
+    if (index % stride === 0) {
+      const held = new Set(facts.filter((fact) => fact.category === "labs").slice(-FEED_CHANGES));
+      await applySourceFacts({ subjectId, sourceId, facts: facts.filter((fact) => !held.has(fact)) });
+      const sequence = await withTransaction("RepeatableRead", (tx) => lastSequence(tx, subjectId, "labs"));
+      feeds.push({ subjectId, cursor: feedCursor.encode({ applicationId, environment: "sandbox", subjectId }, "labs", { q: sequence }) });
+    }
+    await applySourceFacts({ subjectId, sourceId, facts });
+    records += facts.length;
+    done += 1;
+    const now = performance.now();
+    if (now - lastReport > 10_000) {
+      lastReport = now;
+      progress(`  ${done}/${plan.subjects} subjects, ${records} records, ${Math.round(records / ((now - importsStarted) / 1000))} records/s`);
+    }
+  });
+  const importSeconds = (performance.now() - importsStarted) / 1000;
+
+  const stored = await db().record.count({ where: { subject: { applicationId } } });
+  if (stored !== records) throw new Error(`seeded ${records} records but the store holds ${stored}`);
+  return {
+    apiKey,
+    applicationId,
+    subjects: subjects.map((subject) => subject.subjectId),
+    feeds: feeds.sort((a, b) => (a.subjectId < b.subjectId ? -1 : 1)),
+    records,
+    seconds: { setup: setupSeconds, imports: importSeconds, total: (performance.now() - started) / 1000 },
+  };
+}
+
+/** The subject's facts: its Bundle normalized by the product's normalizer with the subject as scope. */
+function subjectFacts(index: number, subjectId: string, sourceId: string, target: number, baseCounts: Map<string, number>): NormalizedFact[] {
+  const source = { sourceId, sourceName: "Bench Health" };
+  const scenario = scenarioOf(index);
+  let base = baseCounts.get(scenario);
+  if (base === undefined) {
+    base = normalizeBundle(subjectBundle(index, 0), source, "u_probe").facts.length;
+    baseCounts.set(scenario, base);
+  }
+  return normalizeBundle(subjectBundle(index, Math.max(0, target - base)), source, subjectId).facts;
+}
+
+async function createApplicationAndKey() {
+  const developer = await db().developer.create({
+    data: { id: newId("dev_"), email: `bench-${randomBytes(6).toString("hex")}@example.test`, name: "Bench", passwordHash: "unused" },
+  });
+  const application = await createApplication({ developerId: developer.id, name: "Bench App" });
+  const key = await createApiKey({ applicationId: application.id, environment: "sandbox", name: "bench" });
+  const providerId = newId("prov_");
+  await db().provider.create({
+    data: {
+      id: providerId,
+      environment: "sandbox",
+      name: "Bench Health",
+      fhirBaseUrl: "http://localhost/ehr/bench/fhir",
+      authorizeUrl: "http://localhost/ehr/bench/authorize",
+      tokenUrl: "http://localhost/ehr/bench/token",
+      clientId: "bench",
+      clientSecretEncrypted: encryptSecret("bench"),
+    },
+  });
+  return { applicationId: application.id, apiKey: key.key, providerId };
+}
+
+/** Patients, their subjects for the application and one synced source each, written a thousand at a time. */
+async function createSubjects(count: number, applicationId: string, providerId: string) {
+  const subjects: { subjectId: string; sourceId: string }[] = [];
+  const now = new Date();
+  for (let start = 0; start < count; start += CHUNK) {
+    const rows = Array.from({ length: Math.min(CHUNK, count - start) }, () => ({ patientId: newId("pat_"), subjectId: newId("u_"), sourceId: newId("src_") }));
+    await db().patient.createMany({ data: rows.map((row) => ({ id: row.patientId, environment: "sandbox" as const })) });
+    await db().subject.createMany({ data: rows.map((row) => ({ id: row.subjectId, applicationId, environment: "sandbox" as const, patientId: row.patientId })) });
+    await db().source.createMany({
+      data: rows.map((row) => ({
+        id: row.sourceId,
+        patientId: row.patientId,
+        subjectId: row.subjectId,
+        providerId,
+        connected: true,
+        syncStatus: "synced" as const,
+        lastSyncedAt: now,
+      })),
+    });
+    subjects.push(...rows.map(({ subjectId, sourceId }) => ({ subjectId, sourceId })));
+  }
+  return subjects;
+}
