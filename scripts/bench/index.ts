@@ -5,7 +5,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import type { EndpointId } from "./endpoints";
@@ -72,6 +72,7 @@ try {
     loadSamples: [...loadSamples, loadAverage()],
   };
   await writeResults(options, results);
+  await appendWebhookFanout(options);
 } finally {
   for (const child of running.reverse()) await child.stop().catch(() => {});
   await closeDb();
@@ -160,6 +161,18 @@ function commitOf(): string {
   } catch {
     return "unknown";
   }
+}
+
+/**
+ * The webhook fan-out figure (scripts/bench/webhook-fanout.ts: a 10,000-delivery backlog drained by the platform's
+ * worker beside a bare sign-and-post loop, in one run), appended to results.md.
+ */
+async function appendWebhookFanout(options: BenchOptions): Promise<void> {
+  say("Webhook fan-out...");
+  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/bench/webhook-fanout.ts"], { encoding: "utf8", env: process.env });
+  const output = run.status === 0 ? run.stdout.trim() : `failed (exit ${run.status}):\n${run.stderr.trim().slice(-2000)}`;
+  say(output);
+  await appendFile(path.join(path.resolve(options.out), "results.md"), `\n## Webhook fan-out\n\n\`\`\`\n${output}\n\`\`\`\n`);
 }
 
 async function writeResults(options: BenchOptions, results: BenchResults): Promise<void> {
