@@ -5,8 +5,8 @@ const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;
 
 /** bench/results.svg: requests per second of the platform and the baseline, one pair of bars per measurement. */
 export function renderChart(results: BenchResults): string {
-  const width = 920;
-  const left = 330;
+  const width = 980;
+  const left = 380;
   const barArea = width - left - 150;
   const rowHeight = 62;
   const top = 56;
