@@ -1,9 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import path from "node:path";
+import { devSandboxKey, platformDatabaseUrl } from "@/test/e2e-platform";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import pg from "pg";
-import { RUNTIME_FILE } from "@/lib/db";
 
 // The whole Connect flow in Chromium against the synthetic health systems: an application creates a session with
 // its sandbox key, a patient connects in the browser, and the application reads what was imported.
@@ -12,10 +9,7 @@ let sandboxKey: string;
 
 test.beforeAll(() => {
   // The same tool a developer uses; it reuses the running platform's embedded database.
-  const output = execFileSync("npx", ["tsx", "scripts/dev-key.ts"], { env: { ...process.env, CHARTKEY_DATA_DIR: process.env.E2E_DATA_DIR }, encoding: "utf8" });
-  const match = /CK_SANDBOX_KEY=(ck_test_\S+)/.exec(output);
-  if (!match?.[1]) throw new Error(`npm run dev:key printed no key:\n${output}`);
-  sandboxKey = match[1];
+  sandboxKey = devSandboxKey();
 });
 
 const auth = () => ({ Authorization: `Bearer ${sandboxKey}` });
@@ -119,7 +113,7 @@ test("cancel from a step returns to the application with status=cancelled", asyn
 test("an expired link answers 410 with a page the patient understands", async ({ page, request, baseURL }) => {
   const session = await createSession(request, baseURL!, ["labs"]);
   // Sixty minutes are simulated by moving the session's expiry into the past in the platform's own database.
-  const { url } = JSON.parse(readFileSync(path.join(process.env.E2E_DATA_DIR!, "postgres", RUNTIME_FILE), "utf8")) as { url: string };
+  const url = platformDatabaseUrl();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(`UPDATE "ConnectSession" SET "expiresAt" = now() - interval '1 second' WHERE id = $1`, [session.id]);

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { devSandboxKey } from "@/test/e2e-platform";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { CATEGORIES as ALL_CATEGORIES } from "@/lib/records";
 
@@ -10,10 +10,7 @@ let sandboxKey: string;
 const CATEGORIES = [...ALL_CATEGORIES];
 
 test.beforeAll(() => {
-  const output = execFileSync("npx", ["tsx", "scripts/dev-key.ts"], { env: { ...process.env, CHARTKEY_DATA_DIR: process.env.E2E_DATA_DIR }, encoding: "utf8" });
-  const match = /CK_SANDBOX_KEY=(ck_test_\S+)/.exec(output);
-  if (!match?.[1]) throw new Error(`npm run dev:key printed no key:\n${output}`);
-  sandboxKey = match[1];
+  sandboxKey = devSandboxKey();
 });
 
 const auth = () => ({ Authorization: `Bearer ${sandboxKey}` });

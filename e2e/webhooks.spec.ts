@@ -1,11 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import path from "node:path";
+import { devSandboxKey, platformDatabaseUrl } from "@/test/e2e-platform";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { decryptSecret } from "@/lib/auth";
 import { loadLocalEnv } from "@/lib/config";
-import { RUNTIME_FILE } from "@/lib/db";
 import { startReceiver } from "@/test/webhook-receiver";
 
 // The running platform's worker delivers signed webhooks to a receiver that verifies them with the public
@@ -14,15 +11,13 @@ import { startReceiver } from "@/test/webhook-receiver";
 
 test("simulated patient: every event arrives signed and verifiable", async ({ request }) => {
   test.setTimeout(120_000);
-  const output = execFileSync("npx", ["tsx", "scripts/dev-key.ts"], { env: { ...process.env, CHARTKEY_DATA_DIR: process.env.E2E_DATA_DIR }, encoding: "utf8" });
-  const key = /CK_SANDBOX_KEY=(ck_test_\S+)/.exec(output)?.[1];
-  if (!key) throw new Error(`npm run dev:key printed no key:\n${output}`);
+  const key = devSandboxKey();
   const auth = { Authorization: `Bearer ${key}` };
   const application = (await (await request.get("/api/v1/app", { headers: auth })).json()) as { id: string };
 
   // The dashboard will set these; until it exists the test sets them where the platform keeps them.
   await loadLocalEnv();
-  const { url } = JSON.parse(readFileSync(path.join(process.env.E2E_DATA_DIR!, "postgres", RUNTIME_FILE), "utf8")) as { url: string };
+  const url = platformDatabaseUrl();
   const database = new pg.Client({ connectionString: url });
   await database.connect();
   const [row] = (await database.query(`SELECT "signingSecretEncrypted" FROM "Application" WHERE id = $1`, [application.id])).rows as { signingSecretEncrypted: string }[];

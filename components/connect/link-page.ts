@@ -1,13 +1,15 @@
+import { escapeHtml, styleNonce } from "@/lib/http";
+
 /**
  * A small self-contained HTML page for answers a route handler gives a patient (an expired or unknown link), where
  * a React page cannot set the HTTP status. Its one style block carries the request's CSP nonce.
  */
 export function linkPage(request: Request, page: { status: number; title: string; message: string }): Response {
-  const nonce = /'nonce-([^']+)'/.exec(request.headers.get("content-security-policy") ?? "")?.[1];
+  const nonce = styleNonce(request);
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)} · Chartkey</title>
-<style${nonce ? ` nonce="${escapeHtml(nonce)}"` : ""}>
+<style nonce="${escapeHtml(nonce)}">
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#f8fafc;color:#0f172a}
 main{max-width:32rem;margin:0 auto;padding:4rem 1.5rem}h1{font-size:1.6rem;margin:0 0 1rem}p{line-height:1.6;color:#334155}
 .brand{font-size:.8rem;font-weight:600;letter-spacing:.05em;text-transform:uppercase;color:#0f766e}
@@ -16,6 +18,3 @@ main{max-width:32rem;margin:0 auto;padding:4rem 1.5rem}h1{font-size:1.6rem;margi
   return new Response(html, { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}

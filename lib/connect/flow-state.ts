@@ -1,6 +1,7 @@
 import { db } from "@/lib/db";
 import type { Category } from "@/lib/records";
 import { CATEGORY_TEXT } from "./category-text";
+import { countTotal } from "./present-session";
 import { availableProviders } from "./providers";
 import { sessionByLink } from "./session-by-link";
 
@@ -25,7 +26,7 @@ export async function flowState(token: string) {
     providers,
     chosen: chosen.map((provider) => {
       const source = sources.find((candidate) => candidate.providerId === provider.id);
-      const records = Object.values((source?.imports[0]?.recordCounts ?? {}) as Record<string, number>).reduce((sum, count) => sum + count, 0);
+      const records = countTotal(source?.imports[0]?.recordCounts);
       return { ...provider, signedIn: source?.connected ?? false, syncStatus: source?.syncStatus ?? null, records, error: source?.lastError ?? null };
     }),
   };

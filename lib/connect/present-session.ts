@@ -25,7 +25,8 @@ export function effectiveSessionStatus(session: { status: LoadedSession["status"
   return session.status === "pending" && session.expiresAt <= now ? "expired" : session.status;
 }
 
-function total(counts: unknown): number {
+/** The sum of an import's per-category (or per-reason) counts, as stored in SourceImport. */
+export function countTotal(counts: unknown): number {
   return Object.values((counts ?? {}) as Record<string, number>).reduce((sum, value) => sum + (typeof value === "number" ? value : 0), 0);
 }
 
@@ -55,8 +56,8 @@ export function presentSession(session: LoadedSession, origin: string, now = new
       providerId: source.providerId,
       providerName: source.provider.name,
       status: source.syncStatus,
-      recordCount: total(source.imports[0]?.recordCounts),
-      skippedCount: total(source.imports[0]?.skipCounts),
+      recordCount: countTotal(source.imports[0]?.recordCounts),
+      skippedCount: countTotal(source.imports[0]?.skipCounts),
       error: source.lastError,
       lastSyncedAt: source.lastSyncedAt?.toISOString() ?? null,
     })),

@@ -1,5 +1,5 @@
 import type { AuthorizationRequest } from "./authorization-request";
-import { escapeHtml } from "./html";
+import { escapeHtml } from "@/lib/http";
 import type { EhrPatient } from "./patients";
 import { LAUNCH_PATIENT, OFFLINE_ACCESS } from "./scopes";
 

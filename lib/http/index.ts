@@ -13,3 +13,4 @@ export * from "./read-json-body";
 export * from "./request-log";
 export * from "./respond";
 export * from "./zod-issues";
+export * from "./page-text";
