@@ -20,14 +20,14 @@ export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise
  * Next.js renders a page's scripts with the nonce it finds in the request's Content-Security-Policy header, so
  * the policy goes on the request (replacing any a client sent) as well as on the response.
  */
-function prepareDocument(req: IncomingMessage, https: boolean): Record<string, string> {
-  const policy = contentSecurityPolicy(newNonce(), https);
+function prepareDocument(req: IncomingMessage, https: boolean, pathname: string): Record<string, string> {
+  const policy = contentSecurityPolicy(newNonce(), https, pathname);
   req.headers["content-security-policy"] = policy;
   return documentHeaders(policy);
 }
 
-function responseDefaults(req: IncomingMessage, family: ApiFamily | undefined, requestId: string, https: boolean) {
-  return { ...transportHeaders(https), ...(family ? familyHeaders(family, requestId) : prepareDocument(req, https)) };
+function responseDefaults(req: IncomingMessage, family: ApiFamily | undefined, requestId: string, https: boolean, path: string) {
+  return { ...transportHeaders(https), ...(family ? familyHeaders(family, requestId) : prepareDocument(req, https, path)) };
 }
 
 async function answerFailure(res: ServerResponse, family: ApiFamily | undefined, requestId: string, error: unknown) {
@@ -48,7 +48,7 @@ export function platformRequestHandler(handleNext: NextHandler, trustedHops: num
     const path = canonicalPath(target.pathname);
     const family = familyOf(path);
     const https = requestIsHttps((req.socket as TLSSocket).encrypted === true, headerText(req.headers["x-forwarded-proto"]), trustedHops);
-    setHeaderDefaults(res, responseDefaults(req, family, requestId, https));
+    setHeaderDefaults(res, responseDefaults(req, family, requestId, https, path));
     // API answers are one JSON body each; pages stream and keep every write as it comes.
     if (family) coalesceWrites(res);
 

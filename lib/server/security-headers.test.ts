@@ -18,6 +18,17 @@ describe("contentSecurityPolicy", () => {
     expect(policy.has("upgrade-insecure-requests")).toBe(false);
   });
 
+  it("allows inline styles (never inline scripts) on the dashboard's pages only", () => {
+    for (const path of ["/dashboard", "/dashboard/app_1/keys", "/sign-in", "/sign-up", "/invitations/abc"]) {
+      const policy = directives(contentSecurityPolicy("abc123==", false, path));
+      expect(policy.get("style-src"), path).toBe("'self' 'unsafe-inline'");
+      expect(policy.get("script-src"), path).toBe("'self' 'nonce-abc123==' 'strict-dynamic'");
+    }
+    for (const path of ["/", "/connect/tok/start", "/consent/tok", "/docs", "/dashboards", "/sign-in-elsewhere"]) {
+      expect(directives(contentSecurityPolicy("abc123==", false, path)).get("style-src"), path).toBe("'self' 'nonce-abc123=='");
+    }
+  });
+
   it("upgrades insecure requests only for a client that came over https", () => {
     expect(directives(contentSecurityPolicy("n", true)).has("upgrade-insecure-requests")).toBe(true);
   });

@@ -14,15 +14,23 @@ export function newNonce(): string {
 }
 
 /**
+ * The developer dashboard's pages (and their sign-in), whose UI primitives (dialogs, toasts, charts) add inline
+ * styles at run time without a nonce.
+ */
+const DASHBOARD_PAGES = /^\/(dashboard|sign-in|sign-up|invitations)(\/|$)/;
+
+/**
  * The pages' policy. Scripts run only when they carry this response's nonce or were loaded by one that does
  * ('strict-dynamic': Next's runtime loads its chunks); styles are Tailwind's stylesheet from 'self' plus any inline
- * style Next marks with the nonce. Nothing may frame the pages, plugins are off, and forms post only here.
+ * style Next marks with the nonce. On dashboard pages inline styles are allowed instead (a nonce would make the
+ * browser ignore 'unsafe-inline'): style injection cannot run script, and scripts stay nonce-only everywhere.
+ * Nothing may frame the pages, plugins are off, and forms post only here.
  */
-export function contentSecurityPolicy(nonce: string, https: boolean): string {
+export function contentSecurityPolicy(nonce: string, https: boolean, pathname = "/"): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    DASHBOARD_PAGES.test(pathname) ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",

@@ -1,0 +1,38 @@
+"use server";
+
+import { AuthError } from "next-auth";
+import { registerDeveloper, signIn } from "@/lib/dashboard";
+import { safeReturnPath, signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "@/lib/session";
+
+export type AuthFormResult = { error: string } | undefined;
+
+function signInRefusal(error: AuthError): string {
+  if ((error as AuthError & { code?: string }).code === "throttled") {
+    return "Too many sign-in attempts. Wait 15 minutes and try again, or reset your password with your administrator.";
+  }
+  return "That email and password do not match an account.";
+}
+
+async function signInAndGo(email: string, password: string, next: unknown): Promise<AuthFormResult> {
+  try {
+    await signIn("credentials", { email, password, redirectTo: safeReturnPath(next) });
+  } catch (error) {
+    // A successful sign-in ends in Next's redirect, which must propagate; only next-auth's refusals are answers.
+    if (error instanceof AuthError) return { error: signInRefusal(error) };
+    throw error;
+  }
+}
+
+export async function signInWithPassword(input: SignInInput, next?: string): Promise<AuthFormResult> {
+  const parsed = signInSchema.safeParse(input);
+  if (!parsed.success) return { error: "Enter your email address and password." };
+  return signInAndGo(parsed.data.email, parsed.data.password, next);
+}
+
+export async function signUpWithPassword(input: SignUpInput, next?: string): Promise<AuthFormResult> {
+  const parsed = signUpSchema.safeParse(input);
+  if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? "Check the form and try again." };
+  const registered = await registerDeveloper(parsed.data);
+  if (!registered.ok) return { error: registered.error };
+  return signInAndGo(parsed.data.email, parsed.data.password, next);
+}

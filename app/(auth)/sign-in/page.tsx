@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { SignInForm } from "@/components/dashboard/auth-forms";
+import { currentDeveloper } from "@/lib/dashboard";
+import { safeReturnPath } from "@/lib/session";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
+  const { next } = await searchParams;
+  if (await currentDeveloper()) redirect(safeReturnPath(next));
+  return (
+    <>
+      <h1 className="text-xl font-bold tracking-tight text-slate-900">Sign in to the dashboard</h1>
+      <p className="mt-1 mb-6 text-sm text-slate-600">Manage your applications, keys, webhooks and sandbox.</p>
+      <SignInForm next={typeof next === "string" ? next : undefined} />
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import { LogOut } from "lucide-react";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { DashboardProviders } from "@/components/ui/providers";
+import { requireDeveloper, signOut } from "@/lib/dashboard";
+
+async function signOutAction() {
+  "use server";
+  await signOut({ redirectTo: "/sign-in" });
+}
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const developer = await requireDeveloper();
+  return (
+    <DashboardProviders>
+      <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
+          <nav aria-label="Dashboard" className="flex items-center gap-4">
+            <Link href="/dashboard" className="text-sm font-bold uppercase tracking-wide text-teal-800">
+              Chartkey
+            </Link>
+            <Link href="/dashboard" className="text-sm font-medium text-slate-700 hover:text-slate-900">
+              Applications
+            </Link>
+            <Link href="/docs" className="hidden text-sm font-medium text-slate-700 hover:text-slate-900 sm:inline">
+              API reference
+            </Link>
+          </nav>
+          <div className="flex items-center gap-3">
+            <span className="hidden text-right text-xs text-slate-600 sm:block">
+              <span className="block font-medium text-slate-900">{developer.name}</span>
+              {developer.email}
+            </span>
+            <form action={signOutAction}>
+              <Button type="submit" variant="ghost" size="sm">
+                <LogOut aria-hidden="true" className="h-4 w-4" />
+                Sign out
+              </Button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <main id="content" className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8">
+        {children}
+      </main>
+    </DashboardProviders>
+  );
+}

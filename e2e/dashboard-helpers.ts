@@ -1,0 +1,62 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, type TestInfo } from "@playwright/test";
+
+export type TestDeveloper = { name: string; email: string; password: string };
+
+let counter = 0;
+
+/** A developer no other test uses (tests share one platform and run in parallel). */
+export function newDeveloper(label = "dev"): TestDeveloper {
+  const unique = `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  return { name: `Test ${label}`, email: `${label}-${unique}@example.test`, password: `pw-${unique}-long-enough` };
+}
+
+/** Signs a new developer up through the form and waits for the dashboard. */
+export async function signUp(page: Page, developer: TestDeveloper = newDeveloper()): Promise<TestDeveloper> {
+  await page.goto("/sign-up");
+  await page.getByLabel("Your name").fill(developer.name);
+  await page.getByLabel("Email address").fill(developer.email);
+  await page.getByLabel("Password").fill(developer.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return developer;
+}
+
+export async function signIn(page: Page, developer: TestDeveloper, next?: string): Promise<void> {
+  await page.goto(next ? `/sign-in?next=${encodeURIComponent(next)}` : "/sign-in");
+  await page.getByLabel("Email address").fill(developer.email);
+  await page.getByLabel("Password").fill(developer.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Creates an application from the applications page and returns its id (the page it opens). */
+export async function createApplication(page: Page, name: string): Promise<string> {
+  await page.goto("/dashboard");
+  await page.getByRole("button", { name: /New application|Create your first application/ }).click();
+  await page.getByLabel("Application name").fill(name);
+  await page.getByRole("button", { name: "Create application" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/app_[A-Za-z0-9]+$/);
+  return /\/dashboard\/(app_[A-Za-z0-9]+)$/.exec(page.url())![1]!;
+}
+
+/** No serious or critical axe-core violations (WCAG 2.1 A and AA rules) on the page as it is now. */
+export async function expectAccessible(page: Page, context = page.url()): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+  expect(serious, `axe violations on ${context}`).toEqual([]);
+}
+
+/** A full-page screenshot kept with the test's artifacts (test-results/). */
+export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: "image/png" });
+}
+
+/** The page fits a phone's width: nothing makes the whole document scroll sideways. */
+export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}

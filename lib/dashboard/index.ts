@@ -1,0 +1,6 @@
+export * from "./auth";
+export * from "./current-developer";
+export * from "./register-developer";
+export * from "./application-context";
+export * from "./my-applications";
+export * from "./application-overview";

@@ -1,0 +1,2 @@
+export * from "./session-config";
+export * from "./account-schemas";
