@@ -1,6 +1,7 @@
+export * from "./api-keys";
 export * from "./create-application";
 export * from "./create-developer";
 export * from "./development-seed";
 export { getApp } from "./operations";
 export * from "./present-application";
-export { applicationSchema } from "./schemas";
+export * from "./schemas";

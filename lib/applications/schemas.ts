@@ -13,3 +13,10 @@ export const applicationSchema = z
     productionEnabled: z.boolean(),
   })
   .meta({ id: "Application", description: "The application and environment a key resolves to." });
+
+/** The dashboard's new-key form. */
+export const createApiKeyInputSchema = z.object({
+  environment: z.enum(["sandbox", "live"]),
+  name: z.string().trim().min(1, "Give the key a name.").max(100),
+});
+export type CreateApiKeyInput = z.input<typeof createApiKeyInputSchema>;
