@@ -6,4 +6,5 @@ export * from "./development-seed";
 export * from "./manage-application";
 export * from "./present-application";
 export * from "./schemas";
+export * from "./signing-secret";
 export { getApp } from "./operations";
