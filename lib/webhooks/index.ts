@@ -4,3 +4,4 @@ export { backoffMs, deliveryPolicy, MAX_ATTEMPTS, type DeliveryPolicy } from "./
 export { redispatchDeliveries, redispatchWebhookDeliveries } from "./redispatch";
 export { resendDelivery, sendTestEvent, type ResendResult } from "./resend";
 export { webhookSignature, type SealedSigningSecrets } from "./signing";
+export { getDelivery, listDeliveries, type DeliveryLogEntry } from "./delivery-log";
