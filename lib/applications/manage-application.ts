@@ -1,5 +1,5 @@
 import { db, withTransaction } from "@/lib/db";
-import { getApplicationAccess, requirePermission, TeamError, type AccessibleApplication, type ApplicationAccess } from "@/lib/team";
+import { ACCESSIBLE_APPLICATION_FIELDS, getApplicationAccess, requirePermission, TeamError, type AccessibleApplication, type ApplicationAccess } from "@/lib/team";
 import { validateWebhookUrl } from "@/lib/webhooks";
 import { createApplication } from "./create-application";
 import {
@@ -24,25 +24,11 @@ export async function createApplicationFor(developerId: string, input: CreateApp
   return access;
 }
 
-const savedFields = {
-  id: true,
-  name: true,
-  status: true,
-  productionEnabled: true,
-  categoryAllowlist: true,
-  syncMode: true,
-  webhookUrl: true,
-  redirectUrls: true,
-  developerId: true,
-  createdAt: true,
-  updatedAt: true,
-} as const;
-
 function update(
   access: ApplicationAccess,
   data: { name?: string; categoryAllowlist?: string[]; syncMode?: "one_time" | "continuous"; redirectUrls?: string[]; webhookUrl?: string | null; productionEnabled?: boolean; status?: "active" },
 ): Promise<AccessibleApplication> {
-  return db().application.update({ where: { id: access.application.id }, data, select: savedFields });
+  return db().application.update({ where: { id: access.application.id }, data, select: ACCESSIBLE_APPLICATION_FIELDS });
 }
 
 export async function renameApplication(access: ApplicationAccess, input: { name: string }): Promise<AccessibleApplication> {
