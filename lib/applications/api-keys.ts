@@ -3,7 +3,7 @@ import { keyPermission, NotFoundError, requirePermission, type ApplicationAccess
 import { createApiKeyInputSchema, type CreateApiKeyInput } from "./schemas";
 
 /** The dashboard's key list for the caller's application (no run keys, never hashes). */
-export function listKeysFor(access: ApplicationAccess): Promise<ApiKeySummary[]> {
+export async function listKeysFor(access: ApplicationAccess): Promise<ApiKeySummary[]> {
   requirePermission(access, "application.read");
   return listApiKeys(access.application.id);
 }

@@ -1,7 +1,8 @@
 import { db } from "@/lib/db";
 import type { ApplicationRole } from "./permissions";
 
-const applicationFields = {
+/** The application columns an access carries (Prisma `select`), for readers that return an AccessibleApplication. */
+export const ACCESSIBLE_APPLICATION_FIELDS = {
   id: true,
   name: true,
   status: true,
@@ -40,7 +41,7 @@ export type ApplicationAccess = { developerId: string; application: AccessibleAp
 export async function getApplicationAccess(developerId: string, applicationId: string): Promise<ApplicationAccess | null> {
   const membership = await db().applicationMember.findUnique({
     where: { applicationId_developerId: { applicationId, developerId } },
-    select: { role: true, application: { select: applicationFields } },
+    select: { role: true, application: { select: ACCESSIBLE_APPLICATION_FIELDS } },
   });
   if (!membership) return null;
   return { developerId, application: membership.application, role: membership.role };
@@ -50,7 +51,7 @@ export async function getApplicationAccess(developerId: string, applicationId: s
 export async function listApplicationsFor(developerId: string): Promise<Array<AccessibleApplication & { role: ApplicationRole }>> {
   const memberships = await db().applicationMember.findMany({
     where: { developerId },
-    select: { role: true, application: { select: applicationFields } },
+    select: { role: true, application: { select: ACCESSIBLE_APPLICATION_FIELDS } },
     orderBy: [{ application: { createdAt: "desc" } }, { applicationId: "desc" }],
   });
   return memberships.map(({ role, application }) => ({ ...application, role }));
