@@ -5,7 +5,7 @@ import { Plus } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { createApplicationAction } from "@/app/(dashboard)/dashboard/actions";
-import { applicationNameSchema, type ApplicationNameInput } from "@/lib/session/schemas";
+import { createApplicationInputSchema, type CreateApplicationInput } from "@/lib/applications/schemas";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, FormAlert } from "@/components/ui/field";
@@ -13,7 +13,7 @@ import { Field, FormAlert } from "@/components/ui/field";
 export function CreateApplicationButton({ label = "New application" }: { label?: string }) {
   const [open, setOpen] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const form = useForm<ApplicationNameInput>({ resolver: zodResolver(applicationNameSchema), defaultValues: { name: "" } });
+  const form = useForm<CreateApplicationInput>({ resolver: zodResolver(createApplicationInputSchema), defaultValues: { name: "" } });
   const submit = form.handleSubmit(async (values) => {
     setRefusal(null);
     const result = await createApplicationAction(values);

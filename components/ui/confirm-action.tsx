@@ -3,9 +3,9 @@
 import { AlertDialog } from "radix-ui";
 import { useState, useTransition, type ReactNode } from "react";
 import { toast } from "sonner";
+import type { ActionResult } from "@/lib/dashboard";
 import { Button, type ButtonVariant } from "./button";
 
-export type ActionResult = { ok: true; message: string } | { ok: false; error: string };
 
 type ConfirmActionProps = {
   /** The button that asks. */

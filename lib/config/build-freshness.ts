@@ -9,7 +9,9 @@ function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
   const stat = statSync(entry);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
+  // A folder's own time changes when an entry is added, removed or renamed into it: a moved or deleted page keeps
+  // (or leaves no) file time that is newer than the build, but its folder's is.
+  let newest = stat.mtimeMs;
   for (const child of readdirSync(entry)) {
     if (IGNORED.has(child) || child.endsWith(".test.ts")) continue;
     newest = Math.max(newest, newestMtime(path.join(entry, child)));

@@ -6,3 +6,4 @@ export * from "./my-applications";
 export * from "./application-overview";
 export * from "./request-origin";
 export * from "./action-result";
+export * from "./application-action";

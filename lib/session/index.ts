@@ -1,2 +1,1 @@
 export * from "./session-config";
-export * from "./schemas";

@@ -67,7 +67,7 @@ export function KeysPanel({ applicationId, keys, origin, canCreate, liveEnabled 
             </thead>
             <tbody className="divide-y divide-slate-100">
               {shown.map((key) => (
-                <tr key={key.id} aria-label={key.name}>
+                <tr key={key.id} aria-label={key.name} data-key-id={key.id}>
                   <Td className="font-medium">{key.name}</Td>
                   <Td className="font-mono text-xs">{key.displayPrefix}…</Td>
                   <Td>

@@ -1,0 +1,31 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { deleteApplication, enableProduction, renameApplication, setRedirectUrls, setSyncMode, updateCategoryAllowlist } from "@/lib/applications";
+import { applicationAction } from "@/lib/dashboard";
+
+export async function renameAction(applicationId: string, input: { name: string }) {
+  return applicationAction(applicationId, (access) => renameApplication(access, input), "Application renamed.");
+}
+
+export async function allowlistAction(applicationId: string, input: { categories: string[] }) {
+  return applicationAction(applicationId, (access) => updateCategoryAllowlist(access, input), "Category allowlist saved. New Connect sessions may ask only for these.");
+}
+
+export async function syncModeAction(applicationId: string, input: { syncMode: "one-time" | "continuous" }) {
+  return applicationAction(applicationId, (access) => setSyncMode(access, input), `Sync mode set to ${input.syncMode}.`);
+}
+
+export async function redirectUrlsAction(applicationId: string, input: { redirectUrls: string[] }) {
+  return applicationAction(applicationId, (access) => setRedirectUrls(access, input), "Redirect URLs saved.");
+}
+
+export async function enableProductionAction(applicationId: string) {
+  return applicationAction(applicationId, (access) => enableProduction(access), "Production enabled: live keys now work with real patients' data.");
+}
+
+export async function deleteApplicationAction(applicationId: string) {
+  const result = await applicationAction(applicationId, (access) => deleteApplication(access), "Application deleted.");
+  if (result.ok) redirect("/dashboard?deleted=1");
+  return result;
+}
