@@ -54,10 +54,13 @@ describe("the platform server's API route table (the fast path's router)", () =>
     expect(served(matchRoute(table, "/demo/v1/fhir/Patient")?.exports, "GET")?.path).toBe("/fhir/{resourceType}");
   });
 
-  it("decodes each segment as Next.js does, after splitting the path on its slashes", () => {
+  it("matches segments as written and decodes parameters, as Next.js does", () => {
     const match = matchRoute(table, "/api/v1/users/a%2Fb/records/lab%73");
     expect(served(match?.exports, "GET")?.path).toBe("/users/{subject}/records/{category}");
     expect(match?.params).toEqual({ subject: "a/b", category: "labs" });
+    const encodedStatic = matchRoute(table, "/api/v1/%61pp/x%20y");
+    expect(served(encodedStatic?.exports, "GET")).toBeUndefined();
+    expect(encodedStatic?.params).toEqual({ path: ["app", "x y"] });
   });
 
   it("paths outside the families match nothing (Next.js serves them)", () => {

@@ -64,18 +64,17 @@ export async function loadApiRoutes(appDir: string, folders: readonly string[]):
 }
 
 /**
- * The route file serving a canonical path and its parameters, decoded as Next.js gives them (a catch-all's as an
- * array): a static segment before a parameter, a parameter before a catch-all, a catch-all before an optional one.
+ * The route file serving a canonical path and its parameters as Next.js gives them: segments are matched as the
+ * client wrote them (`/api/v1/%61pp` is not `/api/v1/app`), and parameters are decoded (a catch-all's as an array).
+ * A static segment wins over a parameter, a parameter over a catch-all, a catch-all over an optional one.
  */
 export function matchRoute(table: ApiRouteTable, pathname: string): RouteMatch | undefined {
-  const parts = pathname.split("/").filter((part) => part !== "");
-  let decoded: string[];
   try {
-    decoded = parts.map((part) => decodeURIComponent(part));
+    return matchFrom(table.root, pathname.split("/").filter((part) => part !== ""), 0, {});
   } catch {
+    // A segment that does not decode; the platform handler refuses such paths before they get here.
     return undefined;
   }
-  return matchFrom(table.root, decoded, 0, {});
 }
 
 function matchFrom(node: Node, parts: string[], index: number, params: RouteParams): RouteMatch | undefined {
@@ -89,10 +88,10 @@ function matchFrom(node: Node, parts: string[], index: number, params: RoutePara
   const fromStatic = child && matchFrom(child, parts, index + 1, params);
   if (fromStatic) return fromStatic;
   if (node.dynamic) {
-    const fromDynamic = matchFrom(node.dynamic.node, parts, index + 1, { ...params, [node.dynamic.name]: part });
+    const fromDynamic = matchFrom(node.dynamic.node, parts, index + 1, { ...params, [node.dynamic.name]: decodeURIComponent(part) });
     if (fromDynamic) return fromDynamic;
   }
   const rest = node.catchAll ?? node.optionalCatchAll;
-  if (rest) return { exports: rest.exports, params: { ...params, [rest.name]: parts.slice(index) } };
+  if (rest) return { exports: rest.exports, params: { ...params, [rest.name]: parts.slice(index).map((segment) => decodeURIComponent(segment)) } };
   return undefined;
 }
