@@ -26,11 +26,11 @@ export async function readCategoryPage(subjectId: string, category: Category, li
  * snapshot: every section's change cursor matches every section's records.
  */
 export async function readSections<C extends Category>(subjectId: string, categories: readonly C[], limit: number): Promise<Map<C, SectionPage>> {
-  const sections = new Map<C, SectionPage>();
-  if (categories.length === 0) return sections;
+  if (categories.length === 0) return new Map();
   const { rows } = await pgPool().query<SectionRow>(sectionPages(subjectId, categories, limit + 1));
-  for (const category of categories) sections.set(category, toSection(rows.filter((row) => row.category === category), limit));
-  return sections;
+  const rowsOf = new Map<string, SectionRow[]>(categories.map((category) => [category, []]));
+  for (const row of rows) rowsOf.get(row.category)?.push(row);
+  return new Map(categories.map((category) => [category, toSection(rowsOf.get(category) ?? [], limit)]));
 }
 
 function toSection(rows: SectionRow[], limit: number): SectionPage {
