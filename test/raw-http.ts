@@ -1,5 +1,6 @@
 import { createServer, request, type IncomingHttpHeaders, type RequestListener, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
+import { gunzipSync } from "node:zlib";
 
 /** A real HTTP server on a free loopback port, for tests of code that runs inside one. */
 export async function listenOnFreePort(listener: RequestListener | Server): Promise<{ server: Server; port: number; close: () => Promise<void> }> {
@@ -12,17 +13,20 @@ export async function listenOnFreePort(listener: RequestListener | Server): Prom
 
 export type TestResponse = { status: number; headers: IncomingHttpHeaders; body: string };
 
-/** node:http rather than fetch, which would refuse some methods and headers. */
-export function send(port: number, options: { method?: string; path?: string; headers?: Record<string, string> } = {}): Promise<TestResponse> {
+/** node:http rather than fetch, which would refuse some methods and headers; a gzip-encoded body is decoded. */
+export function send(port: number, options: { method?: string; path?: string; headers?: Record<string, string>; body?: string } = {}): Promise<TestResponse> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, method: options.method ?? "GET", path: options.path ?? "/", headers: options.headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const bytes = Buffer.concat(chunks);
+        const body = (res.headers["content-encoding"] === "gzip" ? gunzipSync(bytes) : bytes).toString("utf8");
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+      });
     });
     req.on("error", reject);
-    req.end();
+    req.end(options.body);
   });
 }
 

@@ -1,7 +1,8 @@
 import type { KeyAuth } from "@/lib/auth";
-import { db } from "@/lib/db";
+import { pgPool } from "@/lib/db";
 import { ApiError } from "@/lib/http";
 import { CATEGORIES, type Category, type ReadScope } from "@/lib/records";
+import { activeReceipt, type ActiveReceiptRow } from "./receipt-sql";
 
 export type ReadAuthorization = {
   scope: ReadScope;
@@ -16,20 +17,13 @@ export type ReadAuthorization = {
  * subjects it may not read, and a revoked or expired receipt ends reads at once.
  */
 export async function authorizeSubjectRead(key: KeyAuth, subjectId: string, now = new Date()): Promise<ReadAuthorization> {
-  const receipt = await db().consentReceipt.findFirst({
-    where: {
-      subjectId,
-      applicationId: key.application.id,
-      environment: key.environment,
-      status: "active",
-      expiresAt: { gt: now },
-    },
-    select: { id: true, categories: true, expiresAt: true, grantedAt: true },
-  });
+  const scope: ReadScope = { applicationId: key.application.id, environment: key.environment, subjectId };
+  const { rows } = await pgPool().query<ActiveReceiptRow>(activeReceipt(scope, now));
+  const receipt = rows[0];
   if (!receipt) throw new ApiError("not_found", `No subject ${subjectId} shares records with this application.`);
   const granted = CATEGORIES.filter((category) => receipt.categories.includes(category));
   return {
-    scope: { applicationId: key.application.id, environment: key.environment, subjectId },
+    scope,
     receipt: { ...receipt, categories: granted },
     categories: granted.filter((category) => key.application.categoryAllowlist.includes(category)),
   };

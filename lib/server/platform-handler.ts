@@ -10,6 +10,7 @@ import { assignInternalHeaders } from "./internal-headers";
 import { refusalFor } from "./refusal";
 import { requestIsHttps } from "./request-scheme";
 import { canonicalPath, splitTarget } from "./request-target";
+import type { DirectApiHandler } from "./direct-api";
 import { contentSecurityPolicy, documentHeaders, newNonce, transportHeaders } from "./security-headers";
 import { sendWebResponse } from "./send-web-response";
 
@@ -39,9 +40,11 @@ async function answerFailure(res: ServerResponse, family: ApiFamily | undefined,
 
 /**
  * The platform's layer in front of Next.js, per request: trusted internal headers, the response headers each kind
- * of response must carry, refusal of requests Next cannot route, and one spelling of every API path.
+ * of response must carry, refusal of requests Next cannot route, and one spelling of every API path. With
+ * `directApi`, API requests then go straight to their route files' handlers (lib/server/direct-api.ts) instead of
+ * through Next.js, which still serves everything else.
  */
-export function platformRequestHandler(handleNext: NextHandler, trustedHops: number) {
+export function platformRequestHandler(handleNext: NextHandler, trustedHops: number, directApi?: DirectApiHandler) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = assignInternalHeaders(req, trustedHops);
     const target = splitTarget(req.url ?? "/");
@@ -60,6 +63,7 @@ export function platformRequestHandler(handleNext: NextHandler, trustedHops: num
     // An internal rewrite, not a redirect: the client gets the operation's answer at the path it wrote.
     if (family) req.url = path + target.search;
     try {
+      if (family && directApi && (await directApi(req, res, path))) return;
       await handleNext(req, res);
     } catch (error) {
       await answerFailure(res, family, requestId, error);

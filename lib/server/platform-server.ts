@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, ServerResponse, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { isRoutableMethod } from "./routable-methods";
+import type { DirectApiHandler } from "./direct-api";
 import { platformRequestHandler, type NextHandler } from "./platform-handler";
 
 type Handle = ReturnType<typeof platformRequestHandler>;
@@ -67,11 +68,11 @@ function onClientError(handle: Handle) {
 
 /**
  * The platform's HTTP server: every request, including the ones Node does not hand to `request`, passes
- * through the platform handler before (or instead of) Next.js.
+ * through the platform handler before (or instead of) Next.js; with `directApi`, API requests skip Next.js.
  */
-export function createPlatformServer(handleNext: NextHandler, trustedHops: number): Server {
+export function createPlatformServer(handleNext: NextHandler, trustedHops: number, directApi?: DirectApiHandler): Server {
   const handlers = { running: 0, settled: [] as (() => void)[] };
-  const platformHandle = platformRequestHandler(handleNext, trustedHops);
+  const platformHandle = platformRequestHandler(handleNext, trustedHops, directApi);
   const handle: Handle = async (req, res) => {
     handlers.running += 1;
     try {

@@ -1,13 +1,12 @@
 import type { KeyAuth } from "@/lib/auth";
 import { assertCategoryReadable, authorizeSubjectRead } from "@/lib/consent";
-import { withTransaction } from "@/lib/db";
-import { feedCursor, lastSequence, pageCursor, readCategoryPage, type Category } from "@/lib/records";
+import { feedCursor, pageCursor, readCategoryPage, type Category } from "@/lib/records";
 import { SCHEMA_VERSION } from "./schema-version";
 import { singleCategory } from "./single-category";
 
 /**
- * GET /users/{subject}/records/{category}: one page and the change cursor, read in one repeatable-read
- * transaction, so the page plus the changes after its cursor always equal any later state.
+ * GET /users/{subject}/records/{category}: one page and the change cursor, read in one statement (one snapshot),
+ * so the page plus the changes after its cursor always equal any later state.
  */
 export async function readCategoryRecords(key: KeyAuth, subjectId: string, categoryParam: string, query: { limit: number; cursor?: string }) {
   const category: Category = singleCategory(categoryParam);
@@ -15,14 +14,11 @@ export async function readCategoryRecords(key: KeyAuth, subjectId: string, categ
   assertCategoryReadable(authorization, category);
   const { scope } = authorization;
   const after = query.cursor ? pageCursor.decode(scope, category, query.cursor) : null;
-  const { page, sequence } = await withTransaction("RepeatableRead", async (tx) => ({
-    page: await readCategoryPage(tx, subjectId, category, query.limit, after),
-    sequence: await lastSequence(tx, subjectId, category),
-  }));
+  const page = await readCategoryPage(subjectId, category, query.limit, after);
   return {
     data: page.records,
     hasMore: page.next !== null,
     nextCursor: page.next ? pageCursor.encode(scope, category, page.next) : null,
-    meta: { changeCursor: feedCursor.encode(scope, category, { q: sequence }), schemaVersion: SCHEMA_VERSION },
+    meta: { changeCursor: feedCursor.encode(scope, category, { q: page.lastSequence }), schemaVersion: SCHEMA_VERSION },
   };
 }

@@ -1,6 +1,5 @@
 import type { KeyAuth } from "@/lib/auth";
 import { assertCategoryReadable, authorizeSubjectRead } from "@/lib/consent";
-import { withTransaction } from "@/lib/db";
 import { ApiError } from "@/lib/http";
 import { feedCursor, readChanges } from "@/lib/records";
 import { singleCategory } from "./single-category";
@@ -16,6 +15,6 @@ export async function readRecordChanges(key: KeyAuth, subjectId: string, categor
   const { scope } = authorization;
   const after = feedCursor.decode(scope, category, query.cursor);
   if (!Number.isSafeInteger(after.q) || after.q < 0) throw new ApiError("invalid_cursor", "The cursor is not valid.");
-  const page = await withTransaction("RepeatableRead", (tx) => readChanges(tx, subjectId, category, after.q, query.limit));
+  const page = await readChanges(subjectId, category, after.q, query.limit);
   return { data: page.changes, hasMore: page.hasMore, nextCursor: feedCursor.encode(scope, category, { q: page.lastSequence }) };
 }

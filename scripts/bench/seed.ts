@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createApplication } from "@/lib/applications";
 import { createApiKey, encryptSecret } from "@/lib/auth";
 import { grantReceipt } from "@/lib/consent";
-import { db, withTransaction } from "@/lib/db";
+import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { applySourceFacts, CATEGORIES, feedCursor, lastSequence, normalizeBundle, type NormalizedFact } from "@/lib/records";
 import { runPool } from "./pool";
@@ -54,7 +54,7 @@ export async function seedDataset(plan: SeedPlan, progress: (line: string) => vo
     if (index % stride === 0) {
       const held = new Set(facts.filter((fact) => fact.category === "labs").slice(-FEED_CHANGES));
       await applySourceFacts({ subjectId, sourceId, facts: facts.filter((fact) => !held.has(fact)) });
-      const sequence = await withTransaction("RepeatableRead", (tx) => lastSequence(tx, subjectId, "labs"));
+      const sequence = await lastSequence(subjectId, "labs");
       feeds.push({ subjectId, cursor: feedCursor.encode({ applicationId, environment: "sandbox", subjectId }, "labs", { q: sequence }) });
     }
     await applySourceFacts({ subjectId, sourceId, facts });

@@ -1,39 +1,52 @@
-import { Prisma, type Tx } from "@/lib/db";
+import { pgPool } from "@/lib/db";
 import { ApiError } from "@/lib/http";
 import type { Category } from "../categories";
 import type { NormalizedRecord } from "../schemas";
 import type { PagePosition } from "./positions";
+import { sectionPageAfter, sectionPages, type SectionRow } from "./read-sql";
 
 export type RecordPage = { records: NormalizedRecord[]; next: PagePosition | null };
+/** A page of a category and the last sequence of its change feed, read at the same snapshot. */
+export type SectionPage = RecordPage & { lastSequence: number };
 
 /**
  * One page of a category's live records, newest clinical time first, then id, resuming after `after` (keyset on the
- * index that matches this order, so page N costs what page 1 costs).
+ * index that matches this order, so page N costs what page 1 costs), with the category's last change sequence read
+ * in the same statement: reading the feed after it returns exactly the changes made since this page.
  */
-export async function readCategoryPage(tx: Tx, subjectId: string, category: Category, limit: number, after: PagePosition | null): Promise<RecordPage> {
+export async function readCategoryPage(subjectId: string, category: Category, limit: number, after: PagePosition | null): Promise<SectionPage> {
   const afterAt = after ? positionTime(after) : null;
-  // Raw SQL: this runs on every page and snapshot section, and the statement is fixed (an ORM query would be
-  // compiled again on each call).
-  const rows = await tx.$queryRaw<{ id: string; data: NormalizedRecord; sortAt: Date }[]>(Prisma.sql`
-    SELECT "id", "data", "sortAt" FROM "Record"
-    WHERE "subjectId" = ${subjectId} AND "category" = ${category} AND "deletedAt" IS NULL
-    ${after && afterAt ? Prisma.sql`AND ("sortAt" < ${afterAt} OR ("sortAt" = ${afterAt} AND "id" < ${after.i}))` : Prisma.empty}
-    ORDER BY "sortAt" DESC, "id" DESC
-    LIMIT ${limit + 1}`);
-  const page = rows.slice(0, limit);
+  const query = after && afterAt ? sectionPageAfter(subjectId, category, limit + 1, { at: afterAt.toISOString(), id: after.i }) : sectionPages(subjectId, [category], limit + 1);
+  const { rows } = await pgPool().query<SectionRow>(query);
+  return toSection(rows, limit);
+}
+
+/**
+ * The first `limit` records and the last change sequence of each category, all read in one statement and so at one
+ * snapshot: every section's change cursor matches every section's records.
+ */
+export async function readSections<C extends Category>(subjectId: string, categories: readonly C[], limit: number): Promise<Map<C, SectionPage>> {
+  if (categories.length === 0) return new Map();
+  const { rows } = await pgPool().query<SectionRow>(sectionPages(subjectId, categories, limit + 1));
+  const rowsOf = new Map<string, SectionRow[]>(categories.map((category) => [category, []]));
+  for (const row of rows) rowsOf.get(row.category)?.push(row);
+  return new Map(categories.map((category) => [category, toSection(rowsOf.get(category) ?? [], limit)]));
+}
+
+function toSection(rows: SectionRow[], limit: number): SectionPage {
+  const records = rows.filter((row) => row.id !== null);
+  const page = records.slice(0, limit);
   const last = page.at(-1);
   return {
-    records: page.map((row) => row.data),
-    next: rows.length > limit && last ? { s: last.sortAt.toISOString(), i: last.id } : null,
+    records: page.map((row) => row.data as NormalizedRecord),
+    next: records.length > limit && last ? { s: (last.sortAt as Date).toISOString(), i: last.id as string } : null,
+    lastSequence: rows[0]?.lastSequence ?? 0,
   };
 }
 
 /** The last sequence of a category's change feed: reading the feed after it returns only later changes. */
-export async function lastSequence(tx: Tx, subjectId: string, category: Category): Promise<number> {
-  const [row] = await tx.$queryRaw<{ lastSequence: number }[]>(
-    Prisma.sql`SELECT "lastSequence" FROM "ChangeCounter" WHERE "subjectId" = ${subjectId} AND "category" = ${category}`,
-  );
-  return row?.lastSequence ?? 0;
+export async function lastSequence(subjectId: string, category: Category): Promise<number> {
+  return (await readCategoryPage(subjectId, category, 0, null)).lastSequence;
 }
 
 function positionTime(position: PagePosition): Date {

@@ -1,0 +1,60 @@
+import type pg from "pg";
+
+/**
+ * The SQL of the records read path, as named pg query configs (each connection prepares a statement once, then
+ * only binds it), run through pg directly: these run on every page, feed and snapshot request. Each read is one
+ * statement, and a statement reads one snapshot of the database, so a page and its change cursor (or a feed page
+ * and its records) are always consistent without a transaction around them.
+ *
+ * Prisma stores DateTime as timestamp(3) without time zone, in UTC: timestamps are selected `AT TIME ZONE 'UTC'`
+ * (a timestamptz, which pg parses as the right instant) and compared with ISO strings cast to timestamp(3).
+ */
+
+/** One row per record of each category asked, in `categories` order then page order; a category without records is one row with a null id. */
+export type SectionRow = { category: string; lastSequence: number; id: string | null; data: unknown; sortAt: Date | null };
+
+const SECTION_SELECT = `
+  SELECT c.category, COALESCE(n."lastSequence", 0) AS "lastSequence", r.id, r.data, r."sortAt" AT TIME ZONE 'UTC' AS "sortAt"
+  FROM unnest($2::text[]) WITH ORDINALITY AS c(category, position)
+  LEFT JOIN "ChangeCounter" n ON n."subjectId" = $1 AND n.category = c.category
+  LEFT JOIN LATERAL (
+    SELECT id, data, "sortAt" FROM "Record"
+    WHERE "subjectId" = $1 AND category = c.category AND "deletedAt" IS NULL`;
+const SECTION_ORDER = `
+    ORDER BY "sortAt" DESC, id DESC
+    LIMIT $3
+  ) r ON true
+  ORDER BY c.position, r."sortAt" DESC, r.id DESC`;
+
+/**
+ * The first `limit` live records of each category, newest clinical time first, then id (keyset on the index that
+ * matches this order), with each category's last change sequence, all at one snapshot.
+ */
+export function sectionPages(subjectId: string, categories: readonly string[], limit: number): pg.QueryConfig {
+  return { name: "chartkey-record-sections", text: SECTION_SELECT + SECTION_ORDER, values: [subjectId, [...categories], limit] };
+}
+
+/** One category's records after the position (`sortAt`, `id`), so page N costs what page 1 costs, with its last sequence. */
+export function sectionPageAfter(subjectId: string, category: string, limit: number, after: { at: string; id: string }): pg.QueryConfig {
+  return {
+    name: "chartkey-record-section-after",
+    text: `${SECTION_SELECT} AND ("sortAt" < $4::timestamp(3) OR ("sortAt" = $4::timestamp(3) AND id < $5))${SECTION_ORDER}`,
+    values: [subjectId, [category], limit, after.at, after.id],
+  };
+}
+
+export type ChangeRow = { sequence: number; changeType: "upsert" | "delete"; recordId: string; data: unknown };
+
+/** Changes after a sequence, in sequence order, each upsert with its record's data as it is now (null once deleted). */
+export function changesAfter(subjectId: string, category: string, afterSequence: number, limit: number): pg.QueryConfig {
+  return {
+    name: "chartkey-record-changes",
+    text: `SELECT c.sequence, c."changeType"::text AS "changeType", c."recordId", r.data
+           FROM "RecordChange" c
+           LEFT JOIN "Record" r ON c."changeType" = 'upsert' AND r.id = c."recordId" AND r."deletedAt" IS NULL
+           WHERE c."subjectId" = $1 AND c.category = $2 AND c.sequence > $3
+           ORDER BY c.sequence ASC
+           LIMIT $4`,
+    values: [subjectId, category, afterSequence, limit],
+  };
+}
