@@ -1,5 +1,4 @@
 import type { KeyAuth } from "@/lib/auth";
-import { db, withTransaction } from "@/lib/db";
 import { categorySchema, pageCursor, readCategoryPage, type Category, type NormalizedRecord } from "@/lib/records";
 
 /**
@@ -90,6 +89,6 @@ export async function readSandboxRecords(input: { applicationId: string; subject
   if (!subject) return null;
   const scope = { applicationId: input.applicationId, environment: "sandbox" as const, subjectId: subject.id };
   const after = input.cursor ? pageCursor.decode(scope, category, input.cursor) : null;
-  const page = await withTransaction("RepeatableRead", (tx) => readCategoryPage(tx, subject.id, category, Math.min(Math.max(input.limit ?? 50, 1), 100), after));
+  const page = await readCategoryPage(subject.id, category, Math.min(Math.max(input.limit ?? 50, 1), 100), after);
   return { records: page.records, nextCursor: page.next ? pageCursor.encode(scope, category, page.next) : null };
 }
