@@ -25,12 +25,14 @@ export type SandboxSubject = {
   sources: SandboxSubjectSource[];
   sessionId: string | null;
   simulation: { state: string; failureCode: string | null } | null;
-  /** The sandbox events the subject's scenario supports (POST /sandbox/subjects/{subject}/events). */
+  /** True for a synthetic patient a simulation created; false for one connected through the hosted flow. */
+  createdBySimulation: boolean;
+  /** The sandbox events the subject's scenario supports (POST /sandbox/subjects/{subject}/events); none unless simulated. */
   controls: SandboxControl[];
 };
 
 const subjectInclude = {
-  patient: { select: { scenario: true, purgeAt: true } },
+  patient: { select: { scenario: true, purgeAt: true, syntheticForApplicationId: true } },
   consentReceipts: { orderBy: [{ grantedAt: "desc" as const }, { id: "desc" as const }], take: 1 },
   sources: {
     orderBy: { createdAt: "asc" as const },
@@ -39,17 +41,21 @@ const subjectInclude = {
   connectSessions: { orderBy: { createdAt: "desc" as const }, take: 1, select: { id: true, simulationState: true, simulationFailureCode: true } },
 };
 
-/** Synthetic users this application's simulations created, in its sandbox; never another application's. */
-const syntheticOf = (applicationId: string) => ({ applicationId, environment: "sandbox" as const, patient: { syntheticForApplicationId: applicationId } });
+/**
+ * The application's sandbox users: synthetic patients its simulations created and those connected through the
+ * hosted flow with a synthetic health system sign-in; never another application's, never a live one.
+ */
+const sandboxOf = (applicationId: string) => ({ applicationId, environment: "sandbox" as const });
 
 type LoadedSubject = NonNullable<Awaited<ReturnType<typeof loadSubjects>>>[number];
 
-function loadSubjects(where: ReturnType<typeof syntheticOf> & { id?: string }, take: number) {
+function loadSubjects(where: ReturnType<typeof sandboxOf> & { id?: string }, take: number) {
   return db().subject.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take, include: subjectInclude });
 }
 
 function present(row: LoadedSubject, now: Date): SandboxSubject {
-  const scenario = findScenario(row.patient.scenario ?? "");
+  const createdBySimulation = row.patient.syntheticForApplicationId === row.applicationId;
+  const scenario = createdBySimulation ? findScenario(row.patient.scenario ?? "") : undefined;
   const receipt = row.consentReceipts[0];
   const session = row.connectSessions[0];
   return {
@@ -71,6 +77,7 @@ function present(row: LoadedSubject, now: Date): SandboxSubject {
     })),
     sessionId: session?.id ?? null,
     simulation: session?.simulationState ? { state: session.simulationState, failureCode: session.simulationFailureCode } : null,
+    createdBySimulation,
     controls: scenario ? [...scenario.controls] : [],
   };
 }
@@ -79,23 +86,23 @@ function pickReceipt(receipt: ReturnType<typeof presentReceipt>): SandboxSubject
   return { receiptId: receipt.receiptId, status: receipt.status, categories: receipt.categories, grantedAt: receipt.grantedAt, expiresAt: receipt.expiresAt };
 }
 
-/** The application's synthetic users, newest first, with their latest receipt, sources and simulation. */
+/** The application's sandbox users, newest first, with their latest receipt, sources and simulation. */
 export async function listSandboxSubjects(applicationId: string, options: { limit?: number; now?: Date } = {}): Promise<SandboxSubject[]> {
-  const rows = await loadSubjects(syntheticOf(applicationId), options.limit ?? 50);
+  const rows = await loadSubjects(sandboxOf(applicationId), options.limit ?? 50);
   return rows.map((row) => present(row, options.now ?? new Date()));
 }
 
-/** One synthetic user of the application, or null when it is not one (another application's, a live one, none). */
+/** One sandbox user of the application, or null when it is not one (another application's, a live one, none). */
 export async function readSandboxSubject(applicationId: string, subjectId: string, now = new Date()): Promise<SandboxSubject | null> {
-  const [row] = await loadSubjects({ ...syntheticOf(applicationId), id: subjectId }, 1);
+  const [row] = await loadSubjects({ ...sandboxOf(applicationId), id: subjectId }, 1);
   return row ? present(row, now) : null;
 }
 
-/** How many current (not deleted) records the synthetic user has per category, in category order. */
+/** How many current (not deleted) records the sandbox user has per category, in category order. */
 export async function sandboxSubjectRecordCounts(applicationId: string, subjectId: string): Promise<Record<Category, number>> {
   const rows = await db().record.groupBy({
     by: ["category"],
-    where: { subjectId, deletedAt: null, subject: syntheticOf(applicationId) },
+    where: { subjectId, deletedAt: null, subject: sandboxOf(applicationId) },
     _count: { _all: true },
   });
   const counts = Object.fromEntries(CATEGORIES.map((category) => [category, 0])) as Record<Category, number>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { runSimulation } from "@/lib/simulation";
-import { createTestApplication } from "@/test/factories";
+import { createTestApplication, createTestSubject } from "@/test/factories";
 import { serveSyntheticEhr } from "@/test/sandbox";
 // The files, not the domain's index: the index also exports next-auth, which needs Next's runtime.
 import type { DashboardApplication } from "./sandbox-access";
@@ -59,11 +59,22 @@ describe("the dashboard's sandbox reads and actions", () => {
     });
     expect(listed!.sources).toEqual([expect.objectContaining({ providerName: expect.any(String), status: "synced", phase: 0, sourceKey: "primary" })]);
     expect(listed!.sources[0]!.recordCount).toBeGreaterThan(0);
-    expect(await readSandboxSubject(application.id, subject)).toMatchObject({ subject });
+    expect(await readSandboxSubject(application.id, subject)).toMatchObject({ subject, createdBySimulation: true });
+
+    // A patient connected through the hosted flow is listed too, without sandbox events; a live one is not.
+    const hosted = await createTestSubject(application.id, "sandbox");
+    const live = await createTestSubject(application.id, "live");
+    const listedIds = (await listSandboxSubjects(application.id)).map((row) => row.subject);
+    expect(listedIds).toEqual([hosted.id, subject]);
+    expect(listedIds).not.toContain(live.id);
+    expect(await readSandboxSubject(application.id, hosted.id)).toMatchObject({ createdBySimulation: false, controls: [], receipt: null });
+    expect(await readSandboxSubject(application.id, live.id)).toBeNull();
 
     // Isolation: the other application lists nothing, reads nothing and cannot address the subject or session.
     await simulated(other);
     expect((await listSandboxSubjects(other.id)).map((row) => row.subject)).not.toContain(subject);
+    expect((await listSandboxSubjects(other.id)).map((row) => row.subject)).not.toContain(hosted.id);
+    expect(await readSandboxSubject(other.id, hosted.id)).toBeNull();
     expect(await readSandboxSubject(other.id, subject)).toBeNull();
     expect(Object.values(await sandboxSubjectRecordCounts(other.id, subject)).every((count) => count === 0)).toBe(true);
     expect(await readSubjectRecords(other, subject, "labs")).toMatchObject({ readable: false, code: "not_found" });

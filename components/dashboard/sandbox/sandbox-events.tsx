@@ -46,7 +46,7 @@ const CONFIRMED = {
 } as const;
 
 /** The sandbox controls the subject's scenario supports, each saying in a toast what it did. */
-export function SandboxEvents({ applicationId, subject, controls }: { applicationId: string; subject: string; controls: string[] }) {
+export function SandboxEvents({ applicationId, subject, controls, simulated }: { applicationId: string; subject: string; controls: string[]; simulated: boolean }) {
   const router = useRouter();
   const [advancing, startAdvance] = useTransition();
 
@@ -65,6 +65,7 @@ export function SandboxEvents({ applicationId, subject, controls }: { applicatio
     });
   }
 
+  if (!simulated) return <p className="text-sm text-slate-600">Sandbox events apply to patients a simulation created; this one connected through the hosted flow.</p>;
   if (controls.length === 0) return <p className="text-sm text-slate-600">This subject&apos;s scenario supports no sandbox events.</p>;
   return (
     <div className="flex flex-wrap gap-2">

@@ -44,7 +44,7 @@ export default async function SandboxPage({ params }: { params: Promise<{ appId:
       </Card>
 
       <Card>
-        <CardHeader title="Synthetic subjects" description="Patients your simulations created, with their consent receipt and each source's sync state. They are purged 7 days after creation." />
+        <CardHeader title="Synthetic subjects" description="Patients your simulations created (purged 7 days later) or who connected through the hosted flow, with their consent receipt and each source's sync state." />
         <CardBody>
           {subjects.length === 0 ? (
             <EmptyState title="No synthetic subjects yet" description="Simulate a scenario above (or complete a Connect session in the hosted flow) and the patient it creates appears here." />
@@ -66,7 +66,7 @@ export default async function SandboxPage({ params }: { params: Promise<{ appId:
                       <Link href={`${base}/subjects/${subject.subject}`} className="font-mono text-sm font-medium text-teal-800 underline underline-offset-2">
                         {subject.subject}
                       </Link>
-                      <span className="block text-xs text-slate-600">{subject.scenarioTitle ?? subject.scenario ?? "unknown scenario"}</span>
+                      <span className="block text-xs text-slate-600">{subject.scenarioTitle ?? (subject.createdBySimulation ? subject.scenario : "Hosted Connect flow")}</span>
                     </Td>
                     <Td>
                       <ReceiptStatusBadge status={subject.receipt?.status ?? null} />

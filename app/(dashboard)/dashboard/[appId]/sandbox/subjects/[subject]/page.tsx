@@ -47,7 +47,7 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
       <PageHeader title="Synthetic subject" description={<span className="font-mono">{subject.subject}</span>} actions={back} />
 
       <Card>
-        <CardHeader title="Consent and sources" description={subject.scenarioTitle ? `Scenario: ${subject.scenarioTitle} (${subject.scenario})` : undefined} />
+        <CardHeader title="Consent and sources" description={subject.scenarioTitle ? `Scenario: ${subject.scenarioTitle} (${subject.scenario})` : "Connected through the hosted Connect flow."} />
         <CardBody className="space-y-4">
           <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
             <Detail label="Receipt">
@@ -110,7 +110,7 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
       <Card>
         <CardHeader title="Sandbox events" description="Lifecycle controls, as POST /sandbox/subjects/{subject}/events applies them; the ones this scenario supports." />
         <CardBody>
-          <SandboxEvents applicationId={application.id} subject={subject.subject} controls={subject.controls} />
+          <SandboxEvents applicationId={application.id} subject={subject.subject} controls={subject.controls} simulated={subject.createdBySimulation} />
         </CardBody>
       </Card>
 
