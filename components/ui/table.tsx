@@ -1,9 +1,12 @@
 import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 
-/** A table that scrolls sideways on a phone instead of squeezing its columns. */
+/**
+ * A table that scrolls sideways on a phone instead of squeezing its columns. Positioned, so absolutely placed
+ * screen-reader text in its cells stays inside the scroller instead of widening the page.
+ */
 export function Table({ caption, children }: { caption: string; children: ReactNode }) {
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         {children}
