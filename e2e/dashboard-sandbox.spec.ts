@@ -79,6 +79,14 @@ test("simulate a scenario, watch it complete, browse the records with raw JSON, 
   await keepScreenshot(page, testInfo, "sandbox-raw-json");
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
+  await expect(a1c.getByRole("button", { name: /Raw JSON of/ })).toBeFocused();
+
+  // Long categories load a page at a time.
+  await expect(page.getByText("Showing 10 records; more are available.")).toBeVisible();
+  await page.getByRole("button", { name: "Load more" }).click();
+  await expect(page.getByText(/Loaded 2 more labs records/)).toBeVisible();
+  await expect(page.getByText("Showing 12 records.")).toBeVisible();
+  await expect(labs.getByRole("row").filter({ hasText: "4548-4" })).toHaveCount(2);
 
   await page.getByRole("navigation", { name: "Record categories" }).getByRole("link", { name: /^claims/ }).click();
   await expect(page.getByText("No claims records")).toBeVisible();
@@ -165,6 +173,29 @@ async function expectFitsPhone(page: Page) {
     throw new Error(`${error.message}\n${offenders.join("\n")}`);
   });
 }
+
+test("simulate a pending session from its page", async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  await signUp(page);
+  const applicationId = await createApplication(page, "Pending First");
+  await openSandbox(page, applicationId);
+  await page.getByRole("button", { name: "Create session" }).click();
+  await page.getByRole("link", { name: "Watch the session" }).click();
+  await expect(page.getByRole("heading", { name: "Waiting for the patient" })).toBeVisible();
+  await expect(page.getByTestId("simulation-state")).toHaveText("not simulated");
+  await expectAccessible(page, "pending session");
+  await keepScreenshot(page, testInfo, "sandbox-session-pending");
+  await page.getByRole("radio", { name: /Young child with a vaccination series/ }).check();
+  await page.getByRole("button", { name: "Simulate" }).click();
+  await expect(page.getByText(/Simulating pediatric-child on cs_/)).toBeVisible();
+  await expect(page.getByTestId("simulation-state")).toHaveText("completed", { timeout: 60_000 });
+  await expect(page.getByRole("heading", { name: "Waiting for the patient" })).toHaveCount(0);
+  await page.getByRole("link", { name: /Open subject u_/ }).click();
+  await page.getByRole("navigation", { name: "Record categories" }).getByRole("link", { name: /^immunizations/ }).click();
+  const immunizations = page.getByRole("table", { name: /^immunizations records of u_/ });
+  await expect(immunizations.getByText("CVX").first()).toBeVisible();
+  await expectAccessible(page, "pediatric immunizations");
+});
 
 test("the sandbox fits a phone", async ({ page }, testInfo) => {
   test.setTimeout(120_000);

@@ -9,7 +9,7 @@ import { triggerDashboardSandboxEvent } from "./sandbox-event";
 import { sandboxScenarios } from "./sandbox-scenarios";
 import { createSandboxSession, listSandboxSessions, readSandboxSession, simulateSandboxSession } from "./sandbox-sessions";
 import { listSandboxSubjects, readSandboxSubject, sandboxSubjectRecordCounts } from "./sandbox-subjects";
-import { readSubjectRecords } from "./subject-records";
+import { readSubjectRecords, SUBJECT_RECORDS_PAGE } from "./subject-records";
 
 serveSyntheticEhr();
 
@@ -92,7 +92,9 @@ describe("the dashboard's sandbox reads and actions", () => {
 
     const first = await readSubjectRecords(application, subject, "labs");
     if (!first.readable) throw new Error(first.message);
-    expect(first.records.length).toBe(Math.min(counts.labs, 20));
+    expect(counts.labs).toBeGreaterThan(SUBJECT_RECORDS_PAGE);
+    expect(first.records.length).toBe(SUBJECT_RECORDS_PAGE);
+    expect(first.nextCursor).not.toBeNull();
     expect(first.records[0]).toMatchObject({ category: "labs", code: { codings: expect.arrayContaining([expect.objectContaining({ system: "http://loinc.org" })]) } });
     let seen = first.records.length;
     let cursor = first.nextCursor;
@@ -103,6 +105,9 @@ describe("the dashboard's sandbox reads and actions", () => {
       cursor = next.nextCursor;
     }
     expect(seen).toBe(counts.labs);
+    // A cursor is bound to its application: another one's dashboard cannot page with it.
+    const other = await dashboardApplication();
+    expect(await readSubjectRecords(other, subject, "labs", first.nextCursor!)).toMatchObject({ readable: false });
     expect(await readSubjectRecords(application, subject, "allergies")).toMatchObject({ readable: false, code: "app_scope_exceeded" });
   });
 

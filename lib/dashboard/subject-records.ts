@@ -4,7 +4,7 @@ import { readCategoryRecords } from "@/lib/users";
 import { dashboardSandboxAuth, type DashboardApplication } from "./sandbox-access";
 
 /** Rows a records page of the dashboard shows at once; "Load more" reads the next page. */
-export const SUBJECT_RECORDS_PAGE = 20;
+export const SUBJECT_RECORDS_PAGE = 10;
 
 export type SubjectRecordsPage =
   | { readable: true; records: NormalizedRecord[]; nextCursor: string | null }

@@ -1,14 +1,16 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, Circle, CircleDot, XCircle } from "lucide-react";
 import Link from "next/link";
 import { sessionStatusAction } from "@/app/(dashboard)/dashboard/[appId]/sandbox/actions";
 import type { ConnectSessionResource } from "@/lib/connect";
 import { buttonClass } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { CodeBlock } from "@/components/ui/code-block";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Table, Td, Th } from "@/components/ui/table";
+import { SimulateForm, type ScenarioOption } from "./simulate-form";
 import { SessionStatusBadge, SimulationStateBadge, SyncStatusBadge } from "./status-badges";
 
 const STEPS = ["queued", "connecting", "importing", "completed"] as const;
@@ -57,9 +59,11 @@ function Steps({ state, failureCode }: { state: string; failureCode: string | nu
  * action every second until the simulation ends (or, for a session a patient completes in the hosted flow, until
  * it settles).
  */
-export function SessionProgress({ applicationId, initial }: { applicationId: string; initial: ConnectSessionResource }) {
+export function SessionProgress({ applicationId, initial, scenarios }: { applicationId: string; initial: ConnectSessionResource; scenarios: ScenarioOption[] }) {
+  const queryClient = useQueryClient();
+  const queryKey = ["sandbox-session", applicationId, initial.id];
   const query = useQuery({
-    queryKey: ["sandbox-session", applicationId, initial.id],
+    queryKey,
     queryFn: async () => {
       const result = await sessionStatusAction(applicationId, initial.id);
       if (!result.ok) throw new Error(result.error);
@@ -75,6 +79,19 @@ export function SessionProgress({ applicationId, initial }: { applicationId: str
 
   return (
     <div className="space-y-6">
+      {session.status === "pending" && !simulation ? (
+        <Card>
+          <CardHeader title="Waiting for the patient" description="Open the hosted flow to connect as a patient, or let a scenario's synthetic patient complete it." />
+          <CardBody className="space-y-4">
+            <CodeBlock code={session.connectUrl} what="Connect link" label={`Hosted Connect link (expires ${session.expiresAt})`} />
+            <a href={session.connectUrl} target="_blank" rel="noopener noreferrer" className={buttonClass("primary", "sm")}>
+              Open the hosted flow<span className="sr-only"> (opens in a new tab)</span>
+            </a>
+            <h3 className="pt-2 text-sm font-semibold text-slate-900">Or simulate it</h3>
+            <SimulateForm applicationId={applicationId} scenarios={scenarios} sessionId={session.id} onSimulated={(next) => queryClient.setQueryData(queryKey, next)} />
+          </CardBody>
+        </Card>
+      ) : null}
       <Card>
         <CardHeader
           title={simulation ? `Simulation: ${simulation.scenario}` : "Session state"}

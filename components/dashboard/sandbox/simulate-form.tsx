@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { simulateAction } from "@/app/(dashboard)/dashboard/[appId]/sandbox/actions";
+import type { ConnectSessionResource } from "@/lib/connect";
 import { Button } from "@/components/ui/button";
 import { FormAlert } from "@/components/ui/field";
 
@@ -14,7 +15,18 @@ export type ScenarioOption = { id: string; title: string; description: string; s
  * Picks a scenario and simulates it: on the given pending session, or on a new session asking for every allowlisted
  * category the scenario's patient shares. Opens the session's live progress.
  */
-export function SimulateForm({ applicationId, scenarios, sessionId }: { applicationId: string; scenarios: ScenarioOption[]; sessionId?: string }) {
+export function SimulateForm({
+  applicationId,
+  scenarios,
+  sessionId,
+  onSimulated,
+}: {
+  applicationId: string;
+  scenarios: ScenarioOption[];
+  /** Simulate this pending session instead of a new one; `onSimulated` then receives the session. */
+  sessionId?: string;
+  onSimulated?: (session: ConnectSessionResource) => void;
+}) {
   const router = useRouter();
   const [scenario, setScenario] = useState(scenarios[0]?.id ?? "");
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -31,7 +43,7 @@ export function SimulateForm({ applicationId, scenarios, sessionId }: { applicat
         return;
       }
       toast.success(`Simulating ${scenario} on ${result.value.id}: the synthetic patient consented; importing now.`);
-      if (sessionId) router.refresh();
+      if (sessionId) onSimulated?.(result.value);
       else router.push(`/dashboard/${applicationId}/sandbox/sessions/${result.value.id}`);
     });
   }

@@ -1,10 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { SessionProgress } from "@/components/dashboard/sandbox/session-progress";
-import { SimulateForm } from "@/components/dashboard/sandbox/simulate-form";
 import { buttonClass } from "@/components/ui/button";
-import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { CodeBlock } from "@/components/ui/code-block";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { readSandboxSession, requestOrigin, requireApplication, sandboxScenarios } from "@/lib/dashboard";
@@ -33,24 +30,10 @@ export default async function SandboxSessionPage({ params }: { params: Promise<{
   );
   if (!session) return <EmptyState title="Session not found" description="This application's sandbox has no Connect session with that id." action={back} />;
 
-  const simulatable = session.status === "pending" && !session.simulation;
   return (
     <div className="space-y-6">
       <PageHeader title="Connect session" description={<span className="font-mono">{session.id}</span>} actions={back} />
-      {simulatable ? (
-        <Card>
-          <CardHeader title="Waiting for the patient" description="Open the hosted flow to connect as a patient, or let a scenario's synthetic patient complete it." />
-          <CardBody className="space-y-4">
-            <CodeBlock code={session.connectUrl} what="Connect link" label={`Hosted Connect link (expires ${session.expiresAt})`} />
-            <a href={session.connectUrl} target="_blank" rel="noopener noreferrer" className={buttonClass("primary", "sm")}>
-              Open the hosted flow<span className="sr-only"> (opens in a new tab)</span>
-            </a>
-            <h3 className="pt-2 text-sm font-semibold text-slate-900">Or simulate it</h3>
-            <SimulateForm applicationId={application.id} scenarios={sandboxScenarios()} sessionId={session.id} />
-          </CardBody>
-        </Card>
-      ) : null}
-      <SessionProgress applicationId={application.id} initial={session} />
+      <SessionProgress applicationId={application.id} initial={session} scenarios={sandboxScenarios()} />
     </div>
   );
 }
