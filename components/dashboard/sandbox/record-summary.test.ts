@@ -47,7 +47,7 @@ describe("record rows", () => {
     expect(recordRow(record)).toEqual({
       label: "Hemoglobin A1c",
       codes: [{ system: "LOINC", code: "4548-4", display: "Hemoglobin A1c" }],
-      value: "7.2 %; (H)",
+      value: "7.2 % (H)",
       time: "2025-03-18T10:20:00-04:00",
       status: "final",
     });

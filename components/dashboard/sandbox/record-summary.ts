@@ -109,7 +109,7 @@ export function recordRow(record: NormalizedRecord): RecordRow {
     case "vitals": {
       const components = record.components.map((component) => `${codeableText(component.code)} ${observationValueText(component.value)}`.trim());
       const interpretation = record.interpretations.map((coding) => coding.code).join(", ");
-      const value = joined([observationValueText(record.value) || codeableText(record.dataAbsentReason), ...components, interpretation ? `(${interpretation})` : null]);
+      const value = joined([observationValueText(record.value) || codeableText(record.dataAbsentReason), ...components]) + (interpretation ? ` (${interpretation})` : "");
       return { label: codeableText(record.code), codes: codesOf(record.code), value, time: clinicalTimeText(record.effective) || (record.issued ?? ""), status };
     }
     case "procedures":
