@@ -221,6 +221,7 @@ test("another developer cannot open this sandbox or act on it through a server a
   await openSandbox(page, applicationId);
   const { sessionId } = await simulateBaseline(page);
   await page.getByRole("link", { name: /Open subject u_/ }).click();
+  await expect(page).toHaveURL(/\/sandbox\/subjects\/u_[A-Za-z0-9]+$/);
   const subject = /subjects\/(u_[A-Za-z0-9]+)/.exec(page.url())![1]!;
 
   const otherContext = await browser.newContext();
