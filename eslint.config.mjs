@@ -3,9 +3,11 @@ import nextTypescript from "eslint-config-next/typescript";
 
 // Module boundaries (docs/architecture.md): another domain is reached only through its index (`@/lib/<domain>`);
 // pages and components never touch the database; nothing in lib/ depends on the app that serves it.
+// A domain's `schemas.ts` is the exception: its zod shapes are client-safe (no database, no Node APIs), so client
+// components import it directly to validate forms with the same schemas the server uses.
 const throughIndex = {
-  group: ["@/lib/*/**", "**/lib/*/**", "!**/lib/db/generated/**"],
-  message: "Import another domain through its index: @/lib/<domain>.",
+  group: ["@/lib/*/**", "**/lib/*/**", "!**/lib/db/generated/**", "!@/lib/*/schemas"],
+  message: "Import another domain through its index: @/lib/<domain> (or its client-safe @/lib/<domain>/schemas).",
 };
 const noApp = { group: ["@/app", "@/app/**", "**/app/**"], message: "lib/ never imports app/: the app depends on lib, not the reverse." };
 const noDatabase = { group: ["@/lib/db", "@/lib/db/**"], message: "Pages and components reach data through domain functions, never lib/db." };

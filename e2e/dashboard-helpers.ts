@@ -18,7 +18,8 @@ export async function signUp(page: Page, developer: TestDeveloper = newDeveloper
   await page.getByLabel("Email address").fill(developer.email);
   await page.getByLabel("Password").fill(developer.password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  // argon2id hashing, then verifying for the sign-in: seconds on a loaded 2-core machine.
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 });
   return developer;
 }
 

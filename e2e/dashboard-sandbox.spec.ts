@@ -105,7 +105,10 @@ test("simulate a scenario, watch it complete, browse the records with raw JSON, 
   await confirm.getByRole("button", { name: "Revoke consent" }).click();
   await expect(page.getByText(/Consent revoked \(cr_/)).toBeVisible();
   await expect(page.getByText("consent revoked", { exact: true })).toBeVisible();
-  await expect(page.getByText("Not readable: consent is no longer active")).toBeVisible();
+  // The API stops serving the subject; the dashboard still shows the sandbox's own synthetic records, and says so.
+  await page.getByRole("navigation", { name: "Record categories" }).getByRole("link", { name: /^labs/ }).click();
+  await expect(page.getByRole("note")).toContainText("Consent is revoked: the API no longer serves these records");
+  await expect(page.getByRole("table", { name: /^labs records of u_/ })).toBeVisible();
   await keepScreenshot(page, testInfo, "sandbox-subject-revoked");
 
   await page.getByRole("link", { name: "Back to the sandbox" }).click();
@@ -236,7 +239,7 @@ test("another developer cannot open this sandbox or act on it through a server a
   }
 
   // A crafted server-action call: the other developer's own "Create session" action, its application id swapped
-  // for the first developer's. requireApplication refuses it inside the action; nothing is created there.
+  // for the first developer's. The action's own membership check refuses it; nothing is created there.
   await other.goto(`/dashboard/${ownApplicationId}/sandbox`);
   const crafted: { status: number; body: string }[] = [];
   await other.route(`**/dashboard/${ownApplicationId}/sandbox`, async (route) => {
@@ -252,7 +255,8 @@ test("another developer cannot open this sandbox or act on it through a server a
   await other.getByRole("button", { name: "Create session" }).click();
   await expect.poll(() => crafted.length, { timeout: 15_000 }).toBeGreaterThan(0);
   expect(crafted[0]!.body).not.toContain("connectUrl");
-  expect(crafted[0]!.body).toContain("NEXT_HTTP_ERROR_FALLBACK;404");
+  expect(crafted[0]!.body).toContain("Application not found.");
+  await expect(other.getByRole("alert").filter({ hasText: "Application not found." })).toBeVisible();
   await expect(other.getByText(/Connect session cs_\w+ created/)).toHaveCount(0);
   await otherContext.close();
 

@@ -32,3 +32,8 @@ export async function createTestSubject(applicationId: string, environment: "san
   const patient = await db().patient.create({ data: { id: newId("pat_"), environment } });
   return db().subject.create({ data: { id: newId("u_"), applicationId, environment, patientId: patient.id } });
 }
+
+/** A developer account with a placeholder password hash (sign-in tests use signUp instead). */
+export async function createTestDeveloper(email = `dev-${randomBytes(6).toString("hex")}@example.test`) {
+  return db().developer.create({ data: { id: newId("dev_"), email: email.toLowerCase(), name: "Test Developer", passwordHash: "unused" } });
+}

@@ -2,7 +2,8 @@
 
 import { AuthError } from "next-auth";
 import { registerDeveloper, signIn } from "@/lib/dashboard";
-import { safeReturnPath, signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "@/lib/session";
+import { signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "@/lib/accounts/schemas";
+import { safeReturnPath } from "@/lib/session";
 
 export type AuthFormResult = { error: string } | undefined;
 

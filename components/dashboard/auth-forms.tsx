@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { signInWithPassword, signUpWithPassword, type AuthFormResult } from "@/app/(auth)/actions";
-import { signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "@/lib/session";
+import { signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "@/lib/accounts/schemas";
 import { Button } from "@/components/ui/button";
 import { Field, FormAlert } from "@/components/ui/field";
 

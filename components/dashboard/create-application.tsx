@@ -5,7 +5,7 @@ import { Plus } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { createApplicationAction } from "@/app/(dashboard)/dashboard/actions";
-import { applicationNameSchema, type ApplicationNameInput } from "@/lib/session";
+import { applicationNameSchema, type ApplicationNameInput } from "@/lib/session/schemas";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, FormAlert } from "@/components/ui/field";

@@ -69,11 +69,12 @@ export async function runPipeline(
   };
 
   let response: Response;
+  let errorCode: string | null = null;
   try {
     for (const step of PIPELINE) await step.run(state);
     response = state.response as Response;
   } catch (error) {
-    response = mapError(error, state);
+    ({ response, code: errorCode } = mapError(error, state));
   }
 
   const route = operationName(declaration);
@@ -92,6 +93,7 @@ export async function runPipeline(
       route,
       subjectId: subjectOf(state),
       status: response.status,
+      errorCode,
       latencyMs,
       createdAt: new Date(),
     });

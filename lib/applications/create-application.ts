@@ -19,8 +19,16 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
 }
 
-export async function createApplication(input: NewApplication, tx: Tx = db()) {
-  return tx.application.create({
+/**
+ * Creates the application and makes its creator an owner (lib/team). Pass a transaction to include it in a
+ * larger one; without one, both rows are written in a transaction of their own.
+ */
+export function createApplication(input: NewApplication, tx?: Tx) {
+  return tx ? insertApplication(input, tx) : db().$transaction((inner) => insertApplication(input, inner));
+}
+
+async function insertApplication(input: NewApplication, tx: Tx) {
+  const application = await tx.application.create({
     data: {
       id: newId("app_"),
       developerId: input.developerId,
@@ -33,4 +41,6 @@ export async function createApplication(input: NewApplication, tx: Tx = db()) {
       signingSecretEncrypted: encryptSecret(newSigningSecret()),
     },
   });
+  await tx.applicationMember.create({ data: { applicationId: application.id, developerId: input.developerId, role: "owner" } });
+  return application;
 }

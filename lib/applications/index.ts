@@ -1,6 +1,10 @@
+export * from "./api-keys";
+export * from "./category-descriptions";
 export * from "./create-application";
 export * from "./create-developer";
 export * from "./development-seed";
-export { getApp } from "./operations";
+export * from "./manage-application";
 export * from "./present-application";
-export { applicationSchema } from "./schemas";
+export * from "./schemas";
+export * from "./signing-secret";
+export { getApp } from "./operations";

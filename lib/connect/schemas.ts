@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CATEGORIES } from "@/lib/records";
+import { CATEGORIES } from "@/lib/records/schemas";
 
 export const CONNECT_SESSION_MINUTES = 60;
 

@@ -1,7 +1,7 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import { db } from "@/lib/db";
-import { verifyPassword } from "@/lib/auth";
+import { AccountError, TooManyAttemptsError, verifySignIn } from "@/lib/accounts";
+import { requestClientAddress } from "@/lib/http";
 import { log } from "@/lib/log";
 import { sessionConfig } from "@/lib/session";
 
@@ -31,12 +31,20 @@ export const { auth, signIn, signOut } = NextAuth({
   providers: [
     Credentials({
       credentials: { email: {}, password: {} },
-      async authorize(credentials) {
-        const email = typeof credentials.email === "string" ? credentials.email.trim().toLowerCase() : "";
-        const password = typeof credentials.password === "string" ? credentials.password : "";
-        const developer = await db().developer.findUnique({ where: { email } });
-        if (!developer || !(await verifyPassword(developer.passwordHash, password))) return null;
-        return { id: developer.id, email: developer.email, name: developer.name };
+      // next-auth builds this request from the server action's headers, which carry the address our server recorded.
+      async authorize(credentials, request) {
+        try {
+          const developer = await verifySignIn({
+            email: typeof credentials.email === "string" ? credentials.email : "",
+            password: typeof credentials.password === "string" ? credentials.password : "",
+            address: requestClientAddress(request),
+          });
+          return { id: developer.id, email: developer.email, name: developer.name };
+        } catch (error) {
+          if (error instanceof TooManyAttemptsError) throw new ThrottledSignIn();
+          if (error instanceof AccountError) return null;
+          throw error;
+        }
       },
     }),
   ],

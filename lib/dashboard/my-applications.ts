@@ -1,29 +1,16 @@
+import { listApplicationsFor, type AccessibleApplication, type ApplicationRole } from "@/lib/team";
 import { db } from "@/lib/db";
-import type { ApplicationRole } from "./application-context";
 
-export type ApplicationSummary = {
-  id: string;
-  name: string;
-  status: "sandbox" | "active" | "suspended";
-  productionEnabled: boolean;
-  role: ApplicationRole;
-  activeKeys: number;
-  createdAt: Date;
-};
+export type ApplicationSummary = AccessibleApplication & { role: ApplicationRole; activeKeys: number };
 
-/** The applications the developer works on, newest first. */
+/** The applications the developer is a member of, newest first, with their active key counts. */
 export async function listMyApplications(developerId: string): Promise<ApplicationSummary[]> {
-  const applications = await db().application.findMany({
-    where: { developerId },
-    orderBy: { createdAt: "desc" },
-    select: {
-      id: true,
-      name: true,
-      status: true,
-      productionEnabled: true,
-      createdAt: true,
-      _count: { select: { apiKeys: { where: { revokedAt: null, conformanceRunId: null } } } },
-    },
+  const applications = await listApplicationsFor(developerId);
+  const counts = await db().apiKey.groupBy({
+    by: ["applicationId"],
+    where: { applicationId: { in: applications.map((application) => application.id) }, revokedAt: null, conformanceRunId: null },
+    _count: true,
   });
-  return applications.map(({ _count, ...application }) => ({ ...application, role: "owner" as const, activeKeys: _count.apiKeys }));
+  const activeKeys = new Map(counts.map((row) => [row.applicationId, row._count]));
+  return applications.map((application) => ({ ...application, activeKeys: activeKeys.get(application.id) ?? 0 }));
 }

@@ -1,10 +1,10 @@
 import { headers } from "next/headers";
-import { platformOrigin, publicOrigin } from "@/lib/config";
+import { publicOrigin } from "@/lib/config";
 
-/** The origin the developer reached the dashboard at, for the links it hands out (Connect URLs), as the API does. */
-export async function requestOrigin(): Promise<string> {
-  const incoming = await headers();
-  const host = incoming.get("x-forwarded-host") ?? incoming.get("host");
-  const protocol = incoming.get("x-forwarded-proto")?.split(",")[0]?.trim() || "http";
-  return publicOrigin(host ? `${protocol}://${host}` : platformOrigin());
+/** The origin the developer reached the dashboard at, for the copy-paste lines it shows (curl, Connect links). */
+export async function dashboardOrigin(): Promise<string> {
+  const requestHeaders = await headers();
+  const host = requestHeaders.get("host") ?? "localhost:3000";
+  const proto = requestHeaders.get("x-forwarded-proto") === "https" ? "https" : "http";
+  return publicOrigin(`${proto}://${host}`);
 }

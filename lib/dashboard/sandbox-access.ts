@@ -1,29 +1,18 @@
 import type { KeyAuth } from "@/lib/auth";
 import { ApiError } from "@/lib/http";
-import type { ApplicationContext } from "./application-context";
+import { dashboardSandboxAuth } from "@/lib/simulation";
+import { requirePermission, type ApplicationAccess } from "@/lib/team";
 
-export type DashboardApplication = ApplicationContext["application"];
+/** What the sandbox functions need of the caller: its role on the application and the application. */
+export type SandboxAccess = Pick<ApplicationAccess, "role" | "application">;
 
 /**
- * The identity the dashboard's sandbox screens act with: the application's sandbox environment, exactly as one of
- * its sandbox keys would (the same domain functions the API routes call), without creating or storing a key. Only
- * ever built from an application `requireApplication` returned, so it reaches that application's data alone. A
- * suspended application is refused as the API refuses it.
+ * The application's sandbox for a caller who may use it (`sandbox.use`, ForbiddenError otherwise): the KeyAuth the
+ * sandbox operations take, as a sandbox key of the application would be. A suspended application is refused as the
+ * API refuses it (403 `app_suspended`).
  */
-export function dashboardSandboxAuth(application: DashboardApplication): KeyAuth {
-  if (application.status === "suspended") throw new ApiError("app_suspended", "This application is suspended; the sandbox is unavailable.");
-  return {
-    kind: "key",
-    apiKeyId: "dashboard",
-    environment: "sandbox",
-    conformanceRunId: null,
-    application: {
-      id: application.id,
-      name: application.name,
-      status: application.status,
-      productionEnabled: application.productionEnabled,
-      categoryAllowlist: application.categoryAllowlist,
-      syncMode: application.syncMode,
-    },
-  };
+export function dashboardSandbox(access: SandboxAccess): KeyAuth {
+  requirePermission(access, "sandbox.use");
+  if (access.application.status === "suspended") throw new ApiError("app_suspended", "This application is suspended; its sandbox is unavailable.");
+  return dashboardSandboxAuth(access.application);
 }

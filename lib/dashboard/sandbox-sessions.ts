@@ -1,14 +1,14 @@
 import { createSession, loadSession, presentSession, readSession, type ConnectSessionResource } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { simulateSession } from "@/lib/simulation";
-import { dashboardSandboxAuth, type DashboardApplication } from "./sandbox-access";
+import { dashboardSandbox, type SandboxAccess } from "./sandbox-access";
 
 export type SandboxSessionInput = { categories: string[]; externalUserId?: string | undefined };
 
 /** A pending sandbox Connect session, created as POST /connect/sessions creates one (categories within the allowlist). */
-export async function createSandboxSession(application: DashboardApplication, input: SandboxSessionInput, origin: string): Promise<ConnectSessionResource> {
+export async function createSandboxSession(access: SandboxAccess, input: SandboxSessionInput, origin: string): Promise<ConnectSessionResource> {
   const body = { categories: input.categories, ...(input.externalUserId ? { externalUserId: input.externalUserId } : {}) };
-  return createSession(dashboardSandboxAuth(application), body, origin);
+  return createSession(dashboardSandbox(access), body, origin);
 }
 
 /**
@@ -16,25 +16,26 @@ export async function createSandboxSession(application: DashboardApplication, in
  * asking for every allowlisted category the scenario's patient consents to.
  */
 export async function simulateSandboxSession(
-  application: DashboardApplication,
+  access: SandboxAccess,
   input: { scenario: string; sessionId?: string | undefined; consentCategories: readonly string[] },
   origin: string,
 ): Promise<ConnectSessionResource> {
-  const auth = dashboardSandboxAuth(application);
+  const auth = dashboardSandbox(access);
   let sessionId = input.sessionId;
   if (!sessionId) {
-    const covered = application.categoryAllowlist.filter((category) => input.consentCategories.includes(category));
-    sessionId = (await createSession(auth, { categories: covered.length > 0 ? covered : application.categoryAllowlist }, origin)).id;
+    const allowlist = access.application.categoryAllowlist;
+    const covered = allowlist.filter((category) => input.consentCategories.includes(category));
+    sessionId = (await createSession(auth, { categories: covered.length > 0 ? covered : allowlist }, origin)).id;
   }
   return simulateSession(auth, sessionId, input.scenario, origin);
 }
 
 /** One of the application's sandbox sessions as GET /connect/sessions/{id} shows it; 404 `not_found` for any other. */
-export async function readSandboxSession(application: DashboardApplication, sessionId: string, origin: string): Promise<ConnectSessionResource> {
-  return readSession(dashboardSandboxAuth(application), sessionId, origin);
+export async function readSandboxSession(access: SandboxAccess, sessionId: string, origin: string): Promise<ConnectSessionResource> {
+  return readSession(dashboardSandbox(access), sessionId, origin);
 }
 
-/** The application's most recent sandbox sessions, newest first, each as the session resource shows it. */
+/** The application's most recent sandbox sessions (conformance runs' left out), newest first, as the session resource shows each. */
 export async function listSandboxSessions(applicationId: string, origin: string, limit = 20): Promise<ConnectSessionResource[]> {
   const rows = await db().connectSession.findMany({
     where: { applicationId, environment: "sandbox", conformanceRunId: null },

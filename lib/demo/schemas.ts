@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CATEGORIES, type Category, recordSchemas } from "@/lib/records";
+import { CATEGORIES, type Category, recordSchemas } from "@/lib/records/schemas";
 
 // Demo-only objects use snake_case like the spec's demo fields (external_user_id, patient_id, failure_code);
 // the platform-shaped record response uses the platform's camelCase (syncStatus, schemaVersion).

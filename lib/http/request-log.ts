@@ -13,6 +13,8 @@ export type RequestLogEntry = {
   route: string;
   subjectId: string | null;
   status: number;
+  /** The error envelope's `code` when the request was answered with an error. */
+  errorCode?: string | null;
   latencyMs: number;
   createdAt: Date;
 };
@@ -69,9 +71,9 @@ function insertRows(rows: readonly RequestLogEntry[]): pg.QueryConfig {
   return {
     name: "chartkey-request-log-insert",
     text: `INSERT INTO "RequestLog" ("requestId", "apiKeyId", "agentCredentialId", "applicationId", "environment", "conformanceRunId",
-             "method", "route", "subjectId", "status", "latencyMs", "createdAt")
+             "method", "route", "subjectId", "status", "latencyMs", "createdAt", "errorCode")
            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::"Environment"[], $6::text[],
-             $7::text[], $8::text[], $9::text[], $10::int[], $11::int[], $12::timestamp(3)[])`,
+             $7::text[], $8::text[], $9::text[], $10::int[], $11::int[], $12::timestamp(3)[], $13::text[])`,
     values: [
       column((row) => row.requestId),
       column((row) => row.apiKeyId),
@@ -85,6 +87,7 @@ function insertRows(rows: readonly RequestLogEntry[]): pg.QueryConfig {
       column((row) => row.status),
       column((row) => row.latencyMs),
       column((row) => row.createdAt.toISOString()),
+      column((row) => row.errorCode ?? null),
     ],
   };
 }

@@ -1,27 +1,7 @@
-import { z } from "zod";
 import { ApiError } from "@/lib/http";
+import { CATEGORIES, isCategory, type Category } from "./category-names";
 
-/** The ten record categories (docs/contract.md, Categories), in the order responses list them. */
-export const CATEGORIES = [
-  "demographics",
-  "conditions",
-  "medications",
-  "allergies",
-  "immunizations",
-  "labs",
-  "vitals",
-  "procedures",
-  "documents",
-  "claims",
-] as const;
-
-export type Category = (typeof CATEGORIES)[number];
-
-export const categorySchema = z.enum(CATEGORIES);
-
-export function isCategory(value: string): value is Category {
-  return (CATEGORIES as readonly string[]).includes(value);
-}
+export * from "./category-names";
 
 /** Validates category names (400 `invalid_categories` for any unknown one); returns them deduplicated, in category order. */
 export function parseCategoryList(names: readonly string[]): Category[] {

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import type { Category } from "./categories";
+import type { Category } from "./category-names";
+
+/** Client-safe: forms validate categories with the same names the API uses. */
+export { CATEGORIES, categorySchema, type Category } from "./category-names";
 
 // FHIR R4 primitive patterns, taken from the R4 JSON schema: partial dates are allowed, and a time of day must carry
 // an offset. Values are stored exactly as the health system sent them, so these patterns only reject malformed input.

@@ -1,2 +1,2 @@
 export * from "./session-config";
-export * from "./account-schemas";
+export * from "./schemas";

@@ -6,3 +6,4 @@ export { purgeSyntheticPatients } from "./purge-cycle";
 export { runSimulation, sandboxSimulationJob } from "./run-simulation";
 export * from "./schemas";
 export { continueSimulation, simulateSession, SYNTHETIC_PATIENT_DAYS } from "./simulate";
+export { dashboardSandboxAuth, listSandboxSubjects, readSandboxRecords, type SandboxSubject } from "./sandbox-dashboard";

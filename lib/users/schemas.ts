@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CATEGORIES, recordSchemas } from "@/lib/records";
+import { CATEGORIES, recordSchemas } from "@/lib/records/schemas";
 
 const category = z.enum(CATEGORIES);
 const isoTime = z.string().describe("UTC, millisecond precision, Z suffix.");

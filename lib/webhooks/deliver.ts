@@ -1,6 +1,4 @@
 import type PgBoss from "pg-boss";
-import { Webhook } from "standardwebhooks";
-import { decryptSecret } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import type { JobDefinition } from "@/lib/jobs";
@@ -8,6 +6,7 @@ import { log } from "@/lib/log";
 import { QUEUE, sendJob } from "@/lib/queue";
 import { postWebhook } from "./outbound";
 import { deliveryPolicy, type DeliveryPolicy } from "./policy";
+import { webhookSignature } from "./signing";
 
 /** One job per attempt: `attempt` is the attempt this job may make (1-based). */
 export type DeliveryJob = { deliveryId: string; attempt: number };
@@ -47,7 +46,8 @@ export async function deliverWebhook(job: DeliveryJob, policy: DeliveryPolicy = 
       WHERE id = ${job.deliveryId} AND status = 'pending' AND attempts = ${job.attempt - 1}
       RETURNING id, url, "eventId", "applicationId"
     )
-    SELECT c.id, c.url, e.id AS "eventId", e.type, e.environment::text AS environment, e.data, e."createdAt", a."signingSecretEncrypted"
+    SELECT c.id, c.url, e.id AS "eventId", e.type, e.environment::text AS environment, e.data, e."createdAt", a."signingSecretEncrypted",
+           a."previousSigningSecretEncrypted", a."previousSigningSecretExpiresAt"
     FROM claimed c JOIN "Event" e ON e.id = c."eventId" JOIN "Application" a ON a.id = c."applicationId"`;
   if (!claimed) {
     // The job can be sent before the writing transaction commits: throwing lets pg-boss retry it shortly.
@@ -59,7 +59,16 @@ export async function deliverWebhook(job: DeliveryJob, policy: DeliveryPolicy = 
 
   const event = { id: claimed.eventId, type: claimed.type, environment: claimed.environment, data: claimed.data, createdAt: new Date(claimed.createdAt) };
   const body = webhookPayload(event);
-  const signature = signer(claimed.signingSecretEncrypted).sign(event.id, claimedAt, body);
+  const signature = webhookSignature(
+    {
+      current: claimed.signingSecretEncrypted,
+      previous: claimed.previousSigningSecretEncrypted,
+      previousExpiresAt: claimed.previousSigningSecretExpiresAt ? new Date(claimed.previousSigningSecretExpiresAt) : null,
+    },
+    event.id,
+    claimedAt,
+    body,
+  );
   const result = await postWebhook(
     claimed.url,
     event.environment,
@@ -102,19 +111,9 @@ type ClaimedDelivery = {
   data: unknown;
   createdAt: Date | string;
   signingSecretEncrypted: string;
+  previousSigningSecretEncrypted: string | null;
+  previousSigningSecretExpiresAt: Date | string | null;
 };
-
-// Signers by sealed secret: unsealing and key decoding once per application, not per delivery.
-const signers = new Map<string, Webhook>();
-function signer(sealed: string): Webhook {
-  let found = signers.get(sealed);
-  if (!found) {
-    if (signers.size >= 1000) signers.clear();
-    found = new Webhook(decryptSecret(sealed));
-    signers.set(sealed, found);
-  }
-  return found;
-}
 
 /**
  * The delivery queue. pg-boss's own retries only cover a job sent before its delivery committed (or a database

@@ -3,3 +3,5 @@ export { addressAllowed, guardedLookup, postWebhook, validateWebhookUrl, type Po
 export { backoffMs, deliveryPolicy, MAX_ATTEMPTS, type DeliveryPolicy } from "./policy";
 export { redispatchDeliveries, redispatchWebhookDeliveries } from "./redispatch";
 export { resendDelivery, sendTestEvent, type ResendResult } from "./resend";
+export { webhookSignature, type SealedSigningSecrets } from "./signing";
+export { getDelivery, listDeliveries, type DeliveryLogEntry } from "./delivery-log";

@@ -40,14 +40,14 @@ export function RecordsTable({ applicationId, subject, category, initialRecords,
   function loadMore() {
     if (!cursor) return;
     startTransition(async () => {
-      const page = await loadRecordsAction(applicationId, subject, category, cursor);
-      if (!page.readable) {
-        toast.error(page.message);
+      const result = await loadRecordsAction(applicationId, subject, category, cursor);
+      if (!result.ok) {
+        toast.error(result.error);
         return;
       }
-      setRecords((current) => [...current, ...page.records]);
-      setCursor(page.nextCursor);
-      toast.success(`Loaded ${page.records.length} more ${category} records.`);
+      setRecords((current) => [...current, ...result.value.records]);
+      setCursor(result.value.nextCursor);
+      toast.success(`Loaded ${result.value.records.length} more ${category} records.`);
     });
   }
 

@@ -1,32 +1,39 @@
 "use server";
 
 import { z } from "zod";
+import type { ConnectSessionResource } from "@/lib/connect";
 import {
+  actionFailure,
+  applicationAccess,
   createSandboxSession,
+  dashboardOrigin,
   readSandboxSession,
   readSubjectRecords,
-  requestOrigin,
-  requireApplication,
   sandboxScenarios,
   simulateSandboxSession,
   triggerDashboardSandboxEvent,
-  type SubjectRecordsPage,
+  type ApplicationContext,
 } from "@/lib/dashboard";
-import type { ConnectSessionResource } from "@/lib/connect";
 import { ApiError } from "@/lib/http";
+import type { NormalizedRecord } from "@/lib/records";
 import type { SandboxEventResult } from "@/lib/simulation";
 
-// Every action takes the application id from the client and so re-checks it: requireApplication answers "not found"
-// for an application the signed-in developer has no part in, before anything is read or changed.
+// Every action takes the application id from the client and so re-checks it: applicationAccess answers null for an
+// application the signed-in developer is not a member of (or when signed out), before anything is read or changed;
+// the sandbox functions then check the role's `sandbox.use`.
 
 type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
-async function attempt<T>(work: () => Promise<T>): Promise<Result<T>> {
+const NOT_FOUND = { ok: false, error: "Application not found." } as const;
+
+async function withSandbox<T>(applicationId: unknown, work: (access: ApplicationContext) => Promise<T>): Promise<Result<T>> {
+  const access = await applicationAccess(applicationId);
+  if (!access) return NOT_FOUND;
   try {
-    return { ok: true, value: await work() };
+    return { ok: true, value: await work(access) };
   } catch (error) {
     if (error instanceof ApiError) return { ok: false, error: error.message };
-    throw error;
+    return actionFailure(error);
   }
 }
 
@@ -36,37 +43,37 @@ const sessionInput = z.object({
 });
 
 export async function createSessionAction(applicationId: string, input: z.input<typeof sessionInput>): Promise<Result<ConnectSessionResource>> {
-  const { application } = await requireApplication(applicationId);
-  const parsed = sessionInput.safeParse(input);
-  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Check the form." };
-  return attempt(async () => createSandboxSession(application, { categories: parsed.data.categories, externalUserId: parsed.data.externalUserId || undefined }, await requestOrigin()));
+  return withSandbox(applicationId, async (access) => {
+    const { categories, externalUserId } = sessionInput.parse(input);
+    return createSandboxSession(access, { categories, externalUserId: externalUserId || undefined }, await dashboardOrigin());
+  });
 }
 
 const simulateInput = z.object({ scenario: z.string().min(1, "Choose a scenario."), sessionId: z.string().optional() });
 
 export async function simulateAction(applicationId: string, input: z.input<typeof simulateInput>): Promise<Result<ConnectSessionResource>> {
-  const { application } = await requireApplication(applicationId);
-  const parsed = simulateInput.safeParse(input);
-  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Choose a scenario." };
-  const scenario = sandboxScenarios().find((choice) => choice.id === parsed.data.scenario);
-  if (!scenario) return { ok: false, error: `${parsed.data.scenario} is not a scenario a session can be simulated with.` };
-  return attempt(async () =>
-    simulateSandboxSession(application, { scenario: scenario.id, sessionId: parsed.data.sessionId, consentCategories: scenario.categories }, await requestOrigin()),
-  );
+  return withSandbox(applicationId, async (access) => {
+    const parsed = simulateInput.parse(input);
+    const scenario = sandboxScenarios().find((choice) => choice.id === parsed.scenario);
+    if (!scenario) throw new ApiError("invalid_scenario", `${parsed.scenario} is not a scenario a session can be simulated with.`);
+    return simulateSandboxSession(access, { scenario: scenario.id, sessionId: parsed.sessionId, consentCategories: scenario.categories }, await dashboardOrigin());
+  });
 }
 
 /** The session as the progress panel polls it. */
 export async function sessionStatusAction(applicationId: string, sessionId: string): Promise<Result<ConnectSessionResource>> {
-  const { application } = await requireApplication(applicationId);
-  return attempt(async () => readSandboxSession(application, String(sessionId), await requestOrigin()));
+  return withSandbox(applicationId, async (access) => readSandboxSession(access, String(sessionId), await dashboardOrigin()));
 }
 
 export async function sandboxEventAction(applicationId: string, subjectId: string, type: string): Promise<Result<SandboxEventResult>> {
-  const { application } = await requireApplication(applicationId);
-  return attempt(() => triggerDashboardSandboxEvent(application, String(subjectId), String(type)));
+  return withSandbox(applicationId, (access) => triggerDashboardSandboxEvent(access, String(subjectId), String(type)));
 }
 
-export async function loadRecordsAction(applicationId: string, subjectId: string, category: string, cursor: string): Promise<SubjectRecordsPage> {
-  const { application } = await requireApplication(applicationId);
-  return readSubjectRecords(application, String(subjectId), String(category), String(cursor));
+/** The next page of a category's records for the table's "Load more". */
+export async function loadRecordsAction(applicationId: string, subjectId: string, category: string, cursor: string): Promise<Result<{ records: NormalizedRecord[]; nextCursor: string | null }>> {
+  return withSandbox(applicationId, async (access) => {
+    const page = await readSubjectRecords(access.application.id, String(subjectId), String(category), String(cursor));
+    if (!page) throw new ApiError("not_found", "No such sandbox subject or category for this application.");
+    return page;
+  });
 }

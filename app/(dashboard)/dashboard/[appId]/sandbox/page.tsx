@@ -8,17 +8,17 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { CATEGORY_TEXT } from "@/lib/connect";
-import { listSandboxSessions, listSandboxSubjects, requestOrigin, requireApplication, sandboxScenarios } from "@/lib/dashboard";
+import { dashboardOrigin, listSandboxSessions, requireApplication, sandboxScenarios, sandboxSubjectViews } from "@/lib/dashboard";
 import { CATEGORIES } from "@/lib/records";
 
 export const metadata: Metadata = { title: "Sandbox" };
 
-const day = (iso: string) => iso.slice(0, 10);
+const day = (date: Date) => date.toISOString().slice(0, 10);
 
 export default async function SandboxPage({ params }: { params: Promise<{ appId: string }> }) {
   const { appId } = await params;
   const { application } = await requireApplication(appId);
-  const [subjects, sessions] = await Promise.all([listSandboxSubjects(application.id), listSandboxSessions(application.id, await requestOrigin())]);
+  const [subjects, sessions] = await Promise.all([sandboxSubjectViews(application.id, { limit: 50 }), listSandboxSessions(application.id, await dashboardOrigin())]);
   const scenarios = sandboxScenarios();
   const base = `/dashboard/${application.id}/sandbox`;
   const categories = CATEGORIES.filter((category) => application.categoryAllowlist.includes(category)).map((category) => ({
@@ -57,14 +57,15 @@ export default async function SandboxPage({ params }: { params: Promise<{ appId:
                   <Th>Categories</Th>
                   <Th>Expires</Th>
                   <Th>Sources</Th>
+                  <Th>Records</Th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {subjects.map((subject) => (
-                  <tr key={subject.subject}>
+                  <tr key={subject.id}>
                     <Td>
-                      <Link href={`${base}/subjects/${subject.subject}`} className="font-mono text-sm font-medium text-teal-800 underline underline-offset-2">
-                        {subject.subject}
+                      <Link href={`${base}/subjects/${subject.id}`} className="font-mono text-sm font-medium text-teal-800 underline underline-offset-2">
+                        {subject.id}
                       </Link>
                       <span className="block text-xs text-slate-600">{subject.scenarioTitle ?? (subject.createdBySimulation ? subject.scenario : "Hosted Connect flow")}</span>
                     </Td>
@@ -76,15 +77,16 @@ export default async function SandboxPage({ params }: { params: Promise<{ appId:
                     <Td>
                       <ul className="space-y-1">
                         {subject.sources.map((source) => (
-                          <li key={source.sourceId} className="flex flex-wrap items-center gap-1 text-xs">
+                          <li key={source.id} className="flex flex-wrap items-center gap-1 text-xs">
                             <span>{source.providerName}</span>
-                            <SyncStatusBadge status={source.status} />
-                            <span className="text-slate-600">{source.recordCount} records</span>
+                            <SyncStatusBadge status={source.syncStatus} />
+                            {source.lastError ? <span className="text-red-800">{source.lastError}</span> : null}
                           </li>
                         ))}
                         {subject.sources.length === 0 ? <li className="text-xs text-slate-600">none connected</li> : null}
                       </ul>
                     </Td>
+                    <Td className="whitespace-nowrap">{subject.recordTotal} records</Td>
                   </tr>
                 ))}
               </tbody>

@@ -4,7 +4,7 @@ import { SessionProgress } from "@/components/dashboard/sandbox/session-progress
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { readSandboxSession, requestOrigin, requireApplication, sandboxScenarios } from "@/lib/dashboard";
+import { dashboardOrigin, readSandboxSession, requireApplication, sandboxScenarios } from "@/lib/dashboard";
 import { ApiError } from "@/lib/http";
 
 export const metadata: Metadata = { title: "Connect session · Sandbox" };
@@ -20,9 +20,10 @@ async function sessionOrNull(...args: Parameters<typeof readSandboxSession>) {
 
 export default async function SandboxSessionPage({ params }: { params: Promise<{ appId: string; sessionId: string }> }) {
   const { appId, sessionId } = await params;
-  const { application } = await requireApplication(appId);
+  const access = await requireApplication(appId);
+  const { application } = access;
   const base = `/dashboard/${application.id}/sandbox`;
-  const session = await sessionOrNull(application, sessionId, await requestOrigin());
+  const session = await sessionOrNull(access, sessionId, await dashboardOrigin());
   const back = (
     <Link href={base} className={buttonClass("secondary", "sm")}>
       Back to the sandbox

@@ -9,7 +9,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { CATEGORY_TEXT } from "@/lib/connect";
-import { readSandboxSubject, readSubjectRecords, requireApplication, sandboxSubjectRecordCounts } from "@/lib/dashboard";
+import { readSubjectRecords, requireApplication, sandboxSubjectView } from "@/lib/dashboard";
 import { CATEGORIES, isCategory, type Category } from "@/lib/records";
 
 export const metadata: Metadata = { title: "Synthetic subject · Sandbox" };
@@ -33,18 +33,18 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
       Back to the sandbox
     </Link>
   );
-  const subject = await readSandboxSubject(application.id, subjectId);
-  if (!subject) return <EmptyState title="Subject not found" description="This application's simulations created no synthetic user with that id." action={back} />;
+  const subject = await sandboxSubjectView(application.id, subjectId);
+  if (!subject) return <EmptyState title="Subject not found" description="This application's sandbox has no subject with that id." action={back} />;
 
-  const counts = await sandboxSubjectRecordCounts(application.id, subject.subject);
-  const shared = CATEGORIES.filter((category) => subject.receipt?.categories.includes(category));
-  const fallback: Category = shared.find((category) => counts[category] > 0) ?? shared[0] ?? CATEGORIES[0];
+  const counts = subject.recordCounts;
+  const fallback: Category = CATEGORIES.find((category) => (counts[category] ?? 0) > 0) ?? CATEGORIES[0];
   const category: Category = typeof requested === "string" && isCategory(requested) ? requested : fallback;
-  const page = await readSubjectRecords(application, subject.subject, category);
+  const page = (await readSubjectRecords(application.id, subject.id, category)) ?? { records: [], nextCursor: null };
+  const receiptActive = subject.receipt?.status === "active";
 
   return (
     <div className="space-y-6">
-      <PageHeader title="Synthetic subject" description={<span className="font-mono">{subject.subject}</span>} actions={back} />
+      <PageHeader title="Synthetic subject" description={<span className="font-mono">{subject.id}</span>} actions={back} />
 
       <Card>
         <CardHeader title="Consent and sources" description={subject.scenarioTitle ? `Scenario: ${subject.scenarioTitle} (${subject.scenario})` : "Connected through the hosted Connect flow."} />
@@ -53,11 +53,11 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
             <Detail label="Receipt">
               <span className="flex flex-wrap items-center gap-2">
                 <ReceiptStatusBadge status={subject.receipt?.status ?? null} />
-                {subject.receipt ? <span className="font-mono text-xs">{subject.receipt.receiptId}</span> : null}
+                {subject.receipt ? <span className="font-mono text-xs">{subject.receipt.id}</span> : null}
               </span>
             </Detail>
             <Detail label="Shared categories">{subject.receipt?.categories.join(", ") || "—"}</Detail>
-            <Detail label="Receipt expires">{subject.receipt?.expiresAt ?? "—"}</Detail>
+            <Detail label="Receipt expires">{subject.receipt?.expiresAt.toISOString() ?? "—"}</Detail>
             <Detail label="Simulation">
               {subject.simulation ? (
                 <span className="flex flex-wrap items-center gap-2">
@@ -79,27 +79,25 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
                 <Th>Health system</Th>
                 <Th>Status</Th>
                 <Th>Phase</Th>
-                <Th>Last import</Th>
                 <Th>Last synced</Th>
                 <Th>Error</Th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {subject.sources.map((source) => (
-                <tr key={source.sourceId}>
+                <tr key={source.id}>
                   <Td>
                     <span className="font-medium">{source.providerName}</span>
                     <span className="block text-xs text-slate-600">{source.sourceKey ?? "source"}</span>
                   </Td>
                   <Td>
-                    <SyncStatusBadge status={source.status} />
+                    <SyncStatusBadge status={source.syncStatus} />
                   </Td>
                   <Td>
                     <span data-testid="source-phase">phase {source.phase}</span>
                   </Td>
-                  <Td className="whitespace-nowrap">{source.recordCount} records</Td>
-                  <Td className="whitespace-nowrap font-mono text-xs">{source.lastSyncedAt ?? "—"}</Td>
-                  <Td className="text-xs">{source.error ?? "—"}</Td>
+                  <Td className="whitespace-nowrap font-mono text-xs">{source.lastSyncedAt?.toISOString() ?? "—"}</Td>
+                  <Td className="text-xs">{source.lastError ?? "—"}</Td>
                 </tr>
               ))}
             </tbody>
@@ -110,7 +108,7 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
       <Card>
         <CardHeader title="Sandbox events" description="Lifecycle controls, as POST /sandbox/subjects/{subject}/events applies them; the ones this scenario supports." />
         <CardBody>
-          <SandboxEvents applicationId={application.id} subject={subject.subject} controls={subject.controls} simulated={subject.createdBySimulation} />
+          <SandboxEvents applicationId={application.id} subject={subject.id} controls={subject.controls} simulated={subject.createdBySimulation} />
         </CardBody>
       </Card>
 
@@ -127,7 +125,7 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
                     className={`inline-flex items-center gap-1 rounded-md px-3 py-1.5 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-700 ${tab === category ? "bg-teal-800 text-white" : "text-slate-700 hover:bg-slate-100"}`}
                   >
                     {tab}
-                    <span className={`rounded-full px-1.5 text-xs ${tab === category ? "bg-teal-900 text-white" : "bg-slate-100 text-slate-700"}`}>{counts[tab]}</span>
+                    <span className={`rounded-full px-1.5 text-xs ${tab === category ? "bg-teal-900 text-white" : "bg-slate-100 text-slate-700"}`}>{counts[tab] ?? 0}</span>
                   </Link>
                 </li>
               ))}
@@ -136,15 +134,15 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
           <h3 className="text-sm font-semibold text-slate-900">
             {CATEGORY_TEXT[category].label} <span className="font-mono font-normal text-slate-600">({category})</span>
           </h3>
-          {!page.readable ? (
-            <EmptyState
-              title={page.code === "not_found" ? "Not readable: consent is no longer active" : "Not readable: outside the consent or allowlist"}
-              description={`The API answers ${page.code}: ${page.message}`}
-            />
-          ) : page.records.length === 0 ? (
+          {!receiptActive && page.records.length > 0 ? (
+            <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              {subject.receipt ? `Consent is ${subject.receipt.status}` : "No consent receipt"}: the API no longer serves these records (reads answer 404 not_found). They are shown here because they are your sandbox&apos;s synthetic data.
+            </p>
+          ) : null}
+          {page.records.length === 0 ? (
             <EmptyState title={`No ${category} records`} description="The health systems sent nothing in this category for this patient (yet). Advancing the records may add some." />
           ) : (
-            <RecordsTable key={`${category}-${page.records.map((record) => record.recordId).join(",")}`} applicationId={application.id} subject={subject.subject} category={category} initialRecords={page.records} initialCursor={page.nextCursor} />
+            <RecordsTable key={`${category}-${page.records.map((record) => record.recordId).join(",")}`} applicationId={application.id} subject={subject.id} category={category} initialRecords={page.records} initialCursor={page.nextCursor} />
           )}
         </CardBody>
       </Card>

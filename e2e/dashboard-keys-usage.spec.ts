@@ -1,0 +1,61 @@
+import { expect, test } from "@playwright/test";
+import { createApplication, expectAccessible, keepScreenshot, signUp } from "./dashboard-helpers";
+
+test("create a key, call the API with it, see the calls in usage, revoke it and see it refused", async ({ page, request }, testInfo) => {
+  test.setTimeout(90_000);
+  await signUp(page);
+  const applicationId = await createApplication(page, "Key Holder");
+
+  await page.getByRole("navigation", { name: "Application" }).getByRole("link", { name: "API keys" }).click();
+  await expect(page.getByText("No API keys yet")).toBeVisible();
+  await expectAccessible(page);
+
+  await page.getByRole("button", { name: "Create key" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByLabel(/Live/)).toBeDisabled();
+  await dialog.getByLabel("Key name").fill("Backend");
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  await expect(dialog.getByRole("heading", { name: "Your new API key" })).toBeVisible();
+  const key = (await dialog.locator("pre").first().textContent())!.trim();
+  expect(key).toMatch(/^ck_test_/);
+  await expect(dialog.locator("pre").nth(1)).toContainText(`Authorization: Bearer ${key}`);
+  await expectAccessible(page);
+  await keepScreenshot(page, testInfo, "key-created");
+  await dialog.getByRole("button", { name: "Done" }).click();
+
+  const row = page.getByRole("row", { name: "Backend" });
+  await expect(row).toContainText(key.slice(0, 12));
+  await expect(row).toContainText("sandbox");
+
+  const headers = { Authorization: `Bearer ${key}` };
+  expect((await request.get("/api/v1/app", { headers })).status()).toBe(200);
+  const missing = await request.get("/api/v1/users/u_doesnotexist000000000000/records", { headers });
+  expect(missing.status()).toBe(404);
+
+  await page.goto(`/dashboard/${applicationId}/usage`);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole("table", { name: "Recent requests" }).getByRole("row")).toHaveCount(3, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  const log = page.getByRole("table", { name: "Recent requests" });
+  await expect(log.getByRole("row").filter({ hasText: "/users/{subject}/records" })).toContainText("not_found");
+  await expect(log.getByRole("row").filter({ hasText: "/app" })).toContainText("200");
+  await expect(log).toContainText(missing.headers()["request-id"]!);
+  await expect(page.getByRole("definition").filter({ hasText: /^2$/ })).toBeVisible();
+  await expectAccessible(page);
+  await keepScreenshot(page, testInfo, "usage");
+
+  await page.getByLabel("Status").selectOption("4xx");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/status=4xx/);
+  await expect(log.getByRole("row")).toHaveCount(2);
+  await expect(log).toContainText("not_found");
+  await expect(log.getByRole("row").filter({ hasText: "/app" })).toHaveCount(0);
+
+  await page.goto(`/dashboard/${applicationId}/keys`);
+  await page.getByRole("row", { name: "Backend" }).getByRole("button", { name: "Revoke" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Revoke key" }).click();
+  await expect(page.getByText(/Key “Backend” revoked/)).toBeVisible();
+  await expect(page.getByRole("row", { name: "Backend" })).toContainText("Revoked");
+  expect((await request.get("/api/v1/app", { headers })).status()).toBe(401);
+});

@@ -1,0 +1,4 @@
+export * from "./errors";
+export * from "./schemas";
+export * from "./sign-in";
+export * from "./sign-up";

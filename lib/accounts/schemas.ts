@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+export const PASSWORD_MIN_LENGTH = 10;
+
+const email = z.string().trim().toLowerCase().max(254).pipe(z.email({ error: "Enter a valid email address." }));
+
+/** The sign-up form. */
+export const signUpSchema = z.object({
+  email,
+  name: z.string().trim().min(1, "Enter your name.").max(100),
+  password: z.string().min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`).max(1024),
+});
+export type SignUpInput = z.input<typeof signUpSchema>;
+
+/** The sign-in form (no length rule: old passwords must still be checkable, and the rule is not a hint). */
+export const signInSchema = z.object({
+  email: z.string().trim().toLowerCase().min(1, "Enter your email address.").max(254),
+  password: z.string().min(1, "Enter your password.").max(1024),
+});
+export type SignInInput = z.input<typeof signInSchema>;

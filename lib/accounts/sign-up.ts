@@ -1,0 +1,17 @@
+import { createDeveloper } from "@/lib/applications";
+import { AccountError } from "./errors";
+import { signUpSchema, type SignUpInput } from "./schemas";
+
+export type DeveloperAccount = { id: string; email: string; name: string; createdAt: Date };
+
+/** Creates a dashboard account (email lowercased, argon2id password hash). A taken email is `email_taken`. */
+export async function signUp(input: SignUpInput): Promise<DeveloperAccount> {
+  const { email, name, password } = signUpSchema.parse(input);
+  try {
+    const developer = await createDeveloper({ email, name, password });
+    return { id: developer.id, email: developer.email, name: developer.name, createdAt: developer.createdAt };
+  } catch (error) {
+    if ((error as { code?: string }).code === "P2002") throw new AccountError("email_taken", "An account with this email already exists; sign in instead.");
+    throw error;
+  }
+}

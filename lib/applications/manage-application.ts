@@ -1,0 +1,106 @@
+import { db, withTransaction } from "@/lib/db";
+import { ACCESSIBLE_APPLICATION_FIELDS, getApplicationAccess, requirePermission, TeamError, type AccessibleApplication, type ApplicationAccess } from "@/lib/team";
+import { validateWebhookUrl } from "@/lib/webhooks";
+import { createApplication } from "./create-application";
+import {
+  categoryAllowlistInputSchema,
+  createApplicationInputSchema,
+  redirectUrlsInputSchema,
+  renameApplicationInputSchema,
+  syncModeInputSchema,
+  webhookUrlInputSchema,
+  type CreateApplicationInput,
+} from "./schemas";
+
+// Every function here takes the caller's access (lib/team getApplicationAccess) and checks its permission itself,
+// so a page that forgot to check still cannot act beyond the caller's role. Each returns the application as saved.
+
+/** A new sandbox application; its creator is its owner. */
+export async function createApplicationFor(developerId: string, input: CreateApplicationInput): Promise<ApplicationAccess> {
+  const { name } = createApplicationInputSchema.parse(input);
+  const application = await createApplication({ developerId, name });
+  const access = await getApplicationAccess(developerId, application.id);
+  if (!access) throw new Error("the new application has no owner");
+  return access;
+}
+
+function update(
+  access: ApplicationAccess,
+  data: { name?: string; categoryAllowlist?: string[]; syncMode?: "one_time" | "continuous"; redirectUrls?: string[]; webhookUrl?: string | null; productionEnabled?: boolean; status?: "active" },
+): Promise<AccessibleApplication> {
+  return db().application.update({ where: { id: access.application.id }, data, select: ACCESSIBLE_APPLICATION_FIELDS });
+}
+
+export async function renameApplication(access: ApplicationAccess, input: { name: string }): Promise<AccessibleApplication> {
+  requirePermission(access, "application.manage");
+  return update(access, renameApplicationInputSchema.parse(input));
+}
+
+/** Sets the categories the application may request (at least one; stored in category order). */
+export async function updateCategoryAllowlist(access: ApplicationAccess, input: { categories: string[] }): Promise<AccessibleApplication> {
+  requirePermission(access, "application.manage");
+  return update(access, { categoryAllowlist: categoryAllowlistInputSchema.parse(input).categories });
+}
+
+/** `one-time` or `continuous` (the spec's spelling). */
+export async function setSyncMode(access: ApplicationAccess, input: { syncMode: "one-time" | "continuous" }): Promise<AccessibleApplication> {
+  requirePermission(access, "application.manage");
+  const { syncMode } = syncModeInputSchema.parse(input);
+  return update(access, { syncMode: syncMode === "one-time" ? "one_time" : "continuous" });
+}
+
+/** The redirect URLs Connect may return to (exact match; the sandbox also accepts any http://localhost URL). */
+export async function setRedirectUrls(access: ApplicationAccess, input: { redirectUrls: string[] }): Promise<AccessibleApplication> {
+  requirePermission(access, "application.manage");
+  return update(access, redirectUrlsInputSchema.parse(input));
+}
+
+/** The environment a saved webhook URL must satisfy: live rules (https, public) once production is enabled. */
+function webhookEnvironment(application: { productionEnabled: boolean }): "sandbox" | "live" {
+  return application.productionEnabled ? "live" : "sandbox";
+}
+
+/**
+ * Sets (or clears, with null) the webhook URL. Checked with the delivery's own `validateWebhookUrl`: http(s) for a
+ * sandbox application, https and not a local or private address once production is enabled.
+ */
+export async function setWebhookUrl(access: ApplicationAccess, input: { webhookUrl: string | null }): Promise<AccessibleApplication> {
+  requirePermission(access, "application.manage");
+  const { webhookUrl } = webhookUrlInputSchema.parse(input);
+  if (webhookUrl) {
+    const check = validateWebhookUrl(webhookUrl, webhookEnvironment(access.application));
+    if (!check.ok) throw new TeamError("invalid_input", `The webhook URL is not allowed: ${check.reason}.`);
+  }
+  return update(access, { webhookUrl: webhookUrl || null });
+}
+
+/**
+ * Turns production on (owners only): live keys start working (authentication refuses them with
+ * `production_not_enabled` until then) and the status moves from `sandbox` to `active`, so conformance runs answer
+ * `app_not_sandbox` from then on. A suspended application cannot be enabled, and a webhook URL must already meet
+ * the live rules. Enabling twice is harmless.
+ */
+export async function enableProduction(access: ApplicationAccess): Promise<AccessibleApplication> {
+  requirePermission(access, "production.enable");
+  const current = access.application;
+  if (current.status === "suspended") throw new TeamError("invalid_input", "A suspended application cannot enable production.");
+  if (current.webhookUrl) {
+    const check = validateWebhookUrl(current.webhookUrl, "live");
+    if (!check.ok) throw new TeamError("invalid_input", `Change the webhook URL first; live webhooks refuse it: ${check.reason}.`);
+  }
+  return update(access, { productionEnabled: true, status: "active" });
+}
+
+/**
+ * Deletes the application (owners only) with everything that belongs to it: keys, subjects, records, sessions,
+ * receipts, events, deliveries, runs (foreign-key cascades) and its request log rows, in one transaction. Its keys
+ * stop working at once (the key-change trigger fires for each deleted key).
+ */
+export async function deleteApplication(access: ApplicationAccess): Promise<void> {
+  requirePermission(access, "application.delete");
+  const id = access.application.id;
+  await withTransaction("ReadCommitted", async (tx) => {
+    await tx.requestLog.deleteMany({ where: { applicationId: id } });
+    await tx.application.delete({ where: { id } });
+  });
+}

@@ -1,0 +1,48 @@
+import { decryptSecret, encryptSecret } from "@/lib/auth";
+import { db, withTransaction } from "@/lib/db";
+import { NotFoundError, requirePermission, type ApplicationAccess } from "@/lib/team";
+import { newSigningSecret } from "./create-application";
+
+/** How long the secret before a rotation keeps signing deliveries (alongside the new one). */
+export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Replaces the application's `whsec_` signing secret. The old one is kept (encrypted) and deliveries are signed
+ * with both until `previousExpiresAt` (now + 24 h), so receivers can switch at their own pace. Rotating again
+ * within the window drops the older secret: only the one being replaced keeps verifying. Returns the new secret.
+ */
+export async function rotateSigningSecret(applicationId: string, now = new Date()): Promise<{ secret: string; previousExpiresAt: Date }> {
+  const secret = newSigningSecret();
+  const previousExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_LIFETIME_MS);
+  await withTransaction("ReadCommitted", async (tx) => {
+    const [current] = await tx.$queryRaw<Array<{ signingSecretEncrypted: string }>>`
+      SELECT "signingSecretEncrypted" FROM "Application" WHERE "id" = ${applicationId} FOR UPDATE`;
+    if (!current) throw new NotFoundError("The application");
+    await tx.application.update({
+      where: { id: applicationId },
+      data: { signingSecretEncrypted: encryptSecret(secret), previousSigningSecretEncrypted: current.signingSecretEncrypted, previousSigningSecretExpiresAt: previousExpiresAt },
+    });
+  });
+  return { secret, previousExpiresAt };
+}
+
+/** Rotates the caller's application's signing secret (owners only). */
+export async function rotateSigningSecretFor(access: ApplicationAccess, now = new Date()): Promise<{ secret: string; previousExpiresAt: Date }> {
+  requirePermission(access, "webhooks.rotate_secret");
+  return rotateSigningSecret(access.application.id, now);
+}
+
+/**
+ * The signing secret in clear, for the owner to copy, with when the previous one stops verifying (null when no
+ * rotation is in its window).
+ */
+export async function revealSigningSecret(access: ApplicationAccess, now = new Date()): Promise<{ secret: string; previousExpiresAt: Date | null }> {
+  requirePermission(access, "webhooks.reveal_secret");
+  const row = await db().application.findUnique({
+    where: { id: access.application.id },
+    select: { signingSecretEncrypted: true, previousSigningSecretExpiresAt: true },
+  });
+  if (!row) throw new NotFoundError("The application");
+  const expires = row.previousSigningSecretExpiresAt;
+  return { secret: decryptSecret(row.signingSecretEncrypted), previousExpiresAt: expires && expires > now ? expires : null };
+}

@@ -1,0 +1,6 @@
+export * from "./access";
+export * from "./errors";
+export * from "./invitations";
+export * from "./members";
+export * from "./permissions";
+export * from "./schemas";

@@ -1,0 +1,4 @@
+export * from "./latency";
+export * from "./recent-requests";
+export * from "./requests-per-day";
+export * from "./schemas";
