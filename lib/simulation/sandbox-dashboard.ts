@@ -1,4 +1,5 @@
 import type { KeyAuth } from "@/lib/auth";
+import { db } from "@/lib/db";
 import { categorySchema, pageCursor, readCategoryPage, type Category, type NormalizedRecord } from "@/lib/records";
 
 /**
@@ -37,10 +38,13 @@ export type SandboxSubject = {
   recordCounts: Partial<Record<Category, number>>;
 };
 
-/** The application's sandbox subjects, newest first, with their receipt, each source's sync state and record counts. */
-export async function listSandboxSubjects(applicationId: string, options: { limit?: number } = {}): Promise<SandboxSubject[]> {
+/**
+ * The application's sandbox subjects, newest first, with their receipt, each source's sync state and record counts;
+ * `subjectId` narrows the list to that one subject (empty when it is not this application's sandbox subject).
+ */
+export async function listSandboxSubjects(applicationId: string, options: { limit?: number; subjectId?: string } = {}): Promise<SandboxSubject[]> {
   const subjects = await db().subject.findMany({
-    where: { applicationId, environment: "sandbox" },
+    where: { applicationId, environment: "sandbox", ...(options.subjectId !== undefined ? { id: options.subjectId } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: options.limit ?? 100,
     select: {

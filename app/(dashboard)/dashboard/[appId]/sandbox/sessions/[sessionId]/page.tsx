@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { SessionProgress } from "@/components/dashboard/sandbox/session-progress";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { dashboardOrigin, readSandboxSession, requireApplication, sandboxScenarios } from "@/lib/dashboard";
+import { ApiError } from "@/lib/http";
+
+export const metadata: Metadata = { title: "Connect session · Sandbox" };
+
+async function sessionOrNull(...args: Parameters<typeof readSandboxSession>) {
+  try {
+    return await readSandboxSession(...args);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "not_found") return null;
+    throw error;
+  }
+}
+
+export default async function SandboxSessionPage({ params }: { params: Promise<{ appId: string; sessionId: string }> }) {
+  const { appId, sessionId } = await params;
+  const access = await requireApplication(appId);
+  const { application } = access;
+  const base = `/dashboard/${application.id}/sandbox`;
+  const session = await sessionOrNull(access, sessionId, await dashboardOrigin());
+  const back = (
+    <Link href={base} className={buttonClass("secondary", "sm")}>
+      Back to the sandbox
+    </Link>
+  );
+  if (!session) return <EmptyState title="Session not found" description="This application's sandbox has no Connect session with that id." action={back} />;
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Connect session" description={<span className="font-mono">{session.id}</span>} actions={back} />
+      <SessionProgress applicationId={application.id} initial={session} scenarios={sandboxScenarios()} />
+    </div>
+  );
+}

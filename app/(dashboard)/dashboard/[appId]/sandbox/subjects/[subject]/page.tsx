@@ -1,0 +1,151 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { RecordsTable } from "@/components/dashboard/sandbox/records-table";
+import { SandboxEvents } from "@/components/dashboard/sandbox/sandbox-events";
+import { ReceiptStatusBadge, SimulationStateBadge, SyncStatusBadge } from "@/components/dashboard/sandbox/status-badges";
+import { buttonClass } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { Table, Td, Th } from "@/components/ui/table";
+import { CATEGORY_TEXT } from "@/lib/connect";
+import { readSubjectRecords, requireApplication, sandboxSubjectView } from "@/lib/dashboard";
+import { CATEGORIES, isCategory, type Category } from "@/lib/records";
+
+export const metadata: Metadata = { title: "Synthetic subject · Sandbox" };
+
+function Detail({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-slate-600">{label}</dt>
+      <dd className="mt-1 break-words text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+export default async function SandboxSubjectPage({ params, searchParams }: { params: Promise<{ appId: string; subject: string }>; searchParams: Promise<{ category?: string | string[] }> }) {
+  const { appId, subject: subjectId } = await params;
+  const { category: requested } = await searchParams;
+  const { application } = await requireApplication(appId);
+  const base = `/dashboard/${application.id}/sandbox`;
+  const back = (
+    <Link href={base} className={buttonClass("secondary", "sm")}>
+      Back to the sandbox
+    </Link>
+  );
+  const subject = await sandboxSubjectView(application.id, subjectId);
+  if (!subject) return <EmptyState title="Subject not found" description="This application's sandbox has no subject with that id." action={back} />;
+
+  const counts = subject.recordCounts;
+  const fallback: Category = CATEGORIES.find((category) => (counts[category] ?? 0) > 0) ?? CATEGORIES[0];
+  const category: Category = typeof requested === "string" && isCategory(requested) ? requested : fallback;
+  const page = (await readSubjectRecords(application.id, subject.id, category)) ?? { records: [], nextCursor: null };
+  const receiptActive = subject.receipt?.status === "active";
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Synthetic subject" description={<span className="font-mono">{subject.id}</span>} actions={back} />
+
+      <Card>
+        <CardHeader title="Consent and sources" description={subject.scenarioTitle ? `Scenario: ${subject.scenarioTitle} (${subject.scenario})` : "Connected through the hosted Connect flow."} />
+        <CardBody className="space-y-4">
+          <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
+            <Detail label="Receipt">
+              <span className="flex flex-wrap items-center gap-2">
+                <ReceiptStatusBadge status={subject.receipt?.status ?? null} />
+                {subject.receipt ? <span className="font-mono text-xs">{subject.receipt.id}</span> : null}
+              </span>
+            </Detail>
+            <Detail label="Shared categories">{subject.receipt?.categories.join(", ") || "—"}</Detail>
+            <Detail label="Receipt expires">{subject.receipt?.expiresAt.toISOString() ?? "—"}</Detail>
+            <Detail label="Simulation">
+              {subject.simulation ? (
+                <span className="flex flex-wrap items-center gap-2">
+                  <SimulationStateBadge state={subject.simulation.state} />
+                  {subject.sessionId ? (
+                    <Link className="text-teal-800 underline underline-offset-2" href={`${base}/sessions/${subject.sessionId}`}>
+                      session
+                    </Link>
+                  ) : null}
+                </span>
+              ) : (
+                "—"
+              )}
+            </Detail>
+          </dl>
+          <Table caption="Sources of the subject">
+            <thead>
+              <tr>
+                <Th>Health system</Th>
+                <Th>Status</Th>
+                <Th>Phase</Th>
+                <Th>Last synced</Th>
+                <Th>Error</Th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {subject.sources.map((source) => (
+                <tr key={source.id}>
+                  <Td>
+                    <span className="font-medium">{source.providerName}</span>
+                    <span className="block text-xs text-slate-600">{source.sourceKey ?? "source"}</span>
+                  </Td>
+                  <Td>
+                    <SyncStatusBadge status={source.syncStatus} />
+                  </Td>
+                  <Td>
+                    <span data-testid="source-phase">phase {source.phase}</span>
+                  </Td>
+                  <Td className="whitespace-nowrap font-mono text-xs">{source.lastSyncedAt?.toISOString() ?? "—"}</Td>
+                  <Td className="text-xs">{source.lastError ?? "—"}</Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader title="Sandbox events" description="Lifecycle controls, as POST /sandbox/subjects/{subject}/events applies them; the ones this scenario supports." />
+        <CardBody>
+          <SandboxEvents applicationId={application.id} subject={subject.id} controls={subject.controls} simulated={subject.createdBySimulation} />
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader title="Records" description="What GET /users/{subject}/records/{category} returns with a sandbox key: codes with their displays, values with units and times exactly as the health system sent them." />
+        <CardBody className="space-y-4">
+          <nav aria-label="Record categories" className="-mx-1 overflow-x-auto">
+            <ul className="flex min-w-max gap-1 px-1">
+              {CATEGORIES.map((tab) => (
+                <li key={tab}>
+                  <Link
+                    href={`?category=${tab}`}
+                    aria-current={tab === category ? "page" : undefined}
+                    className={`inline-flex items-center gap-1 rounded-md px-3 py-1.5 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-700 ${tab === category ? "bg-teal-800 text-white" : "text-slate-700 hover:bg-slate-100"}`}
+                  >
+                    {tab}
+                    <span className={`rounded-full px-1.5 text-xs ${tab === category ? "bg-teal-900 text-white" : "bg-slate-100 text-slate-700"}`}>{counts[tab] ?? 0}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <h3 className="text-sm font-semibold text-slate-900">
+            {CATEGORY_TEXT[category].label} <span className="font-mono font-normal text-slate-600">({category})</span>
+          </h3>
+          {!receiptActive && page.records.length > 0 ? (
+            <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              {subject.receipt ? `Consent is ${subject.receipt.status}` : "No consent receipt"}: the API no longer serves these records (reads answer 404 not_found). They are shown here because they are your sandbox&apos;s synthetic data.
+            </p>
+          ) : null}
+          {page.records.length === 0 ? (
+            <EmptyState title={`No ${category} records`} description="The health systems sent nothing in this category for this patient (yet). Advancing the records may add some." />
+          ) : (
+            <RecordsTable key={`${category}-${page.records.map((record) => record.recordId).join(",")}`} applicationId={application.id} subject={subject.id} category={category} initialRecords={page.records} initialCursor={page.nextCursor} />
+          )}
+        </CardBody>
+      </Card>
+    </div>
+  );
+}
