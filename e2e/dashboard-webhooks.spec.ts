@@ -82,7 +82,8 @@ test("set the endpoint, reveal and copy the secret, deliver and re-send a verifi
     await expect.poll(() => receiver.received.filter((delivery) => delivery.id === first.id).length, { timeout: 60_000 }).toBe(2);
     expect(receiver.received[1]!.headers["webhook-id"]).toBe(first.id);
 
-    await page.getByRole("link", { name: "← All deliveries" }).click();
+    await expect(page.getByRole("link", { name: "← All deliveries" })).toHaveAttribute("href", `/dashboard/${applicationId}/webhooks`);
+    await page.goto(`/dashboard/${applicationId}/webhooks`);
     await expect(async () => {
       await page.reload();
       await expect(deliveries(page).getByRole("row", { name: /webhook\.test/ })).toHaveCount(2, { timeout: 1_000 });
@@ -125,6 +126,10 @@ test("set the endpoint, reveal and copy the secret, deliver and re-send a verifi
     await expectNoHorizontalOverflow(page);
     await expectAccessible(page);
     await keepScreenshot(page, testInfo, "webhooks-phone");
+    await deliveries(page).getByRole("link", { name: /View/ }).first().click();
+    await expect(page.getByRole("heading", { name: "webhook.test", level: 1 })).toBeVisible();
+    await expectNoHorizontalOverflow(page);
+    await keepScreenshot(page, testInfo, "webhook-delivery-phone");
   } finally {
     await receiver.close();
   }
