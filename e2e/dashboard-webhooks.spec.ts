@@ -68,7 +68,7 @@ test("set the endpoint, reveal and copy the secret, deliver and re-send a verifi
     await keepScreenshot(page, testInfo, "webhooks");
 
     // Its exact payload and attempts, then a re-send that reaches the receiver as a second delivery of the same event.
-    await row.getByRole("link", { name: /View/ }).click();
+    await row.getByRole("link", { name: /webhook\.test, delivery whd_/ }).click();
     await expect(page.getByRole("heading", { name: "webhook.test", level: 1 })).toBeVisible();
     await expect(page.locator("pre").first()).toHaveText(first.body);
     const attempts = page.getByRole("table", { name: "Delivery attempts" });
@@ -126,7 +126,7 @@ test("set the endpoint, reveal and copy the secret, deliver and re-send a verifi
     await expectNoHorizontalOverflow(page);
     await expectAccessible(page);
     await keepScreenshot(page, testInfo, "webhooks-phone");
-    await deliveries(page).getByRole("link", { name: /View/ }).first().click();
+    await deliveries(page).getByRole("link", { name: /webhook\.test/ }).first().click();
     await expect(page.getByRole("heading", { name: "webhook.test", level: 1 })).toBeVisible();
     await expectNoHorizontalOverflow(page);
     await keepScreenshot(page, testInfo, "webhook-delivery-phone");
@@ -146,7 +146,7 @@ test("a member sets the URL and sends tests but cannot see or rotate the secret;
   await page.getByRole("button", { name: "Send test event" }).click();
   await expect(page.getByText(/queued for delivery/)).toBeVisible();
   await expect(deliveries(page).getByRole("row", { name: /webhook\.test/ })).toHaveCount(1);
-  const ownerDelivery = (await deliveries(page).getByRole("link", { name: /View/ }).getAttribute("href"))!;
+  const ownerDelivery = (await deliveries(page).getByRole("link", { name: /webhook\.test/ }).getAttribute("href"))!;
 
   const otherContext = await browser.newContext();
   const other = await otherContext.newPage();

@@ -60,8 +60,9 @@ export function SigningSecret({ applicationId, isOwner, previousExpiresAt }: Sig
       {secret ? (
         <CodeBlock code={secret} what="Signing secret" label="Signing secret" />
       ) : (
-        <p className="rounded-md bg-slate-100 px-3 py-2 font-mono text-sm text-slate-700" aria-label="Signing secret, hidden">
-          whsec_••••••••••••••••••••••••
+        <p className="rounded-md bg-slate-100 px-3 py-2 font-mono text-sm text-slate-700">
+          <span className="sr-only">Signing secret: hidden. </span>
+          <span aria-hidden="true">whsec_••••••••••••••••••••••••</span>
         </p>
       )}
       {previousNote}

@@ -66,7 +66,7 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
       <Card>
         <CardHeader
           title="Deliveries"
-          description="Newest first, with the latest attempt of each. Open one to see the exact payload, every attempt, and to re-send it."
+          description="Newest first, with the latest attempt of each. Open an event to see the exact payload, every attempt, and to re-send it."
           actions={<SendTestEventButton applicationId={application.id} disabled={!canManage || !application.webhookUrl} />}
         />
         <CardBody className="space-y-4">
@@ -109,15 +109,17 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
                   <Th>Attempts</Th>
                   <Th>Next retry</Th>
                   <Th>Created</Th>
-                  <Th>
-                    <span className="sr-only">Details</span>
-                  </Th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {log.items.map((delivery) => (
                   <tr key={delivery.id} aria-label={`${delivery.eventType} ${delivery.id}`}>
-                    <Td className="font-mono text-xs">{delivery.eventType}</Td>
+                    <Td>
+                      <Link href={`${base}/${delivery.id}`} className="whitespace-nowrap font-mono text-xs font-medium text-teal-800 underline underline-offset-2">
+                        {delivery.eventType}
+                        <span className="sr-only">, delivery {delivery.id}</span>
+                      </Link>
+                    </Td>
                     <Td>
                       <DeliveryStatusBadge status={delivery.status} />
                     </Td>
@@ -128,11 +130,6 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
                     <Td>{delivery.attempts}</Td>
                     <Td className="whitespace-nowrap font-mono text-xs">{delivery.nextAttemptAt && delivery.attempts > 0 ? utcTime(delivery.nextAttemptAt) : "—"}</Td>
                     <Td className="whitespace-nowrap font-mono text-xs">{utcTime(delivery.createdAt)}</Td>
-                    <Td>
-                      <Link href={`${base}/${delivery.id}`} className="whitespace-nowrap text-sm font-medium text-teal-800 underline underline-offset-2">
-                        View<span className="sr-only"> delivery {delivery.id}</span>
-                      </Link>
-                    </Td>
                   </tr>
                 ))}
               </tbody>
