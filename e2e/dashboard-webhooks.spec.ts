@@ -83,6 +83,8 @@ test("set the endpoint, reveal and copy the secret, deliver and re-send a verifi
     expect(receiver.received[1]!.headers["webhook-id"]).toBe(first.id);
 
     await expect(page.getByRole("link", { name: "← All deliveries" })).toHaveAttribute("href", `/dashboard/${applicationId}/webhooks`);
+    await page.goto(`/dashboard/${applicationId}/webhooks/whd_doesnotexist0000000000`);
+    await expect(page.getByText("Delivery not found")).toBeVisible();
     await page.goto(`/dashboard/${applicationId}/webhooks`);
     await expect(async () => {
       await page.reload();
@@ -155,8 +157,10 @@ test("a member sets the URL and sends tests but cannot see or rotate the secret;
   // Not yet a member: the page and the delivery are "not found", as for an application that does not exist.
   await other.goto(`/dashboard/${applicationId}/webhooks`);
   await expect(other.getByText(/Application not found|could not be found/)).toBeVisible();
+  await expect(other.getByLabel("Endpoint URL")).toHaveCount(0);
   await other.goto(ownerDelivery);
-  await expect(other.getByText(/Application not found|could not be found/)).toBeVisible();
+  await expect(other.getByText(/(Application|Delivery) not found|could not be found/)).toBeVisible();
+  await expect(other.getByText("webhook.test")).toHaveCount(0);
 
   // The team page is built elsewhere; the membership is written where the platform keeps it.
   await loadLocalEnv();
