@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { revealSigningSecret, rotateSigningSecretFor, setWebhookUrl } from "@/lib/applications";
 import { actionFailure, applicationAccess } from "@/lib/dashboard";
-import { requirePermission } from "@/lib/team";
+import { requirePermission, type ApplicationAccess } from "@/lib/team";
 import { resendDelivery, sendTestEvent } from "@/lib/webhooks";
 
 const NOT_FOUND = { ok: false as const, error: "Application not found." };
@@ -26,33 +26,41 @@ export async function setWebhookUrlAction(applicationId: string, input: { webhoo
   }
 }
 
-export async function revealSecretAction(applicationId: string): Promise<RevealedSecret> {
+function untilText(iso: string): string {
+  return `${iso.replace("T", " ").slice(0, 16)} UTC`;
+}
+
+/** Reveal and rotate answer alike: the secret in clear, and until when the previous one keeps verifying. */
+async function secretAction(
+  applicationId: string,
+  act: (access: ApplicationAccess) => Promise<{ secret: string; previousExpiresAt: Date | null }>,
+  message: (until: string | null) => string,
+): Promise<RevealedSecret> {
   const access = await applicationAccess(applicationId);
   if (!access) return NOT_FOUND;
   try {
-    const revealed = await revealSigningSecret(access);
-    return { ok: true, secret: revealed.secret, previousExpiresAt: revealed.previousExpiresAt?.toISOString() ?? null, message: "Signing secret revealed." };
+    const { secret, previousExpiresAt } = await act(access);
+    const until = previousExpiresAt?.toISOString() ?? null;
+    return { ok: true, secret, previousExpiresAt: until, message: message(until) };
   } catch (error) {
     return actionFailure(error);
   }
 }
 
+export async function revealSecretAction(applicationId: string): Promise<RevealedSecret> {
+  return secretAction(applicationId, revealSigningSecret, () => "Signing secret revealed.");
+}
+
 export async function rotateSecretAction(applicationId: string): Promise<RevealedSecret> {
-  const access = await applicationAccess(applicationId);
-  if (!access) return NOT_FOUND;
-  try {
-    const rotated = await rotateSigningSecretFor(access);
-    revalidatePath(webhooksPath(applicationId));
-    const until = rotated.previousExpiresAt.toISOString();
-    return {
-      ok: true,
-      secret: rotated.secret,
-      previousExpiresAt: until,
-      message: `Signing secret rotated. The old secret keeps verifying until ${until.replace("T", " ").slice(0, 16)} UTC.`,
-    };
-  } catch (error) {
-    return actionFailure(error);
-  }
+  return secretAction(
+    applicationId,
+    async (access) => {
+      const rotated = await rotateSigningSecretFor(access);
+      revalidatePath(webhooksPath(applicationId));
+      return rotated;
+    },
+    (until) => `Signing secret rotated. The old secret keeps verifying until ${until ? untilText(until) : "24 hours from now"}.`,
+  );
 }
 
 export async function sendTestEventAction(applicationId: string) {
