@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 
-export type Received = { path: string; id: string; type: string; payload: Record<string, unknown>; headers: http.IncomingHttpHeaders; at: number };
+export type Received = { path: string; id: string; type: string; payload: Record<string, unknown>; headers: http.IncomingHttpHeaders; at: number; body: string };
 
 /**
  * A webhook receiver on port 0 that verifies every request with the public `standardwebhooks` library, as a
@@ -29,7 +29,7 @@ export async function startReceiver(secret: string) {
       const reply = () => {
         try {
           const payload = verifier.verify(body, request.headers as Record<string, string>) as Record<string, unknown>;
-          received.push({ path, id: String(payload.id), type: String(payload.type), payload, headers: request.headers, at: Date.now() });
+          received.push({ path, id: String(payload.id), type: String(payload.type), payload, headers: request.headers, at: Date.now(), body });
         } catch (error) {
           rejected.push((error as Error).message);
           response.writeHead(400).end("bad signature");

@@ -46,3 +46,13 @@ export async function revealSigningSecret(access: ApplicationAccess, now = new D
   const expires = row.previousSigningSecretExpiresAt;
   return { secret: decryptSecret(row.signingSecretEncrypted), previousExpiresAt: expires && expires > now ? expires : null };
 }
+
+/**
+ * When the secret replaced by the last rotation stops verifying, or null when no rotation is in its 24-hour window.
+ * Needs no permission (it reveals no secret): members see it too, so they know their receiver has until then.
+ */
+export async function signingSecretWindow(applicationId: string, now = new Date()): Promise<Date | null> {
+  const row = await db().application.findUnique({ where: { id: applicationId }, select: { previousSigningSecretExpiresAt: true } });
+  const expires = row?.previousSigningSecretExpiresAt ?? null;
+  return expires && expires > now ? expires : null;
+}

@@ -1,0 +1,118 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { AutoRefresh } from "@/components/dashboard/webhooks/auto-refresh";
+import { DeliveryStatusBadge, ResponseCode, utcTime } from "@/components/dashboard/webhooks/delivery-status";
+import { ResendDeliveryButton } from "@/components/dashboard/webhooks/send-test-event";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { CodeBlock } from "@/components/ui/code-block";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { Table, Td, Th } from "@/components/ui/table";
+import { requireApplication } from "@/lib/dashboard";
+import { can } from "@/lib/team";
+import { getDelivery } from "@/lib/webhooks";
+
+export const metadata: Metadata = { title: "Webhook delivery" };
+
+export default async function DeliveryPage({ params }: { params: Promise<{ appId: string; deliveryId: string }> }) {
+  const { appId, deliveryId } = await params;
+  const access = await requireApplication(appId);
+  // Another application's delivery is "not found", exactly like one that does not exist.
+  const delivery = await getDelivery(access.application.id, deliveryId);
+  if (!delivery) notFound();
+  const base = `/dashboard/${access.application.id}/webhooks`;
+  const pending = delivery.status === "pending";
+
+  return (
+    <div className="space-y-6">
+      <Link href={base} className="text-sm font-medium text-teal-800 underline underline-offset-2">
+        ← All deliveries
+      </Link>
+      <PageHeader
+        title={delivery.event.type}
+        description={
+          <>
+            Delivery <span className="font-mono text-xs">{delivery.id}</span> of event <span className="font-mono text-xs">{delivery.event.id}</span>
+          </>
+        }
+        actions={<ResendDeliveryButton applicationId={access.application.id} deliveryId={delivery.id} disabled={pending || !can(access.role, "application.manage")} />}
+      />
+      <AutoRefresh active={pending} />
+      <Card>
+        <CardBody>
+          <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
+            <div>
+              <dt className="text-slate-600">Status</dt>
+              <dd className="mt-1">
+                <DeliveryStatusBadge status={delivery.status} />
+              </dd>
+            </div>
+            <div>
+              <dt className="text-slate-600">Environment</dt>
+              <dd className="mt-1 text-slate-900">{delivery.event.environment}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-600">Event created</dt>
+              <dd className="mt-1 font-mono text-xs text-slate-900">{utcTime(delivery.event.createdAt)}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-600">Next retry</dt>
+              <dd className="mt-1 font-mono text-xs text-slate-900">{pending && delivery.attempts.length > 0 ? utcTime(delivery.nextAttemptAt) : "—"}</dd>
+            </div>
+            <div className="sm:col-span-2 lg:col-span-4">
+              <dt className="text-slate-600">Sent to</dt>
+              <dd className="mt-1 break-all font-mono text-xs text-slate-900">{delivery.url}</dd>
+            </div>
+          </dl>
+          {pending ? <p className="mt-4 text-sm text-slate-600">Still being delivered: this page refreshes by itself. Re-send is possible once it has succeeded or failed.</p> : null}
+        </CardBody>
+      </Card>
+      <Card>
+        <CardHeader title="Attempts" description="Each try, with your endpoint's answer (the first 500 characters) or why no answer came." />
+        <CardBody>
+          {delivery.attempts.length === 0 ? (
+            <EmptyState title="No attempt yet" description="The first attempt is made within seconds." />
+          ) : (
+            <Table caption="Delivery attempts">
+              <thead>
+                <tr>
+                  <Th>#</Th>
+                  <Th>Time</Th>
+                  <Th>Response</Th>
+                  <Th>Latency</Th>
+                  <Th>Answer or error</Th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {delivery.attempts.map((attempt) => (
+                  <tr key={attempt.attempt}>
+                    <Td>{attempt.attempt}</Td>
+                    <Td className="whitespace-nowrap font-mono text-xs">{utcTime(attempt.createdAt)}</Td>
+                    <Td>
+                      <ResponseCode code={attempt.responseCode} />
+                    </Td>
+                    <Td className="whitespace-nowrap">{attempt.latencyMs} ms</Td>
+                    <Td className="max-w-md break-words font-mono text-xs">{attempt.error ?? attempt.responseExcerpt ?? ""}</Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+        </CardBody>
+      </Card>
+      <Card>
+        <CardHeader title="Payload" description="The exact body that was signed and posted; every attempt and re-send carries the same one." />
+        <CardBody className="space-y-4">
+          <CodeBlock code={delivery.payload} what="Payload" label="Body as sent" />
+          <details>
+            <summary className="cursor-pointer text-sm font-medium text-teal-800">Formatted for reading</summary>
+            <div className="mt-2">
+              <CodeBlock code={JSON.stringify(JSON.parse(delivery.payload), null, 2)} what="Formatted payload" />
+            </div>
+          </details>
+        </CardBody>
+      </Card>
+    </div>
+  );
+}
