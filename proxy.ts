@@ -1,19 +1,20 @@
-import NextAuth from "next-auth";
-import { NextResponse } from "next/server";
-import { SIGN_IN_PATH, sessionConfig } from "@/lib/session";
-
-const { auth } = NextAuth(sessionConfig);
+import { getToken } from "next-auth/jwt";
+import { NextResponse, type NextRequest } from "next/server";
+import { SIGN_IN_PATH } from "@/lib/session";
 
 /**
  * Signed-in pages: a visitor without a valid session cookie is sent to sign in and brought back afterwards. Pages
  * check the developer again on render (the cookie may name an account that no longer exists), so this is the first
- * gate, not the only one.
+ * gate, not the only one. It only reads the cookie: next-auth's own middleware wrapper re-issues the cookie on every
+ * request, and a prefetch answered after a sign-out would then sign the developer back in.
  */
-export default auth((request) => {
-  if (request.auth?.user?.id) return NextResponse.next();
+export default async function proxy(request: NextRequest) {
+  const secureCookie = request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+  const token = await getToken({ req: request, secret: process.env.AUTH_SECRET, secureCookie });
+  if (token?.sub) return NextResponse.next();
   const signIn = new URL(SIGN_IN_PATH, request.nextUrl);
   signIn.searchParams.set("next", request.nextUrl.pathname + request.nextUrl.search);
   return NextResponse.redirect(signIn);
-});
+}
 
 export const config = { matcher: ["/dashboard/:path*", "/invitations/:path*"] };

@@ -7,8 +7,7 @@ export const DASHBOARD_PATH = "/dashboard";
 const SESSION_SECONDS = 12 * 60 * 60;
 
 /**
- * What reading a dashboard session needs and nothing more (no providers, no database), so the proxy can check the
- * session cookie on every dashboard request cheaply. Sessions are signed, encrypted JWTs keyed by `AUTH_SECRET`; the
+ * The dashboard session's settings, apart from its providers (no database here). Sessions are signed, encrypted JWTs keyed by `AUTH_SECRET`; the
  * token carries only the developer id, and pages re-read the developer on each request (a deleted account is out at
  * once).
  */
