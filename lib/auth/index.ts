@@ -4,3 +4,4 @@ export * from "./create-api-key";
 export * from "./key-cache";
 export * from "./password";
 export * from "./secret-box";
+export * from "./require-sandbox";
