@@ -5,4 +5,4 @@ export const TEFCA_ACTIVE_SESSION_LIMIT = 20;
 export const TEFCA_SESSION_MINUTES = 15;
 
 /** How long a TEFCA request waits for a lock on its storage before answering 503 `tefca_sandbox_unavailable`. */
-export const TEFCA_LOCK_TIMEOUT_MS = 2_000;
+export const TEFCA_LOCK_TIMEOUT_MS = 5_000;

@@ -1,7 +1,7 @@
 import type { FhirResource } from "fhir/r4";
 import type { TefcaDocument, TefcaNetwork, TefcaOrganization } from "@/fixtures/tefca/network";
 import networkJson from "@/fixtures/tefca/network.json" with { type: "json" };
-import type { Category } from "@/lib/records";
+import { CATEGORIES, type Category } from "@/lib/records";
 
 /**
  * The synthetic TEFCA network's content: the fixed fictional patient, the participating organizations, the
@@ -29,7 +29,7 @@ export function tefcaOrganization(id: string): TefcaOrganization {
 }
 
 /** The categories the network holds documents in, in the platform's order of categories. */
-export const TEFCA_CATEGORIES: readonly Category[] = [...new Set(TEFCA_NETWORK.documents.map((document) => document.category))];
+export const TEFCA_CATEGORIES: readonly Category[] = CATEGORIES.filter((category) => TEFCA_NETWORK.documents.some((document) => document.category === category));
 
 /** Every document of the given categories, at every organization, in the network's order. */
 export function documentsInCategories(categories: readonly string[]): TefcaDocument[] {
