@@ -60,7 +60,12 @@ export function buildOpenApiDocument(spec: DocumentSpec): OpenApiDocument {
             requestBody: {
               required: true,
               description: operation.bodyDescription ?? "The request body.",
-              content: { "application/json": { schema: components.convert(operation.body, "input") } },
+              content: {
+                "application/json": {
+                  schema: components.convert(operation.body, "input"),
+                  ...(operation.bodyExample ? { example: operation.bodyExample() } : {}),
+                },
+              },
             },
           }
         : {}),

@@ -101,6 +101,7 @@ export const createTefcaSessionOperation = defineOperation({
     "after creation. An application holds at most 20 active (not expired, not revoked) sessions: the 21st is 429 session_limit.",
   body: createTefcaSessionBodySchema,
   bodyDescription: "The fixed patient's id and the categories; any demographics is synthetic_patient_required.",
+  bodyExample: () => ({ patientId: "tefca-synthetic-rosa", categories: ["medications", "allergies"] }),
   headers: [HEADER.etag],
   success: { status: 201, description: "The new session, started.", schema: tefcaSessionSchema, example: () => exampleSession() },
   errors: ["sandbox_only", "synthetic_patient_required", "invalid_categories", "app_scope_exceeded", "app_inactive", "session_limit", "tefca_sandbox_unavailable"],
@@ -136,6 +137,7 @@ export const discoverTefcaSession = defineOperation({
     "the same resource. Optionally send If-Match with the session's ETag.",
   body: discoverBodySchema,
   bodyDescription: "Optionally the fixed patient's id; an empty body will do.",
+  bodyExample: () => ({ patientId: "tefca-synthetic-rosa" }),
   success: {
     status: 200,
     description: "The session, discovered, with its documents.",
@@ -157,6 +159,7 @@ export const retrieveTefcaSession = defineOperation({
     "concurrent retrieves, one succeeds and the other answers session_changed.",
   body: retrieveBodySchema,
   bodyDescription: "The documents to retrieve.",
+  bodyExample: () => ({ documentIds: ["doc_cvh0allergies0001"] }),
   success: {
     status: 200,
     description: "The session, retrieved, and each selected document's FHIR R4 resources.",
@@ -208,6 +211,7 @@ export const revokeTefcaSessionOperation = defineOperation({
   description: "From any state but expired; revoking a revoked session changes nothing. The session no longer counts as active.",
   body: revokeBodySchema,
   bodyDescription: "No fields; an empty body will do.",
+  bodyExample: () => ({}),
   success: {
     status: 200,
     description: "The session, revoked, with its documents, selection and results cleared.",
