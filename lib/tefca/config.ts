@@ -6,6 +6,11 @@ import { TEFCA_STATES, type TefcaConfig } from "./schemas";
 /** GET /tefca/config: the fixed fictional patient, the participants, the categories and the limits. */
 export function tefcaConfig(key: KeyAuth): TefcaConfig {
   requireSandbox(key);
+  return tefcaConfigBody();
+}
+
+/** The configuration itself, the same for every application (the documents' example too). */
+export function tefcaConfigBody(): TefcaConfig {
   return {
     object: "tefca_config",
     patientId: TEFCA_NETWORK.patientId,

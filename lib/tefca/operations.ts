@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineOperation, PLATFORM_PROFILE } from "@/lib/api";
 import { HEADER, type ErrorCode } from "@/lib/http";
+import { tefcaConfigBody } from "./config";
 import {
   createTefcaSessionBodySchema,
   discoverBodySchema,
@@ -73,19 +74,7 @@ export const getTefcaConfig = defineOperation({
     status: 200,
     description: "The configuration.",
     schema: tefcaConfigSchema,
-    example: () => ({
-      object: "tefca_config",
-      patientId: "tefca-synthetic-rosa",
-      networkVersion: "2026-11-01",
-      organizations: [
-        { id: "cedar-valley-health", name: "Cedar Valley Health", kind: "health-system", city: "Cedar Rapids", state: "IA" },
-        { id: "harborview-clinics", name: "Harborview Clinics", kind: "health-system", city: "Duluth", state: "MN" },
-        { id: "northstar-hie", name: "Northstar Health Information Exchange", kind: "hie", city: "Saint Paul", state: "MN" },
-      ],
-      categories: ["demographics", "conditions", "medications", "allergies", "immunizations", "labs", "procedures"],
-      states: ["started", "discovered", "retrieved", "revoked", "expired"],
-      limits: { activeSessionsPerApplication: 20, sessionMinutes: 15 },
-    }),
+    example: tefcaConfigBody,
   },
   errors: ["sandbox_only"],
 });

@@ -14,11 +14,21 @@ import { discoveredSession, startedSession, TEFCA_TEST_PATIENT, tefca, type Sess
 const MINUTE_MS = 60_000;
 const code = (call: TefcaCall) => call.body.error?.code;
 
-/** A second connection to the file's database, for holding locks the way a concurrent request would. */
-async function otherConnection(): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  return client;
+/**
+ * Runs `during` while a second connection to the file's database holds a lock (taken by `lockSql` in an open
+ * transaction), the way a concurrent request would; `during` may COMMIT it early, otherwise it is rolled back after.
+ */
+async function whileLocked(lockSql: string, values: unknown[], during: (other: pg.Client) => Promise<void>): Promise<void> {
+  const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await other.connect();
+  try {
+    await other.query("BEGIN");
+    await other.query(lockSql, values);
+    await during(other);
+  } finally {
+    await other.query("ROLLBACK");
+    await other.end();
+  }
 }
 
 /** Waits until `count` backends of this database wait on a lock (requests blocked behind the test's lock). */
@@ -346,10 +356,7 @@ describe("access", () => {
   it("app_inactive when the application is suspended while a request is under way", async () => {
     const { sandboxKey, application } = await createTestApplication();
     const session = await startedSession(sandboxKey);
-    const other = await otherConnection();
-    try {
-      await other.query("BEGIN");
-      await other.query(`SELECT id FROM "Application" WHERE id = $1 FOR UPDATE`, [application.id]);
+    await whileLocked(`SELECT id FROM "Application" WHERE id = $1 FOR UPDATE`, [application.id], async (other) => {
       // The key is admitted (the application is still a sandbox one), then the change waits for the application row.
       const pending = tefca.discover(sandboxKey, session.id);
       await lockWaiters(other, 1);
@@ -357,9 +364,7 @@ describe("access", () => {
       await other.query("COMMIT");
       const answer = await pending;
       expect([answer.status, code(answer)]).toEqual([403, "app_inactive"]);
-    } finally {
-      await other.end();
-    }
+    });
     expect(await db().tefcaSession.findUniqueOrThrow({ where: { id: session.id } })).toMatchObject({ state: "started", version: 0 });
     // A creation with a key read before the suspension meets the same check.
     const staleKey = { ...(await authenticateKey(`Bearer ${(await createTestApplication()).sandboxKey}`)) };
@@ -388,11 +393,8 @@ describe("optimistic versioning", () => {
   it("two concurrent retrieves of one session: exactly one succeeds, the other is session_changed", async () => {
     const { sandboxKey } = await createTestApplication();
     const session = await discoveredSession(sandboxKey);
-    const other = await otherConnection();
-    try {
-      // Hold the session row, as a third change in flight would: both retrieves read version 1, then queue on the row.
-      await other.query("BEGIN");
-      await other.query(`SELECT id FROM "TefcaSession" WHERE id = $1 FOR UPDATE`, [session.id]);
+    // Hold the session row, as a third change in flight would: both retrieves read version 1, then queue on the row.
+    await whileLocked(`SELECT id FROM "TefcaSession" WHERE id = $1 FOR UPDATE`, [session.id], async (other) => {
       const first = tefca.retrieve(sandboxKey, session.id, { documentIds: ["doc_cvh0medications01"] });
       const second = tefca.retrieve(sandboxKey, session.id, { documentIds: ["doc_cvh0allergies0001", "doc_cvh0labs000000001"] });
       await lockWaiters(other, 2);
@@ -404,9 +406,7 @@ describe("optimistic versioning", () => {
       const winner = answers.find((answer) => answer.status === 200)!;
       const stored = (await tefca.get(sandboxKey, session.id)).body as SessionBody;
       expect(stored).toMatchObject({ state: "retrieved", version: 2, selectedDocumentIds: (winner.body.session as SessionBody).selectedDocumentIds });
-    } finally {
-      await other.end();
-    }
+    });
   });
 
   it("concurrent retrieves without any help from the test: one wins, the others are refused", async () => {
@@ -478,16 +478,10 @@ describe("storage", () => {
   it("503 tefca_sandbox_unavailable when the session table stays locked past the lock timeout", async () => {
     const { sandboxKey } = await createTestApplication();
     const session = await startedSession(sandboxKey);
-    const other = await otherConnection();
-    try {
-      await other.query("BEGIN");
-      await other.query(`LOCK TABLE "TefcaSession" IN EXCLUSIVE MODE`);
+    await whileLocked(`LOCK TABLE "TefcaSession" IN EXCLUSIVE MODE`, [], async () => {
       const answer = await tefca.discover(sandboxKey, session.id);
       expect([answer.status, code(answer)]).toEqual([503, "tefca_sandbox_unavailable"]);
-    } finally {
-      await other.query("ROLLBACK");
-      await other.end();
-    }
+    });
     expect((await tefca.discover(sandboxKey, session.id)).status).toBe(200);
   }, 30_000);
 });
