@@ -6,6 +6,7 @@ export { exportTefcaRecords, type TefcaNormalizedExport } from "./export-records
 export { TEFCA_ACTIVE_SESSION_LIMIT, TEFCA_SESSION_MINUTES } from "./limits";
 export { TEFCA_NETWORK, TEFCA_PATIENT_ID } from "./network";
 export * from "./operations";
+export { pruneTefcaSessions, TEFCA_SESSION_RETENTION_HOURS } from "./prune-cycle";
 export { readTefcaSession } from "./read-session";
 export * from "./schemas";
 export { etagOf, withEtag } from "./versioning";

@@ -5,7 +5,17 @@ import { authenticateKey } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { validateFhirResource } from "@/lib/fhir";
 import { recordSchemas, type Category } from "@/lib/records";
-import { createTefcaSession, discoverTefcaDocuments, exportTefcaRecords, readTefcaSession, retrieveTefcaDocuments, revokeTefcaSession, TEFCA_NETWORK } from "@/lib/tefca";
+import { runLifecycle } from "@/lib/jobs";
+import {
+  createTefcaSession,
+  discoverTefcaDocuments,
+  exportTefcaRecords,
+  pruneTefcaSessions,
+  readTefcaSession,
+  retrieveTefcaDocuments,
+  revokeTefcaSession,
+  TEFCA_NETWORK,
+} from "@/lib/tefca";
 import { createTestApplication } from "@/test/factories";
 import { sharedFhirSchemaErrors } from "@/test/fhir-shared-schema";
 import { FHIR_VALIDATION_TIMEOUT_MS } from "@/test/normalizer";
@@ -484,6 +494,24 @@ describe("storage", () => {
     });
     expect((await tefca.discover(sandboxKey, session.id)).status).toBe(200);
   }, 30_000);
+});
+
+describe("upkeep", () => {
+  it("the lifecycle deletes sessions a day after their expiry; until then they read as expired or revoked", async () => {
+    const { sandboxKey } = await createTestApplication();
+    const key = await authenticateKey(`Bearer ${sandboxKey}`);
+    const now = Date.now();
+    const old = await createTefcaSession(key, { patientId: TEFCA_TEST_PATIENT, categories: ["labs"] }, new Date(now - 15 * MINUTE_MS - 24 * 60 * MINUTE_MS - 1000));
+    const recent = await createTefcaSession(key, { patientId: TEFCA_TEST_PATIENT, categories: ["labs"] }, new Date(now - 60 * MINUTE_MS));
+    const revoked = await startedSession(sandboxKey);
+    await tefca.revoke(sandboxKey, revoked.id);
+
+    const [outcome] = await runLifecycle([pruneTefcaSessions], new Date(now));
+    expect(outcome).toEqual({ name: "prune-tefca-sessions", affected: 1 });
+    expect(code(await tefca.get(sandboxKey, old.id))).toBe("session_not_found");
+    expect((await tefca.get(sandboxKey, recent.id)).body).toMatchObject({ state: "expired" });
+    expect((await tefca.get(sandboxKey, revoked.id)).body).toMatchObject({ state: "revoked" });
+  });
 });
 
 describe("the synthetic network", () => {
