@@ -2,6 +2,8 @@ import { z } from "zod";
 import { defineOperation, PLATFORM_PROFILE } from "@/lib/api";
 import { HEADER, type ErrorCode } from "@/lib/http";
 import { tefcaConfigBody } from "./config";
+import { tefcaResource } from "./network";
+import { presentDocument } from "./present-session";
 import {
   createTefcaSessionBodySchema,
   discoverBodySchema,
@@ -23,11 +25,9 @@ const SESSION_ERRORS: ErrorCode[] = ["sandbox_only", "session_not_found", "tefca
 /** ... and what every change to one session can answer. */
 const CHANGE_ERRORS: ErrorCode[] = [...SESSION_ERRORS, "session_changed", "app_inactive", "invalid_state", "synthetic_patient_required"];
 
-const exampleDocuments: TefcaSessionResource["documents"] = [
-  { id: "doc_cvh0medications01", organizationId: "cedar-valley-health", organizationName: "Cedar Valley Health", category: "medications", title: "Active medications", date: "2025-02-04", resourceCount: 2 },
-  { id: "doc_cvh0allergies0001", organizationId: "cedar-valley-health", organizationName: "Cedar Valley Health", category: "allergies", title: "Allergy list", date: "2016-02-11", resourceCount: 1 },
-  { id: "doc_nsx0medications01", organizationId: "northstar-hie", organizationName: "Northstar Health Information Exchange", category: "medications", title: "Community medication history", date: "2025-02-04", resourceCount: 2 },
-];
+// Examples are real answers: built from the synthetic network itself, so they cannot drift from it.
+const exampleDocuments = () => ["doc_cvh0medications01", "doc_cvh0allergies0001", "doc_nsx0medications01"].map((id) => presentDocument(id)!);
+const exampleAllergy = () => tefcaResource("AllergyIntolerance/tefca-cedar-allergy-penicillin");
 
 function exampleSession(overrides: Partial<TefcaSessionResource> = {}): TefcaSessionResource {
   return {
@@ -46,19 +46,6 @@ function exampleSession(overrides: Partial<TefcaSessionResource> = {}): TefcaSes
     ...overrides,
   };
 }
-
-const exampleAllergy = {
-  resourceType: "AllergyIntolerance",
-  id: "tefca-cedar-allergy-penicillin",
-  meta: { versionId: "1", source: "urn:chartkey:source:cedar-valley-health" },
-  clinicalStatus: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical", code: "active" }] },
-  type: "allergy",
-  category: ["medication"],
-  criticality: "high",
-  code: { coding: [{ system: "http://snomed.info/sct", code: "764146007", display: "Penicillin" }], text: "Penicillin" },
-  patient: { reference: "Patient/tefca-cedar-patient" },
-  recordedDate: "2016-02-11",
-};
 
 const common = { profile: PLATFORM_PROFILE, tag: "TEFCA", auth: "key" as const };
 const sessionChangeCommon = { ...common, params: sessionParams, requestHeaders: ifMatchHeadersSchema, headers: [HEADER.etag] };
@@ -109,7 +96,7 @@ export const getTefcaSession = defineOperation({
     status: 200,
     description: "The session.",
     schema: tefcaSessionSchema,
-    example: () => exampleSession({ state: "discovered", documents: exampleDocuments, version: 1 }),
+    example: () => exampleSession({ state: "discovered", documents: exampleDocuments(), version: 1 }),
   },
   errors: SESSION_ERRORS,
 });
@@ -131,7 +118,7 @@ export const discoverTefcaSession = defineOperation({
     status: 200,
     description: "The session, discovered, with its documents.",
     schema: tefcaSessionSchema,
-    example: () => exampleSession({ state: "discovered", documents: exampleDocuments, version: 1 }),
+    example: () => exampleSession({ state: "discovered", documents: exampleDocuments(), version: 1 }),
   },
   errors: [...CHANGE_ERRORS, "app_scope_changed"],
 });
@@ -155,8 +142,8 @@ export const retrieveTefcaSession = defineOperation({
     schema: tefcaRetrievalSchema,
     example: () => ({
       object: "tefca_retrieval",
-      session: exampleSession({ state: "retrieved", documents: exampleDocuments, selectedDocumentIds: ["doc_cvh0allergies0001"], retrievedResourceCount: 1, version: 2 }),
-      documents: [{ documentId: "doc_cvh0allergies0001", organizationId: "cedar-valley-health", category: "allergies", resources: [exampleAllergy] }],
+      session: exampleSession({ state: "retrieved", documents: exampleDocuments(), selectedDocumentIds: ["doc_cvh0allergies0001"], retrievedResourceCount: 1, version: 2 }),
+      documents: [{ documentId: "doc_cvh0allergies0001", organizationId: "cedar-valley-health", category: "allergies", resources: [exampleAllergy().resource] }],
     }),
   },
   errors: [...CHANGE_ERRORS, "app_scope_changed", "invalid_documents"],
@@ -185,7 +172,7 @@ export const exportTefcaSession = defineOperation({
       meta: { lastUpdated: "2026-11-23T10:14:00.000Z" },
       type: "collection",
       timestamp: "2026-11-23T10:15:00.000Z",
-      entry: [{ fullUrl: "https://fhir.cedar-valley-health.example/r4/AllergyIntolerance/tefca-cedar-allergy-penicillin", resource: exampleAllergy }],
+      entry: [{ fullUrl: exampleAllergy().fullUrl, resource: exampleAllergy().resource }],
     }),
   },
   errors: [...SESSION_ERRORS, "app_scope_changed", "invalid_state", "records_unavailable"],

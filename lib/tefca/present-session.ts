@@ -19,6 +19,21 @@ export function retrievedReferences(session: TefcaSessionRow): string[] {
   return [...new Set(retrievedDocuments(session).flatMap((document) => document.resources))];
 }
 
+/** A discovered document as the session lists it; undefined for an id the network does not hold. */
+export function presentDocument(id: string): TefcaSessionResource["documents"][number] | undefined {
+  const document = tefcaDocument(id);
+  if (!document) return undefined;
+  return {
+    id: document.id,
+    organizationId: document.organizationId,
+    organizationName: tefcaOrganization(document.organizationId).name,
+    category: document.category,
+    title: document.title,
+    date: document.date,
+    resourceCount: document.resources.length,
+  };
+}
+
 export function presentTefcaSession(session: TefcaSessionRow, now: Date): TefcaSessionResource {
   return {
     object: "tefca_session",
@@ -26,21 +41,7 @@ export function presentTefcaSession(session: TefcaSessionRow, now: Date): TefcaS
     state: effectiveState(session, now),
     patientId: TEFCA_PATIENT_ID,
     categories: session.categories as TefcaSessionResource["categories"],
-    documents: discoveredIds(session).flatMap((id) => {
-      const document = tefcaDocument(id);
-      if (!document) return [];
-      return [
-        {
-          id: document.id,
-          organizationId: document.organizationId,
-          organizationName: tefcaOrganization(document.organizationId).name,
-          category: document.category,
-          title: document.title,
-          date: document.date,
-          resourceCount: document.resources.length,
-        },
-      ];
-    }),
+    documents: discoveredIds(session).flatMap((id) => presentDocument(id) ?? []),
     selectedDocumentIds: session.selectedDocumentIds,
     retrievedResourceCount: retrievedReferences(session).length,
     version: session.version,
