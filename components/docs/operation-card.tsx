@@ -87,6 +87,7 @@ export function OperationCard({ documentKey, basePath, path, method, operation, 
             <div key={type} className="mt-2 rounded border border-slate-100 p-3">
               <p className="mb-1 font-mono text-xs text-slate-500">{type}</p>
               <BodySchema schema={media.schema} documentKey={documentKey} schemas={schemas} />
+              <Example value={media.example} />
             </div>
           ))}
         </section>
@@ -108,6 +109,7 @@ export function OperationCard({ documentKey, basePath, path, method, operation, 
             {Object.values(response.content).map((media, index) => (
               <div key={index} className="mt-2">
                 <BodySchema schema={media.schema} documentKey={documentKey} schemas={schemas} />
+                <Example value={media.example} />
               </div>
             ))}
           </div>
@@ -138,5 +140,16 @@ export function OperationCard({ documentKey, basePath, path, method, operation, 
         )}
       </section>
     </article>
+  );
+}
+
+/** A request or response example from the document, as formatted JSON. */
+function Example({ value }: { value: unknown }) {
+  if (value === undefined) return null;
+  return (
+    <details className="mt-2">
+      <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-slate-500">Example</summary>
+      <pre className="mt-1 overflow-x-auto rounded bg-slate-50 p-2 font-mono text-xs text-slate-700">{JSON.stringify(value, null, 2)}</pre>
+    </details>
   );
 }

@@ -42,6 +42,13 @@ export type OperationDeclaration<
   query?: Q;
   body?: B;
   bodyDescription?: string;
+  /** A whole request body, for the documents (field examples only show one field at a time). */
+  bodyExample?: () => unknown;
+  /**
+   * Request headers the operation reads itself (e.g. If-Match), as a zod object of optional strings keyed by header
+   * name, for the documents; the handler reads them from the request.
+   */
+  requestHeaders?: z.ZodObject;
   success: ResponseDeclaration;
   /** Non-error responses besides the main one, e.g. a health check's 503 with the same body. */
   otherResponses?: ResponseDeclaration[];

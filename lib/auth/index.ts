@@ -5,3 +5,4 @@ export * from "./key-cache";
 export * from "./manage-api-keys";
 export * from "./password";
 export * from "./secret-box";
+export * from "./require-sandbox";

@@ -9,6 +9,8 @@ export const HEADER = {
   retryAfter: "Retry-After",
   rateLimit: "RateLimit",
   rateLimitPolicy: "RateLimit-Policy",
+  etag: "ETag",
+  ifMatch: "If-Match",
 } as const;
 
 /** Upper bound on any request body (docs/contract.md, Limits). */

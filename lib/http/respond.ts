@@ -23,7 +23,8 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   return new ApiError("internal_error", "An unexpected error occurred; retry with backoff.");
 }
 
-function isDatabaseError(error: unknown): boolean {
+/** A Prisma, driver or node-postgres failure: the database refused or could not be reached. */
+export function isDatabaseError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name.startsWith("PrismaClient") || error.name === "DriverAdapterError") return true;
   const code = (error as { code?: unknown }).code;

@@ -1,6 +1,7 @@
 import { expireConnectSessions } from "@/lib/connect";
 import { expireConsentReceipts } from "@/lib/consent";
 import { purgeSyntheticPatients } from "@/lib/simulation";
+import { pruneTefcaSessions } from "@/lib/tefca";
 import { redispatchWebhookDeliveries } from "@/lib/webhooks";
 import type { LifecycleCycle } from "./lifecycle";
 import { pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs } from "./prune-cycles";
@@ -17,5 +18,6 @@ export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [
   pruneRequestLogs,
   pruneIdempotencyRecords,
   pruneRateLimitWindows,
+  pruneTefcaSessions,
   redispatchWebhookDeliveries,
 ];

@@ -60,7 +60,12 @@ export function buildOpenApiDocument(spec: DocumentSpec): OpenApiDocument {
             requestBody: {
               required: true,
               description: operation.bodyDescription ?? "The request body.",
-              content: { "application/json": { schema: components.convert(operation.body, "input") } },
+              content: {
+                "application/json": {
+                  schema: components.convert(operation.body, "input"),
+                  ...(operation.bodyExample ? { example: operation.bodyExample() } : {}),
+                },
+              },
             },
           }
         : {}),
@@ -107,13 +112,17 @@ function successResponse(response: ResponseDeclaration, headerNames: string[], c
   };
 }
 
-/** Path and query parameters, read off the zod objects the pipeline parses them with. */
+/** Path, query and header parameters, read off the zod objects the pipeline parses them with (headers: the handler). */
 function parameters(operation: OperationDeclaration, components: SchemaComponents): Pick<OpenApiOperation, "parameters"> {
-  const list = [...fields(operation.params, "path", components), ...fields(operation.query, "query", components)];
+  const list = [
+    ...fields(operation.params, "path", components),
+    ...fields(operation.query, "query", components),
+    ...fields(operation.requestHeaders, "header", components),
+  ];
   return list.length > 0 ? { parameters: list } : {};
 }
 
-function fields(schema: z.ZodType | undefined, where: "path" | "query", components: SchemaComponents): OpenApiParameter[] {
+function fields(schema: z.ZodType | undefined, where: OpenApiParameter["in"], components: SchemaComponents): OpenApiParameter[] {
   if (!schema) return [];
   if (!(schema instanceof z.ZodObject)) throw new Error(`${where} parameters must be declared as a zod object`);
   return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => {

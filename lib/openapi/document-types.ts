@@ -4,7 +4,7 @@ import type { JsonSchema } from "./schema-components";
 
 export type OpenApiParameter = {
   name: string;
-  in: "path" | "query";
+  in: "path" | "query" | "header";
   required: boolean;
   description: string;
   schema: JsonSchema;

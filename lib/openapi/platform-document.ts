@@ -5,6 +5,7 @@ import { getConsentReceipt } from "@/lib/consent";
 import { HEADER, SERVICE_VERSION } from "@/lib/http";
 import { getHealth } from "@/lib/platform";
 import { simulateConnectSession, triggerSandboxEvent } from "@/lib/simulation";
+import { TEFCA_OPERATIONS } from "@/lib/tefca";
 import { getHealthRecord, listCategoryRecords, listRecordChanges, listUsers } from "@/lib/users";
 import { buildOpenApiDocument } from "./build-document";
 import type { OpenApiDocument } from "./document-types";
@@ -26,6 +27,7 @@ export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
   getConsentReceipt,
   simulateConnectSession,
   triggerSandboxEvent,
+  ...TEFCA_OPERATIONS,
 ];
 
 let cached: OpenApiDocument | undefined;
@@ -45,9 +47,21 @@ export function platformOpenApiDocument(): OpenApiDocument {
       { name: "Connect", description: "Sessions that send a patient through the hosted consent flow." },
       { name: "Records", description: "Subjects, their consent-filtered records, change feeds and consent receipts." },
       { name: "Sandbox", description: "Sandbox keys only: simulated Connect sessions and controls on the synthetic users they create." },
+      {
+        name: "TEFCA",
+        description:
+          "Sandbox keys only: rehearse a nationwide-network (TEFCA) query against one fixed fictional patient: start a session, " +
+          "discover documents, retrieve a selection, export it as FHIR R4, revoke.",
+      },
     ],
     operations: PLATFORM_OPERATIONS,
-    headers: COMMON_HEADERS,
+    headers: {
+      ...COMMON_HEADERS,
+      [HEADER.etag]: {
+        description: 'The resource\'s version as a strong entity tag, e.g. "3"; send it back in If-Match to change the resource only if it is unchanged.',
+        schema: { type: "string" },
+      },
+    },
     responseHeaders: [HEADER.serviceVersion, HEADER.requestId],
     security: {
       name: "apiKey",

@@ -1,4 +1,4 @@
-import type { KeyAuth } from "@/lib/auth";
+import { requireSandbox, type KeyAuth } from "@/lib/auth";
 import { expireReceiptNow } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { advanceEhrPatientPhase, simulatedEhrPatientKey } from "@/lib/ehr";
@@ -7,7 +7,6 @@ import { importSource } from "@/lib/imports";
 import { findScenario, type SandboxControl } from "@/lib/sandbox";
 import { revokeAsPatient } from "./run-simulation";
 import { SANDBOX_EVENT_TYPES, type SandboxEventResult } from "./schemas";
-import { requireSandbox } from "./simulate";
 
 const isEventType = (type: string): type is SandboxControl => (SANDBOX_EVENT_TYPES as readonly string[]).includes(type);
 

@@ -1,4 +1,4 @@
-import type { KeyAuth } from "@/lib/auth";
+import { requireSandbox, type KeyAuth } from "@/lib/auth";
 import { sandboxPatientLimit } from "@/lib/config";
 import { completeSession, effectiveSessionStatus, loadSession, presentSession } from "@/lib/connect";
 import { db, withTransaction } from "@/lib/db";
@@ -13,10 +13,6 @@ import { failureCodeOf, setSimulationState } from "./simulation-state";
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Synthetic patients are purged this long after their simulation created them. */
 export const SYNTHETIC_PATIENT_DAYS = 7;
-
-export function requireSandbox(key: KeyAuth): void {
-  if (key.environment !== "sandbox") throw new ApiError("sandbox_only", "Sandbox controls need a sandbox key (ck_test_).");
-}
 
 /** A scenario a simulation can play: one with a synthetic patient (not a session-only scenario). */
 function simulatableScenario(scenarioId: string): Scenario {
