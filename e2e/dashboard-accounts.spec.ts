@@ -74,3 +74,18 @@ test("the dashboard fits a phone", async ({ page }, testInfo) => {
   await expect(page.getByRole("navigation", { name: "Application" })).toBeVisible();
   await keepScreenshot(page, testInfo, "overview-phone");
 });
+
+test("repeated wrong passwords lock the account's sign-in for a while, even with the right password", async ({ page, browser }) => {
+  test.setTimeout(60_000);
+  const developer = await signUp(page);
+  const other = await browser.newContext();
+  const attempt = await other.newPage();
+  for (let failure = 0; failure < 5; failure++) {
+    await signIn(attempt, { ...developer, password: `wrong-${failure}` });
+    await expect(attempt.getByRole("alert").filter({ hasText: "do not match" })).toBeVisible();
+  }
+  await signIn(attempt, developer);
+  await expect(attempt.getByRole("alert").filter({ hasText: "Too many failed sign-in attempts" })).toBeVisible();
+  await expect(attempt).toHaveURL(/\/sign-in/);
+  await other.close();
+});

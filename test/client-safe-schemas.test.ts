@@ -22,6 +22,7 @@ function runtimeImports(file: string): string[] {
 function resolveLocal(from: string, specifier: string): string | null {
   const base = specifier.startsWith("@/") ? path.join(ROOT, specifier.slice(2)) : specifier.startsWith(".") ? path.resolve(path.dirname(from), specifier) : null;
   if (!base) return null;
+  if (base.endsWith(".json") && fs.existsSync(base)) return null; // data: nothing it loads
   for (const candidate of [`${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")]) if (fs.existsSync(candidate)) return candidate;
   throw new Error(`${from}: cannot resolve ${specifier}`);
 }

@@ -9,7 +9,7 @@ export type AuthFormResult = { error: string } | undefined;
 
 function signInRefusal(error: AuthError): string {
   if ((error as AuthError & { code?: string }).code === "throttled") {
-    return "Too many sign-in attempts. Wait 15 minutes and try again, or reset your password with your administrator.";
+    return "Too many failed sign-in attempts for this account. Try again in 15 minutes.";
   }
   return "That email and password do not match an account.";
 }

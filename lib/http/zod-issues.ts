@@ -30,7 +30,4 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, whe
   return result.data;
 }
 
-/** A custom zod issue that maps to a specific API error code. */
-export function addApiIssue(ctx: z.RefinementCtx, apiCode: ErrorCode, message: string): void {
-  ctx.addIssue({ code: "custom", message, params: { apiCode } });
-}
+export { addApiIssue } from "./schemas";

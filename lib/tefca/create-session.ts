@@ -2,7 +2,7 @@ import { requireSandbox, type KeyAuth } from "@/lib/auth";
 import { ApiError, HEADER } from "@/lib/http";
 import { newId } from "@/lib/ids";
 import { parseCategoryList } from "@/lib/records";
-import { requireFixedPatient } from "./demographics";
+import { requireFixedPatient } from "./fixed-patient";
 import { TEFCA_ACTIVE_SESSION_LIMIT, TEFCA_SESSION_MINUTES } from "./limits";
 import { presentTefcaSession } from "./present-session";
 import type { TefcaSessionResource } from "./schemas";

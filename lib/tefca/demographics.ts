@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addApiIssue, ApiError } from "@/lib/http";
+import { addApiIssue } from "@/lib/http/schemas";
 import { TEFCA_PATIENT_ID } from "./network";
 
 /**
@@ -52,10 +52,4 @@ export function withoutDemographics<S extends z.ZodType>(schema: S) {
     addApiIssue(ctx, "synthetic_patient_required", `Never send demographics (${field}): the TEFCA sandbox works only with its fixed fictional patient ${TEFCA_PATIENT_ID}.`);
     return z.NEVER;
   }, schema);
-}
-
-/** A `patientId` other than the fixed fictional patient's is `synthetic_patient_required`. */
-export function requireFixedPatient(patientId: string | undefined): void {
-  if (patientId === undefined || patientId === TEFCA_PATIENT_ID) return;
-  throw new ApiError("synthetic_patient_required", `Only the fixed fictional patient ${TEFCA_PATIENT_ID} is supported (GET /tefca/config); got ${patientId}.`);
 }

@@ -1,7 +1,7 @@
 import type { FhirResource } from "fhir/r4";
 import type { TefcaDocument, TefcaNetwork, TefcaOrganization } from "@/fixtures/tefca/network";
 import networkJson from "@/fixtures/tefca/network.json" with { type: "json" };
-import { CATEGORIES, type Category } from "@/lib/records";
+import { CATEGORIES, type Category } from "@/lib/records/schemas";
 
 /**
  * The synthetic TEFCA network's content: the fixed fictional patient, the participating organizations, the

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { CATEGORIES } from "@/lib/records";
-import { anyRecordSchema } from "@/lib/users";
+import { CATEGORIES } from "@/lib/records/schemas";
+import { anyRecordSchema } from "@/lib/users/schemas";
 import { withoutDemographics } from "./demographics";
 
 export const TEFCA_STATES = ["started", "discovered", "retrieved", "revoked", "expired"] as const;

@@ -1,7 +1,7 @@
 import type { KeyAuth } from "@/lib/auth";
 import { ApiError } from "@/lib/http";
 import { changeTefcaSession } from "./change-session";
-import { requireFixedPatient } from "./demographics";
+import { requireFixedPatient } from "./fixed-patient";
 import { documentsInCategories, tefcaDocument, tefcaResource } from "./network";
 import { discoveredIds, presentTefcaSession, type RetrievedDocument } from "./present-session";
 import type { TefcaRetrieval, TefcaSessionResource } from "./schemas";
