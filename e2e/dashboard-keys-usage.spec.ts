@@ -42,6 +42,9 @@ test("create a key, call the API with it, see the calls in usage, revoke it and 
   await expect(log.getByRole("row").filter({ hasText: "/app" })).toContainText("200");
   await expect(log).toContainText(missing.headers()["request-id"]!);
   await expect(page.getByRole("definition").filter({ hasText: /^2$/ })).toBeVisible();
+  await page.getByText("Per day and key, as a table").click();
+  const today = new Date().toISOString().slice(0, 10);
+  await expect(page.getByRole("table", { name: "Requests per day and key" }).getByRole("row", { name: new RegExp(`${today} Backend 2 1 0`) })).toBeVisible();
   await expectAccessible(page);
   await keepScreenshot(page, testInfo, "usage");
 

@@ -49,15 +49,8 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
   const total = daily.totals.reduce((sum, day) => sum + day.total, 0);
   const clientErrors = daily.totals.reduce((sum, day) => sum + day.clientErrors, 0);
   const serverErrors = daily.totals.reduce((sum, day) => sum + day.serverErrors, 0);
-  const perKey = new Map<string, { label: string; total: number; clientErrors: number; serverErrors: number }>();
-  for (const row of daily.rows) {
-    const id = row.apiKeyId ?? "none";
-    const entry = perKey.get(id) ?? { label: row.keyName ?? "No key (failed authentication)", total: 0, clientErrors: 0, serverErrors: 0 };
-    entry.total += row.total;
-    entry.clientErrors += row.clientErrors;
-    entry.serverErrors += row.serverErrors;
-    perKey.set(id, entry);
-  }
+  // Requests per day per key, newest day first: the chart's numbers for screen readers and for support.
+  const perDayPerKey = [...daily.rows].reverse().map((row) => ({ ...row, label: row.keyName ?? "No key (failed authentication)" }));
   const base = `/dashboard/${applicationId}/usage`;
   const query = (extra: Record<string, string | undefined>) =>
     `${base}?${new URLSearchParams(Object.entries({ days: String(days), status: search.status, key: apiKeyId, ...extra }).filter((entry): entry is [string, string] => Boolean(entry[1])))}`;
@@ -112,10 +105,11 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
                 }))}
               />
               <details className="mt-4">
-                <summary className="cursor-pointer text-sm font-medium text-teal-800">Per key, as a table</summary>
-                <Table caption="Requests per key">
+                <summary className="cursor-pointer text-sm font-medium text-teal-800">Per day and key, as a table</summary>
+                <Table caption="Requests per day and key">
                   <thead>
                     <tr>
+                      <Th>Day (UTC)</Th>
                       <Th>Key</Th>
                       <Th>Requests</Th>
                       <Th>4xx</Th>
@@ -123,8 +117,9 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
                     </tr>
                   </thead>
                   <tbody className="divide-y divide-slate-100">
-                    {[...perKey.entries()].map(([id, entry]) => (
-                      <tr key={id}>
+                    {perDayPerKey.map((entry) => (
+                      <tr key={`${entry.day}-${entry.apiKeyId ?? "none"}`}>
+                        <Td className="whitespace-nowrap font-mono text-xs">{entry.day}</Td>
                         <Td>{entry.label}</Td>
                         <Td>{entry.total}</Td>
                         <Td>{entry.clientErrors}</Td>
