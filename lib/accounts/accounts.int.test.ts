@@ -42,6 +42,16 @@ describe("dashboard accounts", () => {
     expect(await verifySignIn({ email: "bystander@example.test", password: PASSWORD, address: address() })).toMatchObject({ email: "bystander@example.test" });
   });
 
+  it("attempts racing each other are counted before any password is checked: at most 5 are tried", async () => {
+    await signUp({ email: "raced@example.test", name: "R", password: PASSWORD });
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => verifySignIn({ email: "raced@example.test", password: `race-${i}-guess`, address: address() }).catch((error: unknown) => error)),
+    );
+    const tried = outcomes.filter((outcome) => outcome instanceof AccountError && !(outcome instanceof TooManyAttemptsError));
+    expect(tried.length).toBeLessThanOrEqual(SIGN_IN_ACCOUNT_POLICY.points);
+    expect(outcomes.filter((outcome) => outcome instanceof TooManyAttemptsError).length).toBeGreaterThanOrEqual(12 - SIGN_IN_ACCOUNT_POLICY.points);
+  });
+
   it("a success clears the account's failures", async () => {
     await signUp({ email: "forgetful@example.test", name: "F", password: PASSWORD });
     for (let round = 0; round < 2; round++) {

@@ -19,24 +19,24 @@ function accountKey(email: string): string {
   return createHash("sha256").update(email).digest("hex").slice(0, 40);
 }
 
-async function assertNotThrottled(policy: RateLimitPolicy, key: string, scope: "account" | "address"): Promise<void> {
-  const state = await postgresLimiter(policy).get(key);
-  if (state && state.consumedPoints >= policy.points) throw new TooManyAttemptsError(Math.max(1, Math.ceil(state.msBeforeNext / 1000)), scope);
-}
-
-async function countFailure(policy: RateLimitPolicy, key: string): Promise<void> {
+/**
+ * Counts this attempt before the password is checked (a success gives it back), so attempts racing each other cannot
+ * all pass a check made before any of them counted.
+ */
+async function claimAttempt(policy: RateLimitPolicy, key: string, scope: "account" | "address"): Promise<void> {
   try {
     await postgresLimiter(policy).consume(key, 1);
   } catch (rejection) {
-    // Over the limit already: the next attempt is refused by assertNotThrottled.
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    if (rejection instanceof RateLimiterRes) throw new TooManyAttemptsError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), scope);
+    throw rejection;
   }
 }
 
 /**
  * Checks a dashboard sign-in. Failures are counted per account and per address (SIGN_IN_*_POLICY); while either
  * is spent, attempts throw TooManyAttemptsError without checking the password. A wrong password and an unknown
- * email both throw `invalid_credentials` after the same argon2 work. A success clears the account's count.
+ * email both throw `invalid_credentials` after the same argon2 work. A success clears the account's count and gives
+ * the address back its attempt.
  */
 export async function verifySignIn(input: { email: string; password: string; address: string }): Promise<DeveloperAccount> {
   const parsed = signInSchema.safeParse(input);
@@ -45,18 +45,23 @@ export async function verifySignIn(input: { email: string; password: string; add
   const account = accountKey(email);
   const address = input.address && input.address !== UNKNOWN_ADDRESS ? input.address : null;
 
-  await assertNotThrottled(SIGN_IN_ACCOUNT_POLICY, account, "account");
-  if (address) await assertNotThrottled(SIGN_IN_ADDRESS_POLICY, address, "address");
+  await claimAttempt(SIGN_IN_ACCOUNT_POLICY, account, "account");
+  if (address) {
+    try {
+      await claimAttempt(SIGN_IN_ADDRESS_POLICY, address, "address");
+    } catch (error) {
+      // Refused by the address: the account's attempt was never tried.
+      await postgresLimiter(SIGN_IN_ACCOUNT_POLICY).reward(account, 1);
+      throw error;
+    }
+  }
 
   const developer = await db().developer.findUnique({ where: { email }, select: { id: true, email: true, name: true, createdAt: true, passwordHash: true } });
   const valid = developer
     ? await verifyPassword(developer.passwordHash, password)
     : await verifyPassword(await (dummyHash ??= hashPassword("chartkey-dummy-password")), password).then(() => false);
-  if (!developer || !valid) {
-    await countFailure(SIGN_IN_ACCOUNT_POLICY, account);
-    if (address) await countFailure(SIGN_IN_ADDRESS_POLICY, address);
-    throw new AccountError("invalid_credentials", "The email or password is incorrect.");
-  }
+  if (!developer || !valid) throw new AccountError("invalid_credentials", "The email or password is incorrect.");
   await postgresLimiter(SIGN_IN_ACCOUNT_POLICY).delete(account);
+  if (address) await postgresLimiter(SIGN_IN_ADDRESS_POLICY).reward(address, 1);
   return { id: developer.id, email: developer.email, name: developer.name, createdAt: developer.createdAt };
 }

@@ -144,9 +144,12 @@ export async function acceptInvitation(input: { token: string; developerId: stri
     const member = await tx.applicationMember.findUnique({
       where: { applicationId_developerId: { applicationId: invitation.applicationId, developerId: input.developerId } },
     });
-    if (member) throw new TeamError("already_member", "You are already a member of this application.");
-    await tx.applicationMember.create({ data: { applicationId: invitation.applicationId, developerId: input.developerId, role: invitation.role, createdAt: now } });
+    // A second invitation for someone who joined through another one is used up, and their role stays as it is
+    // (only an owner changes roles, on the team page).
+    if (!member) {
+      await tx.applicationMember.create({ data: { applicationId: invitation.applicationId, developerId: input.developerId, role: invitation.role, createdAt: now } });
+    }
     await tx.invitation.update({ where: { id: invitation.id }, data: { acceptedAt: now, acceptedById: input.developerId } });
-    return { applicationId: invitation.applicationId, role: invitation.role };
+    return { applicationId: invitation.applicationId, role: member?.role ?? invitation.role };
   });
 }

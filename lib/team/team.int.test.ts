@@ -85,6 +85,17 @@ describe("invitations", () => {
     await expect(acceptInvitation({ token: "x".repeat(43), developerId: invitee.id })).rejects.toMatchObject({ code: "invitation_invalid" });
   });
 
+  it("a second invitation accepted after joining through another is used up and keeps the role", async () => {
+    const { developer, application } = await createTestApplication();
+    const invitee = await createTestDeveloper();
+    const first = await createInvitation({ applicationId: application.id, invitedById: developer.id, email: invitee.email, role: "member" });
+    const second = await createInvitation({ applicationId: application.id, invitedById: developer.id, email: invitee.email, role: "owner" });
+    await acceptInvitation({ token: first.token, developerId: invitee.id });
+    expect(await acceptInvitation({ token: second.token, developerId: invitee.id })).toEqual({ applicationId: application.id, role: "member" });
+    expect((await getApplicationAccess(invitee.id, application.id))?.role).toBe("member");
+    expect((await listInvitations(application.id)).map((row) => row.status)).toEqual(["accepted", "accepted"]);
+  });
+
   it("refuses expired and revoked invitations; revoking is scoped to the application", async () => {
     const { developer, application } = await createTestApplication();
     const other = await createTestApplication();
