@@ -1,23 +1,20 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { applicationAction, dashboardOrigin } from "@/lib/dashboard";
+import { applicationAction, dashboardOrigin, refreshApplicationPages, withApplication, type ActionFailure } from "@/lib/dashboard";
 import { changeMemberRole, createInvitation, removeMember, requirePermission, revokeInvitation, type ApplicationRole } from "@/lib/team";
 
-export type InvitationLink = { ok: true; link: string; email: string } | { ok: false; error: string };
+export type InvitationLink = { ok: true; link: string; email: string } | ActionFailure;
 
 export async function inviteAction(applicationId: string, input: { email: string; role: ApplicationRole }): Promise<InvitationLink> {
-  let path = "";
-  const result = await applicationAction(
-    applicationId,
-    async (access) => {
-      requirePermission(access, "team.manage");
-      path = (await createInvitation({ applicationId: access.application.id, invitedById: access.developerId, email: input.email, role: input.role })).path;
-    },
-    "Invitation created.",
-  );
-  if (!result.ok) return result;
-  return { ok: true, link: `${await dashboardOrigin()}${path}`, email: input.email.trim().toLowerCase() };
+  const outcome = await withApplication(applicationId, async (access) => {
+    requirePermission(access, "team.manage");
+    const created = await createInvitation({ applicationId: access.application.id, invitedById: access.developerId, email: input.email, role: input.role });
+    refreshApplicationPages(access.application.id);
+    return created;
+  });
+  if (!outcome.ok) return outcome;
+  return { ok: true, link: `${await dashboardOrigin()}${outcome.value.path}`, email: outcome.value.invitation.email };
 }
 
 export async function revokeInvitationAction(applicationId: string, invitationId: string) {
@@ -29,15 +26,13 @@ export async function changeRoleAction(applicationId: string, input: { developer
 }
 
 export async function removeMemberAction(applicationId: string, developerId: string) {
-  let left = false;
-  const result = await applicationAction(
-    applicationId,
-    async (access) => {
-      left = developerId === access.developerId;
-      await removeMember(access, developerId);
-    },
-    "Member removed. They lose access at once.",
-  );
-  if (result.ok && left) redirect("/dashboard");
-  return result;
+  const outcome = await withApplication(applicationId, async (access) => {
+    await removeMember(access, developerId);
+    refreshApplicationPages(access.application.id);
+    return developerId === access.developerId;
+  });
+  if (!outcome.ok) return outcome;
+  // Leaving takes the developer out of the application, so its pages are no longer theirs to see.
+  if (outcome.value) redirect("/dashboard");
+  return { ok: true as const, message: "Member removed. They lose access at once." };
 }

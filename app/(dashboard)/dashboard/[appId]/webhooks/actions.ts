@@ -2,28 +2,18 @@
 
 import { revalidatePath } from "next/cache";
 import { revealSigningSecret, rotateSigningSecretFor, setWebhookUrl } from "@/lib/applications";
-import { actionFailure, applicationAccess } from "@/lib/dashboard";
-import { requirePermission, type ApplicationAccess } from "@/lib/team";
+import { applicationAction, withApplication, type ActionFailure } from "@/lib/dashboard";
+import { requirePermission, TeamError, type ApplicationAccess } from "@/lib/team";
 import { resendDelivery, sendTestEvent } from "@/lib/webhooks";
 
-const NOT_FOUND = { ok: false as const, error: "Application not found." };
-
-export type RevealedSecret = { ok: true; secret: string; previousExpiresAt: string | null; message: string } | { ok: false; error: string };
-
-function webhooksPath(applicationId: string) {
-  return `/dashboard/${applicationId}/webhooks`;
-}
+export type RevealedSecret = { ok: true; secret: string; previousExpiresAt: string | null; message: string } | ActionFailure;
 
 export async function setWebhookUrlAction(applicationId: string, input: { webhookUrl: string | null }) {
-  const access = await applicationAccess(applicationId);
-  if (!access) return NOT_FOUND;
-  try {
-    const saved = await setWebhookUrl(access, input);
-    revalidatePath(webhooksPath(applicationId));
-    return { ok: true as const, message: saved.webhookUrl ? `Webhooks now go to ${saved.webhookUrl}.` : "Webhook URL removed: no more deliveries are made." };
-  } catch (error) {
-    return actionFailure(error);
-  }
+  return applicationAction(
+    applicationId,
+    (access) => setWebhookUrl(access, input),
+    (saved) => (saved.webhookUrl ? `Webhooks now go to ${saved.webhookUrl}.` : "Webhook URL removed: no more deliveries are made."),
+  );
 }
 
 function untilText(iso: string): string {
@@ -36,15 +26,10 @@ async function secretAction(
   act: (access: ApplicationAccess) => Promise<{ secret: string; previousExpiresAt: Date | null }>,
   message: (until: string | null) => string,
 ): Promise<RevealedSecret> {
-  const access = await applicationAccess(applicationId);
-  if (!access) return NOT_FOUND;
-  try {
-    const { secret, previousExpiresAt } = await act(access);
-    const until = previousExpiresAt?.toISOString() ?? null;
-    return { ok: true, secret, previousExpiresAt: until, message: message(until) };
-  } catch (error) {
-    return actionFailure(error);
-  }
+  const outcome = await withApplication(applicationId, act);
+  if (!outcome.ok) return outcome;
+  const until = outcome.value.previousExpiresAt?.toISOString() ?? null;
+  return { ok: true, secret: outcome.value.secret, previousExpiresAt: until, message: message(until) };
 }
 
 export async function revealSecretAction(applicationId: string): Promise<RevealedSecret> {
@@ -56,7 +41,7 @@ export async function rotateSecretAction(applicationId: string): Promise<Reveale
     applicationId,
     async (access) => {
       const rotated = await rotateSigningSecretFor(access);
-      revalidatePath(webhooksPath(applicationId));
+      revalidatePath(`/dashboard/${access.application.id}/webhooks`);
       return rotated;
     },
     (until) => `Signing secret rotated. The old secret keeps verifying until ${until ? untilText(until) : "24 hours from now"}.`,
@@ -64,18 +49,16 @@ export async function rotateSecretAction(applicationId: string): Promise<Reveale
 }
 
 export async function sendTestEventAction(applicationId: string) {
-  const access = await applicationAccess(applicationId);
-  if (!access) return NOT_FOUND;
-  try {
-    requirePermission(access, "application.manage");
-    const environment = access.application.productionEnabled ? "live" : "sandbox";
-    const sent = await sendTestEvent(access.application.id, environment);
-    if (!sent.ok) return { ok: false as const, error: "Set a webhook URL first: there is nowhere to send the test event." };
-    revalidatePath(webhooksPath(applicationId));
-    return { ok: true as const, message: `Test event ${sent.eventId} queued for delivery. It shows in the delivery log below.` };
-  } catch (error) {
-    return actionFailure(error);
-  }
+  return applicationAction(
+    applicationId,
+    async (access) => {
+      requirePermission(access, "application.manage");
+      const sent = await sendTestEvent(access.application.id, access.application.productionEnabled ? "live" : "sandbox");
+      if (!sent.ok) throw new TeamError("invalid_input", "Set a webhook URL first: there is nowhere to send the test event.");
+      return sent.eventId;
+    },
+    (eventId) => `Test event ${eventId} queued for delivery. It shows in the delivery log below.`,
+  );
 }
 
 const RESEND_REFUSALS = {
@@ -85,16 +68,15 @@ const RESEND_REFUSALS = {
 } as const;
 
 export async function resendDeliveryAction(applicationId: string, deliveryId: string) {
-  const access = await applicationAccess(applicationId);
-  if (!access) return NOT_FOUND;
-  try {
-    requirePermission(access, "application.manage");
-    if (typeof deliveryId !== "string") return { ok: false as const, error: RESEND_REFUSALS.not_found };
-    const resent = await resendDelivery(deliveryId, access.application.id);
-    if (!resent.ok) return { ok: false as const, error: RESEND_REFUSALS[resent.reason] };
-    revalidatePath(webhooksPath(applicationId), "layout");
-    return { ok: true as const, message: `Re-sent as a new delivery (${resent.deliveryId}) to the current URL.`, deliveryId: resent.deliveryId };
-  } catch (error) {
-    return actionFailure(error);
-  }
+  return applicationAction(
+    applicationId,
+    async (access) => {
+      requirePermission(access, "application.manage");
+      if (typeof deliveryId !== "string") throw new TeamError("not_found", RESEND_REFUSALS.not_found);
+      const resent = await resendDelivery(deliveryId, access.application.id);
+      if (!resent.ok) throw new TeamError(resent.reason === "not_found" ? "not_found" : "invalid_input", RESEND_REFUSALS[resent.reason]);
+      return resent.deliveryId;
+    },
+    (newDeliveryId) => `Re-sent as a new delivery (${newDeliveryId}) to the current URL.`,
+  );
 }
