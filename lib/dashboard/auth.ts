@@ -3,7 +3,10 @@ import Credentials from "next-auth/providers/credentials";
 import { AccountError, TooManyAttemptsError, verifySignIn } from "@/lib/accounts";
 import { requestClientAddress } from "@/lib/http";
 import { log } from "@/lib/log";
-import { sessionConfig } from "@/lib/session";
+import { SIGN_IN_PATH } from "@/lib/session";
+
+/** Twelve hours: a working day, after which the developer signs in again. */
+const SESSION_SECONDS = 12 * 60 * 60;
 
 /** A sign-in refused because the account or the address failed too often; the form says when to try again. */
 export class ThrottledSignIn extends CredentialsSignin {
@@ -13,10 +16,24 @@ export class ThrottledSignIn extends CredentialsSignin {
 /**
  * The dashboard's next-auth instance: email and password (argon2id) through the Credentials provider, JWT sessions.
  * Sign-in and sign-out run in server actions (`signIn`/`signOut`), which Next.js protects against cross-site posts,
- * so no next-auth route handler is mounted.
+ * so no next-auth route handler is mounted. Sessions are signed, encrypted JWTs keyed by `AUTH_SECRET` that carry
+ * only the developer id; pages re-read the developer on each request, so a deleted account is out at once.
  */
 export const { auth, signIn, signOut } = NextAuth({
-  ...sessionConfig,
+  // The platform's own server sits in front of Next.js and sets Host; deployments behind a proxy set AUTH_URL.
+  trustHost: true,
+  session: { strategy: "jwt", maxAge: SESSION_SECONDS },
+  pages: { signIn: SIGN_IN_PATH },
+  callbacks: {
+    jwt({ token, user }) {
+      if (user?.id) token.sub = user.id;
+      return token;
+    },
+    session({ session, token }) {
+      if (token.sub) session.user.id = token.sub;
+      return session;
+    },
+  },
   // A refused sign-in is an answer, not a fault: log it as one line without credentials, stacks or emails.
   logger: {
     error(error) {
