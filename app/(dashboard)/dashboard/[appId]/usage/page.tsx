@@ -9,6 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { listKeysFor } from "@/lib/applications";
 import { requireApplication } from "@/lib/dashboard";
+import { ApiError } from "@/lib/http";
 import { latencyPercentiles, recentRequests, requestsPerDay, statusFilterSchema } from "@/lib/usage";
 
 export const metadata: Metadata = { title: "Usage" };
@@ -44,7 +45,11 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
   const [daily, latency, log] = await Promise.all([
     requestsPerDay({ applicationId, days, now }),
     latencyPercentiles({ applicationId, since: new Date(now.getTime() - days * DAY_MS) }),
-    recentRequests({ applicationId, status: statusFilter, apiKeyId, cursor: search.cursor || undefined, limit: 50 }).catch(() => ({ items: [], nextCursor: null })),
+    // An edited or foreign cursor in the link (400 invalid_cursor) shows an empty page; anything else is an error.
+    recentRequests({ applicationId, status: statusFilter, apiKeyId, cursor: search.cursor || undefined, limit: 50 }).catch((error: unknown) => {
+      if (error instanceof ApiError) return { items: [], nextCursor: null };
+      throw error;
+    }),
   ]);
   const total = daily.totals.reduce((sum, day) => sum + day.total, 0);
   const clientErrors = daily.totals.reduce((sum, day) => sum + day.clientErrors, 0);
