@@ -1,9 +1,9 @@
 import pg from "pg";
-import { RateLimiterPostgres } from "rate-limiter-flexible";
 import { afterAll, describe, expect, it } from "vitest";
 import { NotificationListener } from "@/lib/db";
 import { ApiError, consumeRateLimit, KEY_POLICY } from "@/lib/http";
 import { createTestApplication } from "@/test/factories";
+import { keyLimiterOn } from "@/test/key-limiter";
 import { hashApiKey } from "./api-key-format";
 import { KeyAuthenticator, type KeyAuth } from "./authenticate-key";
 import { KeyCache } from "./key-cache";
@@ -154,16 +154,7 @@ describe("the per-key limit across instances", () => {
     // The warm-up requests counted too; start from a fresh window.
     await a.pool.query(`DELETE FROM rate_limits WHERE key = $1`, [`key:${auth.apiKeyId}`]);
 
-    const flexible = new RateLimiterPostgres({
-      storeClient: a.pool,
-      storeType: "pool",
-      tableName: "rate_limits",
-      tableCreated: true,
-      clearExpiredByTimeout: false,
-      keyPrefix: KEY_POLICY.name,
-      points: KEY_POLICY.points,
-      duration: KEY_POLICY.windowSeconds,
-    });
+    const flexible = keyLimiterOn(a.pool);
     const outcomes = await Promise.all(
       Array.from({ length: 400 }, (_, i) =>
         refusal(i % 3 === 0 ? a.request(sandboxKey) : i % 3 === 1 ? b.request(sandboxKey) : consumeRateLimit(KEY_POLICY, auth.apiKeyId, flexible)),

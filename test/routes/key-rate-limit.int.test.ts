@@ -1,8 +1,8 @@
 import pg from "pg";
-import { RateLimiterPostgres } from "rate-limiter-flexible";
 import { afterAll, describe, expect, it } from "vitest";
 import * as appRoute from "@/app/api/v1/app/route";
 import { bearer, createTestApplication, routeContext } from "@/test/factories";
+import { keyLimiterOn } from "@/test/key-limiter";
 import { ApiError, consumeRateLimit, KEY_POLICY } from "@/lib/http";
 
 const pools: pg.Pool[] = [];
@@ -14,16 +14,7 @@ afterAll(async () => {
 function limiterOfAnotherInstance() {
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 5 });
   pools.push(pool);
-  return new RateLimiterPostgres({
-    storeClient: pool,
-    storeType: "pool",
-    tableName: "rate_limits",
-    tableCreated: true,
-    clearExpiredByTimeout: false,
-    keyPrefix: KEY_POLICY.name,
-    points: KEY_POLICY.points,
-    duration: KEY_POLICY.windowSeconds,
-  });
+  return keyLimiterOn(pool);
 }
 
 describe("per-key rate limit: 300 requests per minute", () => {
