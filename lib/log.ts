@@ -28,3 +28,19 @@ export const log = pino(
 export function flushLog(): Promise<void> {
   return new Promise((resolve) => destination.flush(() => resolve()));
 }
+
+/**
+ * A failure as an operator reads it: the error's stack (or, for a thrown non-error such as `undefined`, what was
+ * thrown, said in words) followed by each `cause` in turn, so a launcher's last line names what went wrong.
+ */
+export function describeFailure(failure: unknown): string {
+  const lines: string[] = [];
+  const seen = new Set<unknown>();
+  for (let current = failure; current !== undefined && !seen.has(current); current = (current as { cause?: unknown }).cause) {
+    seen.add(current);
+    const text = current instanceof Error ? (current.stack ?? `${current.name}: ${current.message}`) : `a non-error value was thrown: ${String(current)}`;
+    lines.push(lines.length === 0 ? text : `caused by: ${text}`);
+    if (current === null || typeof current !== "object") break;
+  }
+  return lines.join("\n") || "a failure without any detail (undefined was thrown)";
+}

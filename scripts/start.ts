@@ -16,27 +16,14 @@ const { startWorker } = await import("@/lib/jobs");
 const { trustedProxyHops } = await import("@/lib/config");
 const { closePlatformServer, createPlatformServer, prepareDirectApi, prepareNextApp } = await import("@/lib/server");
 const { flushRequestLog } = await import("@/lib/http");
-const { flushLog } = await import("@/lib/log");
+const { describeFailure, flushLog } = await import("@/lib/log");
 
 const port = Number(process.env.PORT ?? 3000);
 const nextBin = path.resolve("node_modules/.bin/next");
 
-const database = await openPlatformDatabase();
-console.log(database.origin === "external" ? "Database: DATABASE_URL" : `Database: embedded PostgreSQL in ${platformDataDir()}`);
-if (database.applied.length > 0) console.log(`Applied ${database.applied.length} migration(s).`);
-
-const seed = await seedDevelopment();
-if (seed) {
-  console.log(`\nDevelopment account created (shown once; the password is stored hashed):`);
-  console.log(`  dashboard sign-in: ${seed.email} / ${seed.password}`);
-  console.log(`CK_SANDBOX_KEY=${seed.sandboxKey}`);
-  console.log(`CK_LIVE_KEY=${seed.liveKey}\n`);
-} else {
-  console.log("Development account exists; `npm run dev:key` prints a fresh sandbox key.");
-}
-
-// Filled in as they start, so a shutdown during the build stops only what is running.
+// Filled in as they start, so a shutdown during the start stops only what is running.
 const running: {
+  database?: Awaited<ReturnType<typeof openPlatformDatabase>>;
   server?: Server;
   next?: Awaited<ReturnType<typeof prepareNextApp>>;
   worker?: Awaited<ReturnType<typeof startWorker>>;
@@ -46,7 +33,7 @@ let stopping: Promise<never> | undefined;
 // Ctrl-C reaches every process of the group (and tsx relays it again), so shutdown runs once and later calls wait.
 function shutdown(code: number): Promise<never> {
   stopping ??= (async () => {
-    const { server, next, worker } = running;
+    const { database, server, next, worker } = running;
     // Requests in flight finish before Next.js, the worker and the database they use go away.
     if (server?.listening) await closePlatformServer(server);
     await next?.close().catch((error: unknown) => console.error(`next close: ${(error as Error).message}`));
@@ -54,7 +41,7 @@ function shutdown(code: number): Promise<never> {
     // The last half second of keyed requests is still queued for the request log.
     await flushRequestLog();
     await closeDb();
-    await database.stop().catch((error: unknown) => console.error(`database stop: ${(error as Error).message}`));
+    await database?.stop().catch((error: unknown) => console.error(`database stop: ${(error as Error).message}`));
     console.log("Chartkey stopped.");
     await flushLog();
     process.exit(code);
@@ -64,24 +51,48 @@ function shutdown(code: number): Promise<never> {
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
 
-if (!buildIsFresh()) {
-  console.log("Building (next build)...");
-  const built = await run(nextBin, ["build"]);
-  if (built !== 0) await shutdown(built);
-}
+try {
+  const database = await openPlatformDatabase();
+  running.database = database;
+  console.log(database.origin === "external" ? "Database: DATABASE_URL" : `Database: embedded PostgreSQL in ${platformDataDir()}`);
+  if (database.applied.length > 0) console.log(`Applied ${database.applied.length} migration(s).`);
 
-running.worker = process.env.CHARTKEY_WORKER === "off" ? undefined : await startWorker(database.url);
-running.next = await prepareNextApp({ dir: process.cwd(), port, hostname: "localhost" });
-// API requests go straight to their route files' handlers, skipping Next's router (docs/architecture.md, "Keyed
-// requests"); CHARTKEY_API_DIRECT=off sends them through Next.js like every other request.
-const directApi = process.env.CHARTKEY_API_DIRECT === "off" ? undefined : await prepareDirectApi({ appDir: path.resolve("app"), port, hostname: "localhost" });
-running.server = createPlatformServer(running.next.handle, trustedProxyHops(), directApi);
-running.server.once("error", (error) => {
-  console.error(`server: ${error.message}`);
-  void shutdown(1);
-});
-await new Promise<void>((resolve) => running.server?.listen(port, resolve));
-console.log(`Chartkey on http://localhost:${port}  (API http://localhost:${port}/api/v1, demo http://localhost:${port}/demo/v1)`);
+  const seed = await seedDevelopment();
+  if (seed) {
+    console.log(`\nDevelopment account created (shown once; the password is stored hashed):`);
+    console.log(`  dashboard sign-in: ${seed.email} / ${seed.password}`);
+    console.log(`CK_SANDBOX_KEY=${seed.sandboxKey}`);
+    console.log(`CK_LIVE_KEY=${seed.liveKey}\n`);
+  } else {
+    console.log("Development account exists; `npm run dev:key` prints a fresh sandbox key.");
+  }
+
+  if (!buildIsFresh()) {
+    console.log("Building (next build)...");
+    const built = await run(nextBin, ["build"]);
+    if (built !== 0) await shutdown(built);
+  }
+
+  // A database server this process has just started has no other worker on it: the jobs still marked active there
+  // were cut short by a crash of the previous launcher, and run again now rather than after they expire.
+  const serverJustStarted = database.origin === "embedded";
+  running.worker = process.env.CHARTKEY_WORKER === "off" ? undefined : await startWorker(database.url, undefined, { serverJustStarted });
+  running.next = await prepareNextApp({ dir: process.cwd(), port, hostname: "localhost" });
+  // API requests go straight to their route files' handlers, skipping Next's router (docs/architecture.md, "Keyed
+  // requests"); CHARTKEY_API_DIRECT=off sends them through Next.js like every other request.
+  const directApi = process.env.CHARTKEY_API_DIRECT === "off" ? undefined : await prepareDirectApi({ appDir: path.resolve("app"), port, hostname: "localhost" });
+  running.server = createPlatformServer(running.next.handle, trustedProxyHops(), directApi);
+  running.server.once("error", (error) => {
+    console.error(`server: ${error.message}`);
+    void shutdown(1);
+  });
+  await new Promise<void>((resolve) => running.server?.listen(port, resolve));
+  console.log(`Chartkey on http://localhost:${port}  (API http://localhost:${port}/api/v1, demo http://localhost:${port}/demo/v1)`);
+} catch (error) {
+  // Whatever failed says why (with its causes), and what had started stops before the exit.
+  console.error(`Chartkey could not start: ${describeFailure(error)}`);
+  await shutdown(1);
+}
 
 function run(command: string, args: string[]): Promise<number> {
   return new Promise((resolve) => {

@@ -7,7 +7,8 @@ const { startWorker } = await import("@/lib/jobs");
 const { flushLog } = await import("@/lib/log");
 
 const database = await openPlatformDatabase();
-const worker = await startWorker(database.url);
+// Alone on a database server it has just started, the worker reruns the jobs a crashed predecessor left active.
+const worker = await startWorker(database.url, undefined, { serverJustStarted: database.origin === "embedded" });
 console.log("Chartkey worker running; Ctrl-C stops it.");
 
 // Ctrl-C arrives more than once (the terminal and tsx both send it): stop once.

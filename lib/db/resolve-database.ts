@@ -3,6 +3,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { startEmbeddedPostgres } from "./embedded-postgres";
+import { processStartTime } from "./local-process";
 
 export const APP_DATABASE = "chartkey";
 
@@ -33,7 +34,8 @@ export async function resolveDatabase(options: { dataDir: string; log?: (line: s
   const server = await startEmbeddedPostgres({ dataDir: options.dataDir, log: options.log });
   await ensureDatabase(server.serverUrl, APP_DATABASE);
   const url = server.databaseUrl(APP_DATABASE);
-  await writeFile(runtimeFile, JSON.stringify({ url, pid: process.pid }), { mode: 0o600 });
+  const launcher: RunningServer = { url, pid: process.pid, startedAt: await processStartTime(process.pid) };
+  await writeFile(runtimeFile, JSON.stringify(launcher), { mode: 0o600 });
   return {
     url,
     origin: "embedded",
@@ -44,23 +46,37 @@ export async function resolveDatabase(options: { dataDir: string; log?: (line: s
   };
 }
 
+/** What server.json holds: the server's URL and the launcher that runs it (a pid plus its start time names it). */
+type RunningServer = { url: string; pid: number; startedAt: string | null };
+
+/**
+ * The URL of the server another launcher runs, or null when that launcher is gone: then its file is removed, and
+ * a server it may have left behind is dealt with when this process starts its own (lib/db/orphaned-postgres.ts).
+ */
 async function readRunningServer(runtimeFile: string): Promise<string | null> {
   if (!existsSync(runtimeFile)) return null;
-  const { url, pid } = JSON.parse(await readFile(runtimeFile, "utf8")) as { url: string; pid: number };
-  if (!processAlive(pid) || !(await reachable(url))) {
+  const running = parseRunningServer(await readFile(runtimeFile, "utf8"));
+  if (!running || !(await launcherRuns(running)) || !(await reachable(running.url))) {
     await rm(runtimeFile, { force: true });
     return null;
   }
-  return url;
+  return running.url;
 }
 
-function processAlive(pid: number): boolean {
+/** A crash mid-write leaves the file short: that is a launcher gone, not an error. */
+function parseRunningServer(text: string): RunningServer | null {
   try {
-    process.kill(pid, 0);
-    return true;
+    const parsed = JSON.parse(text) as Partial<RunningServer>;
+    return typeof parsed.url === "string" && typeof parsed.pid === "number" ? { url: parsed.url, pid: parsed.pid, startedAt: parsed.startedAt ?? null } : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** The launcher still runs: its pid names a process that started when it did (pids are reused). */
+async function launcherRuns(running: RunningServer): Promise<boolean> {
+  const startedAt = await processStartTime(running.pid);
+  return startedAt !== null && (running.startedAt === null || startedAt === running.startedAt);
 }
 
 async function reachable(url: string): Promise<boolean> {

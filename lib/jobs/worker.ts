@@ -1,5 +1,6 @@
 import type PgBoss from "pg-boss";
 import { log } from "@/lib/log";
+import { retryInterruptedJobs } from "./interrupted-jobs";
 import { queueErrors, startQueue } from "./queue";
 import { JOBS } from "./registered-jobs";
 import type { JobDefinition } from "./registry";
@@ -10,9 +11,18 @@ export type RunningWorker = { boss: PgBoss; stop: () => Promise<void> };
  * Starts a worker for every registered job: it works each job's queue and, for periodic jobs, offers the next job
  * three times per window. `sendThrottled` admits one job per window across every instance, so N workers still
  * run a periodic job once per window, and a worker that starts late or misses a tick still fills the window.
+ * `serverJustStarted` (the caller started the database server itself) reruns the jobs a dead worker left active.
  */
-export async function startWorker(databaseUrl: string, jobs: readonly JobDefinition[] = JOBS): Promise<RunningWorker> {
+export async function startWorker(
+  databaseUrl: string,
+  jobs: readonly JobDefinition[] = JOBS,
+  options: { serverJustStarted?: boolean } = {},
+): Promise<RunningWorker> {
   const boss = await startQueue(databaseUrl, jobs);
+  if (options.serverJustStarted) {
+    const interrupted = await retryInterruptedJobs(boss);
+    if (interrupted > 0) log.info({ interrupted }, "jobs a stopped worker was running run again");
+  }
   for (const job of jobs) {
     // pg-boss hands handlers a batch and completes or fails it whole; so a batch's jobs run in parallel, a failed
     // one is failed on its own (and retried as its policy says), and pg-boss's completion then skips it.
