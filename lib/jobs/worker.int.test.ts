@@ -5,6 +5,7 @@ import { createTestApplication } from "@/test/factories";
 import { runLifecycle } from "./lifecycle";
 import { lifecycleJob } from "./lifecycle-job";
 import { LIFECYCLE_CYCLES } from "./registered-cycles";
+import { startQueue } from "./queue";
 import { defineJob } from "./registry";
 import { startWorker } from "./worker";
 
@@ -117,6 +118,34 @@ describe("the pg-boss worker", () => {
     }
   }, 40_000);
 
+  it("on a database server it has just started, reruns at once the jobs a killed worker left active", async () => {
+    const url = process.env.DATABASE_URL as string;
+    const ran: number[] = [];
+    const slow = defineJob<{ n: number }>({
+      queue: "interrupted-probe",
+      // Left alone, the dead worker's job would wait out the whole hour before running again.
+      policy: { policy: "standard", retryLimit: 2, retryDelay: 0, retryBackoff: false, expireInSeconds: 3600 },
+      handler: async (job) => {
+        ran.push(job.data.n);
+      },
+    });
+    // A worker that took the job and died: pg-boss marks it active and nobody will finish it.
+    const dead = await startQueue(url, [slow]);
+    const id = (await dead.send("interrupted-probe", { n: 1 })) as string;
+    expect((await dead.fetch("interrupted-probe")).map((job) => job.id)).toEqual([id]);
+    expect((await dead.getJobById("interrupted-probe", id))?.state).toBe("active");
+    await dead.stop({ graceful: false, wait: true });
+
+    const worker = await startWorker(url, [slow], { serverJustStarted: true });
+    try {
+      await waitFor(async () => (await worker.boss.getJobById("interrupted-probe", id))?.state === "completed", "the interrupted job completing");
+      expect(ran).toEqual([1]);
+      expect((await worker.boss.getJobById("interrupted-probe", id))?.retryCount).toBe(1);
+    } finally {
+      await worker.stop();
+    }
+  }, 40_000);
+
   it("runs a batched queue's jobs in parallel across pollers, and fails a failing job alone", async () => {
     const url = process.env.DATABASE_URL as string;
     let running = 0;
@@ -178,3 +207,4 @@ describe("the pg-boss worker", () => {
     }
   }, 40_000);
 });
+
