@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort } from "@/lib/db";
+import { launchPlatform } from "@/test/launch-platform";
 
 // A second platform, started as `npm start` starts it (the build the web server made is fresh by now), so that
 // stopping it cannot disturb the instance the other tests use.
@@ -12,21 +12,7 @@ test("a first start's development account signs in to the dashboard; SIGTERM sto
   test.setTimeout(180_000);
   const port = await freePort();
   const dataDir = path.join(tmpdir(), `ck-e2e-shutdown-${Date.now()}`);
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    env: { ...process.env, PORT: String(port), CHARTKEY_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const ready = new Promise<void>((resolve, reject) => {
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(`Chartkey on http://localhost:${port}`)) resolve();
-    };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
-    void exited.then((code) => reject(new Error(`npm start exited with ${code} before serving:\n${output}`)));
-  });
+  const { child, output, exited, ready } = launchPlatform({ port, dataDir });
 
   try {
     await ready;
@@ -36,8 +22,8 @@ test("a first start's development account signs in to the dashboard; SIGTERM sto
     expect(existsSync(postmasterPid)).toBe(true);
 
     // The seeded account works out of the box with the password the first start printed once.
-    const signIn = /dashboard sign-in: (\S+) \/ (\S+)/.exec(output);
-    expect(signIn, output).not.toBeNull();
+    const signIn = /dashboard sign-in: (\S+) \/ (\S+)/.exec(output());
+    expect(signIn, output()).not.toBeNull();
     await page.goto(`http://127.0.0.1:${port}/sign-in`);
     await page.getByLabel("Email address").fill(signIn![1]!);
     await page.getByLabel("Password").fill(signIn![2]!);
@@ -47,7 +33,7 @@ test("a first start's development account signs in to the dashboard; SIGTERM sto
 
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
-    expect(output).toContain("Chartkey stopped.");
+    expect(output()).toContain("Chartkey stopped.");
     await expect(fetch(`http://127.0.0.1:${port}/api/v1/health`)).rejects.toThrow();
     // PostgreSQL removes its pid file only on a clean shutdown.
     expect(existsSync(postmasterPid)).toBe(false);
