@@ -18,6 +18,11 @@ function toBase62(bytes: Uint8Array, length: number): string {
   return out;
 }
 
+/** What `newId(prefix)` and `stableId(prefix, ...)` make, and nothing else: the prefix and 24 base62 characters. */
+export function idPattern(prefix: IdPrefix): RegExp {
+  return new RegExp(`^${prefix}[0-9A-Za-z]{${ID_LENGTH}}$`);
+}
+
 /** A new random identifier: prefix + 24 base62 characters (~142 bits). */
 export function newId(prefix: IdPrefix): string {
   let body = "";

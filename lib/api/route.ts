@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { INTERNAL_HEADER, newRequestId, recordRequest, type RouteResult } from "@/lib/http";
+import { idPattern } from "@/lib/ids";
 import { log } from "@/lib/log";
 import type { AuthKind, Principals } from "./authenticators";
 import { operationName, type OperationDeclaration, type PipelineDeclaration } from "./operation";
@@ -101,9 +102,12 @@ export async function runPipeline(
   return response;
 }
 
+/** The subject the request names, when it is shaped like one: the request log stores nothing else a client wrote. */
 function subjectOf(state: PipelineState): string | null {
   const name = state.declaration.subjectParam;
   if (!name) return null;
   const value = state.rawParams[name];
-  return typeof value === "string" ? value : null;
+  return typeof value === "string" && SUBJECT_ID.test(value) ? value : null;
 }
+
+const SUBJECT_ID = idPattern("u_");

@@ -1,8 +1,10 @@
 import { z } from "zod";
-import { defineOperation, PLATFORM_PROFILE } from "@/lib/api";
+import { defineOperation, pathId, PLATFORM_PROFILE } from "@/lib/api";
 import { connectSessionSchema, createSessionBodySchema } from "./schemas";
 
-const sessionParams = z.object({ sessionId: z.string().describe("The session id (cs_).").meta({ example: "cs_7Hk2Pq9Xm4Lw1Rt8Nb5Vc3Dz" }) });
+const sessionParams = z.object({
+  sessionId: pathId("cs_", { resource: "Connect session", description: "The session id (cs_).", example: "cs_7Hk2Pq9Xm4Lw1Rt8Nb5Vc3Dz" }),
+});
 
 const exampleSession = () => ({
   object: "connect_session",

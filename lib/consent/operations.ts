@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineOperation, PLATFORM_PROFILE } from "@/lib/api";
+import { defineOperation, pathId, PLATFORM_PROFILE } from "@/lib/api";
 import { consentReceiptSchema } from "./schemas";
 
 export const getConsentReceipt = defineOperation({
@@ -10,7 +10,7 @@ export const getConsentReceipt = defineOperation({
   tag: "Records",
   summary: "A consent receipt and its current status",
   auth: "key",
-  params: z.object({ receiptId: z.string().describe("The receipt id (cr_).").meta({ example: "cr_8Jd2Ks5Lq9Wm3Xn6Bv1Zc4Tf" }) }),
+  params: z.object({ receiptId: pathId("cr_", { resource: "consent receipt", description: "The receipt id (cr_).", example: "cr_8Jd2Ks5Lq9Wm3Xn6Bv1Zc4Tf" }) }),
   success: {
     status: 200,
     description: "The receipt.",

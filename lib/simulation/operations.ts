@@ -1,10 +1,18 @@
 import { z } from "zod";
-import { defineOperation, PLATFORM_PROFILE } from "@/lib/api";
+import { defineOperation, pathId, PLATFORM_PROFILE } from "@/lib/api";
 import { connectSessionSchema } from "@/lib/connect";
 import { sandboxEventBodySchema, sandboxEventResultSchema, simulateBodySchema } from "./schemas";
 
-const sessionParams = z.object({ sessionId: z.string().describe("The session id (cs_).").meta({ example: "cs_7Hk2Pq9Xm4Lw1Rt8Nb5Vc3Dz" }) });
-const subjectParams = z.object({ subject: z.string().describe("A synthetic user's subject (u_) this application's simulation created.").meta({ example: "u_8wxyocpMfcvtLHgdrNNrjaod" }) });
+const sessionParams = z.object({
+  sessionId: pathId("cs_", { resource: "Connect session", description: "The session id (cs_).", example: "cs_7Hk2Pq9Xm4Lw1Rt8Nb5Vc3Dz" }),
+});
+const subjectParams = z.object({
+  subject: pathId("u_", {
+    resource: "synthetic user",
+    description: "A synthetic user's subject (u_) this application's simulation created.",
+    example: "u_8wxyocpMfcvtLHgdrNNrjaod",
+  }),
+});
 
 export const simulateConnectSession = defineOperation({
   profile: PLATFORM_PROFILE,

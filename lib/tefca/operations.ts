@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineOperation, PLATFORM_PROFILE } from "@/lib/api";
+import { defineOperation, pathId, PLATFORM_PROFILE } from "@/lib/api";
 import { HEADER, type ErrorCode } from "@/lib/http";
 import { tefcaConfigBody } from "./config";
 import { tefcaResource } from "./network";
@@ -18,7 +18,14 @@ import {
   type TefcaSessionResource,
 } from "./schemas";
 
-const sessionParams = z.object({ sessionId: z.string().describe("The TEFCA session id (tfs_).").meta({ example: "tfs_4Kd8Lm2Np6Qr0St4Uv8Wx2Yz" }) });
+const sessionParams = z.object({
+  sessionId: pathId("tfs_", {
+    resource: "TEFCA session",
+    description: "The TEFCA session id (tfs_).",
+    example: "tfs_4Kd8Lm2Np6Qr0St4Uv8Wx2Yz",
+    notFound: "session_not_found",
+  }),
+});
 
 /** What every operation on one session can answer besides its own rules. */
 const SESSION_ERRORS: ErrorCode[] = ["sandbox_only", "session_not_found", "tefca_sandbox_unavailable"];

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { defineOperation, PLATFORM_PROFILE } from "@/lib/api";
+import { defineOperation, pathId, PLATFORM_PROFILE } from "@/lib/api";
 import { cursorParam, limitParam, offsetParam } from "@/lib/http";
 import { CATEGORIES } from "@/lib/records";
 import { categoryPageSchema, changePageSchema, snapshotSchema, userListSchema } from "./schemas";
 
-const subjectParams = z.object({ subject: z.string().describe("The subject (u_).").meta({ example: "u_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd" }) });
+const subjectParams = z.object({ subject: pathId("u_", { resource: "subject", description: "The subject (u_).", example: "u_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd" }) });
 const categoryParams = subjectParams.extend({
   category: z.string().describe(`One of ${CATEGORIES.join(", ")}.`).meta({ example: "labs" }),
 });
