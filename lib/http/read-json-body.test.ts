@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./api-error";
-import { readJsonBody } from "./read-json-body";
+import { MAX_BODY_DEPTH, nestsDeeperThan, readJsonBody } from "./read-json-body";
 
 function streamOf(bytes: Uint8Array, chunkSize = 4096): ReadableStream<Uint8Array> {
   let offset = 0;
@@ -57,5 +57,22 @@ describe("readJsonBody", () => {
 
   it("refuses a non-JSON content type with 415 invalid_request", async () => {
     expect(await codeOf(readJsonBody(post('{"a":1}', { "content-type": "text/plain" })))).toBe("415 invalid_request");
+  });
+});
+
+describe("the nesting bound", () => {
+  const nested = (levels: number) => '{"a":'.repeat(levels) + "1" + "}".repeat(levels);
+
+  it("refuses a body nested deeper than the bound with 400 invalid_request, however deep and within the size limit", async () => {
+    expect(nested(10_000).length).toBeLessThan(64 * 1024);
+    expect(await codeOf(readJsonBody(post(nested(10_000))))).toBe("400 invalid_request");
+    expect(await codeOf(readJsonBody(post(nested(MAX_BODY_DEPTH + 1))))).toBe("400 invalid_request");
+    expect(await codeOf(readJsonBody(post(`{"list":${"[".repeat(MAX_BODY_DEPTH)}${"]".repeat(MAX_BODY_DEPTH)}}`)))).toBe("400 invalid_request");
+  });
+
+  it("accepts a body exactly at the bound", async () => {
+    expect(await codeOf(readJsonBody(post(nested(MAX_BODY_DEPTH))))).toBe("ok");
+    expect(nestsDeeperThan({ a: [{ b: 1 }] }, 3)).toBe(false);
+    expect(nestsDeeperThan({ a: [{ b: {} }] }, 3)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import type { Bundle, FhirResource, Patient } from "fhir/r4";
 import { db } from "@/lib/db";
+import { nestsDeeperThan } from "@/lib/http";
 import { NORMALIZERS } from "@/lib/records";
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import type { ProviderRow } from "./providers";
@@ -67,12 +68,23 @@ class SourceSession {
   }
 }
 
+/**
+ * How deep a health system's JSON may nest. FHIR resources (contained resources, nested extensions) stay far
+ * below it; the normalizer walks what arrives, so a deeper answer is refused rather than walked.
+ */
+const MAX_FHIR_DEPTH = 64;
+
 async function json(response: Response, describe: string): Promise<unknown> {
+  let value: unknown;
   try {
-    return await response.json();
+    value = await response.json();
   } catch {
     throw new SourceError("invalid_response", `${describe} did not answer JSON.`, { status: response.status });
   }
+  if (nestsDeeperThan(value, MAX_FHIR_DEPTH)) {
+    throw new SourceError("invalid_response", `${describe} answered JSON nested deeper than ${MAX_FHIR_DEPTH} levels.`, { status: response.status });
+  }
+  return value;
 }
 
 /** Only links under the FHIR base are followed: the access token is never sent to another server. */

@@ -22,21 +22,26 @@ function normalized(field: string): string {
   return field.toLowerCase().replace(/[-_]/g, "");
 }
 
-/** The first demographic field found in a JSON value, as a path ("patient.name"), or null. */
-export function demographicField(value: unknown, path = ""): string | null {
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = demographicField(item, path);
-      if (found) return found;
+/**
+ * The first demographic field found in a JSON value, as a path ("patient.name"), or null. Fields are visited depth
+ * first in document order, with a stack of its own rather than recursion: a body is untrusted, and however deep it
+ * nests, walking it cannot overflow the call stack.
+ */
+export function demographicField(value: unknown): string | null {
+  const pending: ({ value: unknown; path: string } | { key: string; child: unknown; path: string })[] = [{ value, path: "" }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if ("key" in next) {
+      if (DEMOGRAPHIC_FIELDS.has(normalized(next.key))) return next.path;
+      pending.push({ value: next.child, path: next.path });
+    } else if (Array.isArray(next.value)) {
+      for (let index = next.value.length - 1; index >= 0; index--) pending.push({ value: next.value[index], path: next.path });
+    } else if (typeof next.value === "object" && next.value !== null) {
+      const entries = Object.entries(next.value);
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const [key, child] = entries[index]!;
+        pending.push({ key, child, path: next.path ? `${next.path}.${key}` : key });
+      }
     }
-    return null;
-  }
-  if (typeof value !== "object" || value === null) return null;
-  for (const [key, child] of Object.entries(value)) {
-    const here = path ? `${path}.${key}` : key;
-    if (DEMOGRAPHIC_FIELDS.has(normalized(key))) return here;
-    const found = demographicField(child, here);
-    if (found) return found;
   }
   return null;
 }

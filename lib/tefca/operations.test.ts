@@ -23,7 +23,14 @@ describe("demographicField", () => {
     [{ documentIds: ["doc_1"], subjects: [{ Phone: "555" }] }, "subjects.Phone"],
     [{ "date-of-birth": "1968" }, "date-of-birth"],
     [["not", "an", "object"], null],
+    [{ a: { b: 1 }, c: [{ d: 2 }, { email: "x" }], name: "later" }, "c.email"],
   ])("%j → %s", (body, field) => {
     expect(demographicField(body)).toBe(field);
+  });
+
+  it("walks a value nested far deeper than any call stack without overflowing", () => {
+    let deep: unknown = { dob: "1968" };
+    for (let level = 0; level < 200_000; level++) deep = { a: deep };
+    expect(demographicField(deep)).toBe(`${"a.".repeat(200_000)}dob`);
   });
 });

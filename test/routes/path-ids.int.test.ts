@@ -1,4 +1,3 @@
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { OperationDeclaration } from "@/lib/api";
@@ -6,9 +5,9 @@ import { db } from "@/lib/db";
 import { EHR_OPERATIONS } from "@/lib/ehr";
 import { flushRequestLog, HEADER, SERVICE_VERSION } from "@/lib/http";
 import { DEMO_DOCUMENT_OPERATIONS, PLATFORM_OPERATIONS } from "@/lib/openapi";
-import { createPlatformServer, prepareDirectApi } from "@/lib/server";
 import { createTestApplication } from "@/test/factories";
-import { listenOnFreePort, send } from "@/test/raw-http";
+import { startPlatformServer } from "@/test/platform-server";
+import { send } from "@/test/raw-http";
 import { serveRouteFiles } from "@/test/route-server";
 
 // Every operation with a path parameter, generated from the declarations (a new operation cannot skip this), asked
@@ -40,9 +39,7 @@ let closePlatform: () => Promise<void>;
 let key: string;
 
 beforeAll(async () => {
-  // The platform server as `npm start` runs it, API requests served by their route files (pages are not asked for).
-  const directApi = await prepareDirectApi({ appDir: path.join(process.cwd(), "app"), hostname: "localhost", port: 3000 });
-  ({ port: platformPort, close: closePlatform } = await listenOnFreePort(createPlatformServer(async (_req, res) => void res.end("page"), 0, directApi)));
+  ({ port: platformPort, close: closePlatform } = await startPlatformServer());
   ehr = await serveRouteFiles("ehr");
   key = (await createTestApplication()).sandboxKey;
 });
