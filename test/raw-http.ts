@@ -35,10 +35,11 @@ export type RawResponse = { status: number; headers: Record<string, string>; bod
 /**
  * Sends bytes exactly as written over a fresh connection and reads the answer until the server closes it.
  * fetch and Playwright's request client normalise paths (`//`, `%zz`) and refuse methods such as TRACE and
- * CONNECT, so the hostile requests these tests make need a raw socket.
+ * CONNECT, so the hostile requests these tests make need a raw socket. `host: false` leaves out the Host header.
  */
-export function rawRequest(port: number, requestLine: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  const lines = [requestLine, `Host: 127.0.0.1:${port}`, "Connection: close", ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+export function rawRequest(port: number, requestLine: string, headers: Record<string, string> = {}, options: { host?: boolean } = {}): Promise<RawResponse> {
+  const host = options.host === false ? [] : [`Host: 127.0.0.1:${port}`];
+  const lines = [requestLine, ...host, "Connection: close", ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1", () => socket.write(`${lines.join("\r\n")}\r\n\r\n`));
     const chunks: Buffer[] = [];

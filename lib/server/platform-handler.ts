@@ -55,7 +55,7 @@ export function platformRequestHandler(handleNext: NextHandler, trustedHops: num
     // API answers are one JSON body each; pages stream and keep every write as it comes.
     if (family) coalesceWrites(res);
 
-    const refusal = refusalFor(req.method ?? "", target.pathname, family, requestId);
+    const refusal = refusalFor({ method: req.method ?? "", httpVersion: req.httpVersion, headers: req.headers }, target.pathname, family, requestId);
     if (refusal) {
       log.info({ requestId, method: req.method, status: refusal.status }, "request refused before routing");
       return sendWebResponse(res, refusal);

@@ -61,6 +61,45 @@ describe("requests Node does not hand to the request event", () => {
     expect(huge).toMatch(/^HTTP\/1\.1 431 /);
   });
 
+  it("answers an Expect it cannot meet with 417 in the family's envelope and headers, pages in plain text", async () => {
+    const { port } = await start();
+    for (const path of ["/api/v1/health", "/api/v1/app", "/demo/v1/health"]) {
+      const response = await rawRequest(port, `GET ${path} HTTP/1.1`, { Expect: "999-nope" });
+      expect(response.status, path).toBe(417);
+      const requestId = response.headers[HEADER.requestId.toLowerCase()];
+      expect(requestId).toMatch(/^req_[0-9A-Za-z]{24}$/);
+      expect(JSON.parse(response.body)).toEqual({ error: { type: "invalid_request_error", code: "invalid_request", message: expect.stringContaining("100-continue"), requestId } });
+      if (path.startsWith("/api")) expect(response.headers[HEADER.serviceVersion.toLowerCase()]).toBe(SERVICE_VERSION);
+      else expect(response.headers[DATA_NOTICE_HEADER.toLowerCase()]).toBeDefined();
+    }
+    const page = await rawRequest(port, "POST / HTTP/1.1", { Expect: "999-nope", "Content-Length": "0" });
+    expect(page.status).toBe(417);
+    expect(page.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("still meets Expect: 100-continue", async () => {
+    const { port } = await start(async (req, res) => {
+      let body = "";
+      for await (const chunk of req) body += String(chunk);
+      res.end(`got ${body}`);
+    });
+    const answer = await exchange(port, "POST /x HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi");
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+    expect(answer).toMatch(/got hi$/);
+  });
+
+  it("answers an HTTP/1.1 request without Host with 400 in the family's envelope and headers; HTTP/1.0 needs none", async () => {
+    const { port } = await start();
+    const api = await rawRequest(port, "GET /api/v1/app HTTP/1.1", {}, { host: false });
+    expect(api.status).toBe(400);
+    expect(api.headers[HEADER.serviceVersion.toLowerCase()]).toBe(SERVICE_VERSION);
+    expect(JSON.parse(api.body)).toMatchObject({ error: { code: "invalid_request", requestId: api.headers[HEADER.requestId.toLowerCase()] } });
+    const page = await rawRequest(port, "GET / HTTP/1.1", {}, { host: false });
+    expect(page.status).toBe(400);
+    expect(page.headers["x-content-type-options"]).toBe("nosniff");
+    expect((await exchange(port, "GET / HTTP/1.0\r\n\r\n"))).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*ok$/);
+  });
+
   it("serves ordinary requests through Next", async () => {
     const { port } = await start();
     expect((await send(port, { path: "/" })).body).toBe("ok");

@@ -82,7 +82,10 @@ export function createPlatformServer(handleNext: NextHandler, trustedHops: numbe
       if (handlers.running === 0) for (const resolve of handlers.settled.splice(0)) resolve();
     }
   };
-  const server = createServer((req, res) => void handle(req, res));
+  // Node would answer a request without Host (400) and an Expect it does not know (417) itself, bare: both reach
+  // the platform handler instead, which answers them with the family's envelope and headers (lib/server/refusal.ts).
+  const server = createServer({ requireHostHeader: false }, (req, res) => void handle(req, res));
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => void handle(req, res));
   server.on("connect", onConnect(handle));
   server.on("clientError", onClientError(handle));
   runningHandlers.set(server, handlers);
