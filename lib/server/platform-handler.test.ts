@@ -133,6 +133,62 @@ describe("path normalisation", () => {
     await send(port, { path: "/docs/" });
     expect(seen[0]?.url).toBe("/docs/");
   });
+
+  it("chooses the API from the path as URL parsing reads it: escaped unreserved characters, backslashes, dot segments", async () => {
+    const { port, seen } = await platformWith();
+    for (const target of ["/api/%76%31/app", "/api/v1\\app", "/%61pi/v1/./app", "/demo/v1/x/../health"]) {
+      const response = await rawRequest(port, `GET ${target} HTTP/1.1`);
+      expect(response.status, target).toBe(200);
+      expect(response.headers[header(HEADER.requestId)], target).toMatch(/^req_/);
+      expect(response.headers["content-security-policy"], target).toBeUndefined();
+    }
+    expect(seen.map((request) => request.url)).toEqual(["/api/v1/app", "/api/v1/app", "/api/v1/app", "/demo/v1/health"]);
+    expect((await rawRequest(port, "GET /api/%76%31/app HTTP/1.1")).headers[header(HEADER.serviceVersion)]).toBe(SERVICE_VERSION);
+    // A path that only starts under the API but resolves to a page is a page: its policy, no API headers.
+    const page = await rawRequest(port, "GET /api/v1/%2e%2e/%2E%2E/dashboard HTTP/1.1");
+    expect(page.headers["content-security-policy"]).toMatch(/nonce-/);
+    expect(page.headers[header(HEADER.serviceVersion)]).toBeUndefined();
+  });
+});
+
+describe("form bodies for pages", () => {
+  const boundary = "----chartkeyform";
+  const form = `--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n--${boundary}--\r\n`;
+  const echoBody = async (req: IncomingMessage, res: ServerResponse) => {
+    let body = "";
+    for await (const chunk of req) body += String(chunk);
+    res.end(body);
+  };
+
+  it("refuses a multipart POST whose body is not multipart with 400, before Next.js parses it", async () => {
+    const { port, seen } = await platformWith(echoBody);
+    for (const [contentType, body] of [
+      ["multipart/form-data", "x=1"],
+      [`multipart/form-data; boundary=${boundary}`, "not a form at all"],
+      [`multipart/form-data; boundary=${boundary}`, form.slice(0, 40)],
+    ]) {
+      const response = await send(port, { method: "POST", path: "/", headers: { "Content-Type": contentType! }, body });
+      expect(response.status, `${contentType} ${body}`).toBe(400);
+      expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it("hands a well-formed form to Next.js with its body intact, and refuses one over Next's 1 MB limit with 413", async () => {
+    const { port, seen } = await platformWith(echoBody);
+    const response = await send(port, { method: "POST", path: "/dashboard/x", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, body: form });
+    expect(response.status).toBe(200);
+    expect(response.body).toBe(form);
+    expect(seen.map((request) => [request.method, request.url])).toEqual([["POST", "/dashboard/x"]]);
+    const large = `--${boundary}\r\nContent-Disposition: form-data; name="big"\r\n\r\n${"a".repeat(1024 * 1024)}\r\n--${boundary}--\r\n`;
+    expect((await send(port, { method: "POST", path: "/", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, body: large })).status).toBe(413);
+  });
+
+  it("leaves API requests to their operations, which refuse bodies that are not JSON", async () => {
+    const { port, seen } = await platformWith();
+    await send(port, { method: "POST", path: "/api/v1/connect/sessions", headers: { "Content-Type": "multipart/form-data" }, body: "x" });
+    expect(seen.map((request) => request.url)).toEqual(["/api/v1/connect/sessions"]);
+  });
 });
 
 describe("refusals", () => {

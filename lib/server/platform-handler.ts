@@ -7,7 +7,8 @@ import { coalesceWrites } from "./coalesce-writes";
 import { setHeaderDefaults } from "./header-defaults";
 import { headerText } from "./header-text";
 import { assignInternalHeaders } from "./internal-headers";
-import { refusalFor } from "./refusal";
+import { checkFormBody, isPageFormPost } from "./form-body";
+import { plainResponse, refusalFor } from "./refusal";
 import { requestIsHttps } from "./request-scheme";
 import { canonicalPath, splitTarget } from "./request-target";
 import type { DirectApiHandler } from "./direct-api";
@@ -40,9 +41,9 @@ async function answerFailure(res: ServerResponse, family: ApiFamily | undefined,
 
 /**
  * The platform's layer in front of Next.js, per request: trusted internal headers, the response headers each kind
- * of response must carry, refusal of requests Next cannot route, and one spelling of every API path. With
- * `directApi`, API requests then go straight to their route files' handlers (lib/server/direct-api.ts) instead of
- * through Next.js, which still serves everything else.
+ * of response must carry, refusal of requests Next cannot route (or whose form body it cannot parse), and one
+ * spelling of every API path. With `directApi`, API requests then go straight to their route files' handlers
+ * (lib/server/direct-api.ts) instead of through Next.js, which still serves everything else.
  */
 export function platformRequestHandler(handleNext: NextHandler, trustedHops: number, directApi?: DirectApiHandler) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -64,6 +65,14 @@ export function platformRequestHandler(handleNext: NextHandler, trustedHops: num
     if (family) req.url = path + target.search;
     try {
       if (family && directApi && (await directApi(req, res, path))) return;
+      if (!family && isPageFormPost(req)) {
+        const checked = await checkFormBody(req);
+        if ("status" in checked) {
+          log.info({ requestId, method: req.method, status: checked.status }, "form body refused before Next.js");
+          return await sendWebResponse(res, plainResponse(checked.status, checked.message));
+        }
+        return await handleNext(checked.request, res);
+      }
       await handleNext(req, res);
     } catch (error) {
       await answerFailure(res, family, requestId, error);

@@ -4,7 +4,8 @@ import { familyErrorResponse, type ApiFamily } from "./api-families";
 import { hasMalformedEscape } from "./request-target";
 import { isRoutableMethod, ROUTABLE_METHODS } from "./routable-methods";
 
-function plainResponse(status: number, text: string, headers: Record<string, string> = {}): Response {
+/** A short plain-text answer for pages, which have no envelope. */
+export function plainResponse(status: number, text: string, headers: Record<string, string> = {}): Response {
   return new Response(`${text}\n`, { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 }
 

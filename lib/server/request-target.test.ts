@@ -19,8 +19,21 @@ describe("canonicalPath", () => {
     expect(canonicalPath("//")).toBe("/");
   });
 
-  it("leaves escapes as written", () => {
+  it("leaves escapes of reserved and other characters as written", () => {
     expect(canonicalPath("/demo/v1/patients/a%2Fb/")).toBe("/demo/v1/patients/a%2Fb");
+    expect(canonicalPath("/api/v1/users/%00/records")).toBe("/api/v1/users/%00/records");
+    expect(canonicalPath("/api/v1/%zz")).toBe("/api/v1/%zz");
+  });
+
+  it("reads the path as URL parsing does: unreserved escapes decoded, backslashes as slashes, dot segments resolved", () => {
+    expect(canonicalPath("/api/%76%31/app")).toBe("/api/v1/app");
+    expect(canonicalPath("/%61%70%69/v1/%7Eme%2d%5F%2E")).toBe("/api/v1/~me-_.");
+    expect(canonicalPath("/api/v1\\app")).toBe("/api/v1/app");
+    expect(canonicalPath("\\api\\v1\\")).toBe("/api/v1");
+    expect(canonicalPath("/api/v1/../../dashboard")).toBe("/dashboard");
+    expect(canonicalPath("/api/v1/%2e%2E/%2E./dashboard")).toBe("/dashboard");
+    expect(canonicalPath("/demo/v1/./x/../health")).toBe("/demo/v1/health");
+    expect(canonicalPath("*")).toBe("*");
   });
 });
 
