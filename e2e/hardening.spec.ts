@@ -1,6 +1,7 @@
 import { expect, test, type APIResponse } from "@playwright/test";
 import { DATA_NOTICE, DATA_NOTICE_HEADER } from "@/lib/demo";
 import { HEADER, SERVICE_VERSION } from "@/lib/http";
+import { devSandboxKey } from "@/test/e2e-platform";
 import { rawRequest, type RawResponse } from "@/test/raw-http";
 
 // What a hostile client tries against the platform's own HTTP server in front of Next.js.
@@ -225,5 +226,52 @@ test.describe("pages run under the enforced CSP in Chromium", () => {
     await expect(page).toHaveURL(/\/docs$/);
     await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
     expect(violations).toEqual([]);
+  });
+});
+
+test.describe("hostile input the platform answers itself (issue 18)", () => {
+  test("a multipart POST to a page whose body is not multipart answers 400, never Next's 500", async ({ request }) => {
+    for (const path of ["/", "/dashboard", "/sign-in"]) {
+      for (const contentType of ["multipart/form-data", "multipart/form-data; boundary=xyz"]) {
+        const response = await request.post(path, { headers: { "Content-Type": contentType }, data: "this is not a form", maxRedirects: 0 });
+        expect(response.status(), `${path} ${contentType}`).toBe(400);
+        expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+      }
+    }
+  });
+
+  test("the same API path spelled with escaped unreserved characters or a backslash gets the API's answer and headers", async ({ baseURL }) => {
+    for (const path of ["/api/%76%31/app", "/api/v1\\app", "/%61pi/v1/%61pp"]) {
+      const response = await rawRequest(portOf(baseURL), `GET ${path} HTTP/1.1`);
+      expectEnvelope(response, 401, "missing_api_key");
+      expectApiHeaders(response.headers);
+    }
+  });
+
+  test("an Expect the server cannot meet and a request without Host are answered in the envelope with the API's headers", async ({ baseURL }) => {
+    const expectation = await rawRequest(portOf(baseURL), "GET /api/v1/health HTTP/1.1", { Expect: "999-nope" });
+    expectEnvelope(expectation, 417, "invalid_request");
+    expectApiHeaders(expectation.headers);
+    const hostless = await rawRequest(portOf(baseURL), "GET /api/v1/app HTTP/1.1", {}, { host: false });
+    expectEnvelope(hostless, 400, "invalid_request");
+    expectApiHeaders(hostless.headers);
+  });
+
+  test("NUL bytes in path ids answer 404 and a deeply nested body 400, on a keyed request", async ({ request }) => {
+    const headers = { Authorization: `Bearer ${devSandboxKey()}` };
+    for (const [path, code] of [
+      ["/api/v1/consents/%00", "not_found"],
+      ["/api/v1/connect/sessions/%00", "not_found"],
+      ["/api/v1/users/%00/records", "not_found"],
+      ["/api/v1/tefca/sessions/%00", "session_not_found"],
+    ] as const) {
+      const response = await request.get(path, { headers });
+      expect(response.status(), path).toBe(404);
+      expect((await response.json()).error.code, path).toBe(code);
+    }
+    const deep = '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000);
+    const nested = await request.post("/api/v1/tefca/sessions", { headers: { ...headers, "Content-Type": "application/json" }, data: deep });
+    expect(nested.status()).toBe(400);
+    expect((await nested.json()).error.code).toBe("invalid_request");
   });
 });

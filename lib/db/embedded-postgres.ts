@@ -73,7 +73,7 @@ export async function startEmbeddedPostgres(options: {
   });
 
   if (!existsSync(path.join(clusterDir, "PG_VERSION"))) await server.initialise();
-  await releaseOrphanedServer(clusterDir, log);
+  await releaseOrphanedServer(clusterDir);
   try {
     await server.start();
   } catch (error) {

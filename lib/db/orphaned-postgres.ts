@@ -1,5 +1,6 @@
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
+import { log } from "@/lib/log";
 import { processArguments, processExists, processStartTime, waitForExit } from "./local-process";
 
 /** The server process named by a cluster's lock file (`postmaster.pid`: its pid, then the data folder). */
@@ -16,7 +17,7 @@ const IMMEDIATE_SHUTDOWN_MS = 15_000;
  * naming a dead process is left for PostgreSQL, which removes such a file itself; a lock naming a process that is
  * something else (its pid was reused) or a zombie is removed without touching that process.
  */
-export async function releaseOrphanedServer(clusterDir: string, log: (line: string) => void): Promise<void> {
+export async function releaseOrphanedServer(clusterDir: string): Promise<void> {
   const lockFile = path.join(clusterDir, "postmaster.pid");
   const holder = await readLockHolder(lockFile);
   if (!holder) return;
@@ -34,12 +35,12 @@ export async function releaseOrphanedServer(clusterDir: string, log: (line: stri
     );
   }
   if (!runsCluster(args, clusterDir) || path.resolve(holder.dataDir) !== clusterDir) {
-    log(`Removing a stale ${lockFile}: its process ${holder.pid} is not a PostgreSQL on this cluster (${args[0]}).`);
+    log.warn({ lockFile, pid: holder.pid, program: args[0] }, "removing a stale PostgreSQL lock file: its process is not a PostgreSQL on this cluster");
     await rm(lockFile, { force: true });
     return;
   }
 
-  log(`Stopping the PostgreSQL (pid ${holder.pid}) that a launcher which did not shut down left running on ${clusterDir}.`);
+  log.warn({ pid: holder.pid, clusterDir }, "stopping the PostgreSQL that a launcher which did not shut down left running");
   for (const [signal, timeoutMs] of [["SIGINT", FAST_SHUTDOWN_MS], ["SIGQUIT", IMMEDIATE_SHUTDOWN_MS]] as const) {
     try {
       process.kill(holder.pid, signal);
