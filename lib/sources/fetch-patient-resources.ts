@@ -74,7 +74,8 @@ class SourceSession {
  */
 const MAX_FHIR_DEPTH = 64;
 
-async function json(response: Response, describe: string): Promise<unknown> {
+/** A health system's JSON answer, refused (`invalid_response`) when it is not JSON or nests too deep to walk. */
+export async function readSourceJson(response: Response, describe: string): Promise<unknown> {
   let value: unknown;
   try {
     value = await response.json();
@@ -109,7 +110,7 @@ async function searchType(session: SourceSession, fhirBaseUrl: string, resourceT
     const response = await session.get(url, describe);
     if (visited.size === 1 && [400, 403, 404].includes(response.status)) return { status: response.status };
     if (!response.ok) throw new SourceError("invalid_response", `${describe} answered ${response.status}.`, { status: response.status });
-    const bundle = (await json(response, describe)) as Bundle;
+    const bundle = (await readSourceJson(response, describe)) as Bundle;
     if (bundle?.resourceType !== "Bundle") throw new SourceError("invalid_response", `${describe} did not answer a Bundle.`);
     for (const entry of bundle.entry ?? []) {
       // `include` entries are context a server chose to add, not matches; they are read by their own searches.
@@ -136,7 +137,7 @@ export async function fetchPatientResources(source: { id: string }, types: reado
   const patientDescribe = "The Patient read";
   const patientResponse = await session.get(`${fhirBaseUrl}/Patient/${encodeURIComponent(session.patientId)}`, patientDescribe);
   if (!patientResponse.ok) throw new SourceError("invalid_response", `${patientDescribe} answered ${patientResponse.status}.`, { status: patientResponse.status });
-  const patient = (await json(patientResponse, patientDescribe)) as Patient;
+  const patient = (await readSourceJson(patientResponse, patientDescribe)) as Patient;
   if (patient?.resourceType !== "Patient") throw new SourceError("invalid_response", `${patientDescribe} did not answer a Patient.`);
 
   const resources = new Map<string, FhirResource>([[`Patient/${patient.id}`, patient]]);
