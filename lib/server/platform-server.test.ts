@@ -61,6 +61,24 @@ describe("requests Node does not hand to the request event", () => {
     expect(huge).toMatch(/^HTTP\/1\.1 431 /);
   });
 
+  it("answers a request Node cannot parse under an API in the family's envelope with its headers, with Node's status", async () => {
+    const { port } = await start();
+    const cases: [string, number, string][] = [
+      ["GET /api/v1/app HTTP/1.1\r\nHost: x\r\nX-Bad: a\x01b\r\n\r\n", 400, "invalid_request"],
+      ["GET /api/v1/app HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400, "invalid_request"],
+      [`GET /demo/v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, 431, "invalid_request"],
+    ];
+    for (const [bytes, status, code] of cases) {
+      const answer = await exchange(port, bytes);
+      expect(answer, bytes.slice(0, 60)).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(answer).toMatch(/\r\nrequest-id: req_[0-9A-Za-z]{24}\r\n/i);
+      expect(answer).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
+      const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+      expect(body.error).toMatchObject({ code, requestId: expect.stringMatching(/^req_/) });
+      if (bytes.includes("/api/v1")) expect(answer).toContain(`${HEADER.serviceVersion.toLowerCase()}: ${SERVICE_VERSION}`);
+    }
+  });
+
   it("answers an Expect it cannot meet with 417 in the family's envelope and headers, pages in plain text", async () => {
     const { port } = await start();
     for (const path of ["/api/v1/health", "/api/v1/app", "/demo/v1/health"]) {

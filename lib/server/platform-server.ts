@@ -1,8 +1,12 @@
 import { createServer, IncomingMessage, ServerResponse, type Server } from "node:http";
 import type { Duplex } from "node:stream";
+import { ApiError, newRequestId } from "@/lib/http";
+import { familyErrorResponse, familyOf, type ApiFamily } from "./api-families";
 import { isRoutableMethod } from "./routable-methods";
 import type { DirectApiHandler } from "./direct-api";
 import { platformRequestHandler, type NextHandler } from "./platform-handler";
+import { canonicalPath, splitTarget } from "./request-target";
+import { sendWebResponse } from "./send-web-response";
 
 type Handle = ReturnType<typeof platformRequestHandler>;
 
@@ -12,6 +16,23 @@ const PARSE_FAILURE: Record<string, string> = {
   HPE_CHUNK_EXTENSIONS_OVERFLOW: "413 Payload Too Large",
   ERR_HTTP_REQUEST_TIMEOUT: "408 Request Timeout",
 };
+
+/** What the API families say for each of those failures, in their envelope. */
+const PARSE_FAILURE_MESSAGE: Record<string, string> = {
+  "400": "The request is not valid HTTP/1.1.",
+  "408": "The request did not arrive in time.",
+  "413": "The request's chunk extensions are too large.",
+  "431": "The request's header fields are too large.",
+};
+
+/** A parse failure under an API answered in the family's envelope, with its headers and nosniff. */
+function parseFailureResponse(family: ApiFamily, status: string): Response {
+  const code = Number(status.slice(0, 3));
+  const error = new ApiError(code === 413 ? "payload_too_large" : "invalid_request", PARSE_FAILURE_MESSAGE[String(code)]!, { status: code });
+  const response = familyErrorResponse(family, error, newRequestId());
+  response.headers.set("X-Content-Type-Options", "nosniff");
+  return response;
+}
 
 /**
  * Answers a request that arrived without a response object (CONNECT, or a request line Node refused) through the
@@ -49,19 +70,26 @@ function refusedRequestLine(rawPacket: unknown): { method: string; url: string }
 /**
  * Node's HTTP parser rejects method tokens it does not know (anything outside its fixed list) before a request
  * exists. Those still get the platform's answer for an unroutable method, built from the raw request line; any
- * other parse failure gets the status Node itself would send. As in Node, nothing is written once the socket has
- * sent bytes (a response may be in flight on a kept-alive connection).
+ * other parse failure gets the status Node itself would send: in the API family's envelope (with Request-Id and
+ * Service-Version) when the raw request line names a path under an API, bare otherwise. As in Node, nothing is
+ * written once the socket has sent bytes (a response may be in flight on a kept-alive connection).
  */
 function onClientError(handle: Handle) {
   return (error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex & { bytesWritten?: number }) => {
     if (error.code === "ECONNRESET" || !socket.writable || socket.bytesWritten) return void socket.destroy();
-    const line = error.code === "HPE_INVALID_METHOD" ? refusedRequestLine(error.rawPacket) : undefined;
-    if (line && !isRoutableMethod(line.method)) {
+    const line = refusedRequestLine(error.rawPacket);
+    if (error.code === "HPE_INVALID_METHOD" && line && !isRoutableMethod(line.method)) {
       const req = new IncomingMessage(socket as IncomingMessage["socket"]);
       Object.assign(req, line);
       return answerOnSocket(handle, req, socket);
     }
     const status = PARSE_FAILURE[error.code ?? ""] ?? "400 Bad Request";
+    const family = line ? familyOf(canonicalPath(splitTarget(line.url).pathname)) : undefined;
+    if (line && family) {
+      const req = new IncomingMessage(socket as IncomingMessage["socket"]);
+      Object.assign(req, line);
+      return answerOnSocket((_req, res) => sendWebResponse(res, parseFailureResponse(family, status)), req, socket);
+    }
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nX-Content-Type-Options: nosniff\r\nContent-Length: 0\r\n\r\n`);
   };
 }
