@@ -80,7 +80,7 @@ export async function startEmbeddedPostgres(options: {
     const why = error instanceof Error ? error.message : recent.join("\n") || "it exited without a message";
     throw new Error(`PostgreSQL did not start on ${clusterDir}: ${why}`, { cause: error });
   }
-  const watchdog = watchServer(await serverPid(clusterDir));
+  const watchdog = watchServer(await serverPid(clusterDir), clusterDir);
 
   const base = `postgresql://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}`;
   return {
