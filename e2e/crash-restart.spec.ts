@@ -37,20 +37,21 @@ test("a platform killed mid-import restarts with the same command, and its impor
     await platform.ready;
     return platform;
   };
-  // Simulations whose imports (two health systems each) are running when this returns.
+  // Simulations (two health systems each) started until at least `count` exist and an import is running right now:
+  // on a fast machine one simulation's imports may finish before the next is asked for.
   const startImports = async (count: number): Promise<string[]> => {
-    const ids: string[] = [];
-    for (let n = 0; n < count; n++) {
-      const session = (await api("POST", "/connect/sessions", { categories: ["labs", "conditions", "medications", "vitals"] })) as Session;
-      await api("POST", `/connect/sessions/${session.id}/simulate`, { scenario: "multi-source-overlap" });
-      ids.push(session.id);
-    }
     const url = (JSON.parse(readFileSync(path.join(dataDir, "postgres", RUNTIME_FILE), "utf8")) as { url: string }).url;
     const client = new pg.Client({ connectionString: url });
     await client.connect();
+    const importRunning = async () => Number((await client.query(`SELECT count(*) AS n FROM "SourceImport" WHERE status = 'running'`)).rows[0].n) > 0;
+    const ids: string[] = [];
     try {
-      const runningImports = async () => Number((await client.query(`SELECT count(*) AS n FROM "SourceImport" WHERE status = 'running'`)).rows[0].n);
-      await eventually(async () => (await runningImports()) > 0, 60_000, "an import runs");
+      while (ids.length < count || (ids.length < count + 5 && !(await importRunning()))) {
+        const session = (await api("POST", "/connect/sessions", { categories: ["labs", "conditions", "medications", "vitals"] })) as Session;
+        await api("POST", `/connect/sessions/${session.id}/simulate`, { scenario: "multi-source-overlap" });
+        ids.push(session.id);
+      }
+      await eventually(importRunning, 60_000, "an import runs");
     } finally {
       await client.end();
     }
