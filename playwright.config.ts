@@ -36,6 +36,8 @@ export default defineConfig({
     timeout: 420_000,
     reuseExistingServer: false,
     stdout: "pipe",
-    env: { PORT: String(port), CHARTKEY_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+    // The webhook tests' receivers listen on this machine, which only a deployment that opts in lets sandbox
+    // webhooks reach (the default refuses loopback and private addresses).
+    env: { PORT: String(port), CHARTKEY_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", CHARTKEY_ALLOW_PRIVATE_WEBHOOKS: "on" },
   },
 });
