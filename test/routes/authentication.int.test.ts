@@ -4,10 +4,11 @@ import { db } from "@/lib/db";
 import { bearer, createTestApplication, routeContext } from "@/test/factories";
 import { hashApiKey } from "@/lib/auth";
 import { INTERNAL_HEADER } from "@/lib/http";
-import { AUTH_FAILURE_POLICY } from "@/lib/api/auth-failure-limit";
+import { authFailuresPerMinute } from "@/lib/config";
 
-async function getApp(headers: Record<string, string> = {}, from?: string) {
-  const sent = from ? { ...headers, [INTERNAL_HEADER.clientAddress]: from } : headers;
+async function getApp(headers: HeadersInit = {}, from?: string) {
+  const sent = new Headers(headers);
+  if (from) sent.set(INTERNAL_HEADER.clientAddress, from);
   const response = await appRoute.GET(new Request("http://localhost/api/v1/app", { headers: sent }), routeContext());
   const body = await response.json();
   return { status: response.status, code: body.error?.code as string | undefined, body, headers: response.headers };
@@ -87,10 +88,10 @@ describe("the failed-authentication limit per address (issue 22)", () => {
 
   /** Spends the address's failed authentications: the failure that spends them is answered 429 itself. */
   async function spend(from: (index: number) => string) {
-    for (let index = 0; index < AUTH_FAILURE_POLICY.points; index++) {
+    for (let index = 0; index < authFailuresPerMinute(); index++) {
       expect(await getApp(wrongKey(index), from(index))).toMatchObject({ status: 401, code: "invalid_api_key" });
     }
-    expect(await getApp(wrongKey(AUTH_FAILURE_POLICY.points), from(AUTH_FAILURE_POLICY.points))).toMatchObject({ status: 429, code: "rate_limited" });
+    expect(await getApp(wrongKey(authFailuresPerMinute()), from(authFailuresPerMinute()))).toMatchObject({ status: 429, code: "rate_limited" });
   }
 
   it("a valid key from a blocked address is served under its own key's limit; no key and bad keys get 429 alike", async () => {
