@@ -19,7 +19,12 @@ export function connectionClientAddress(socketAddress: string | undefined, forwa
 
 /** The address the platform's server recorded for this request. */
 export function requestClientAddress(request: Request): string {
-  return request.headers.get(INTERNAL_HEADER.clientAddress) || UNKNOWN_ADDRESS;
+  return headersClientAddress(request.headers);
+}
+
+/** The same, from a request's headers (a server action's `headers()`). */
+export function headersClientAddress(headers: Headers): string {
+  return headers.get(INTERNAL_HEADER.clientAddress) || UNKNOWN_ADDRESS;
 }
 
 /**

@@ -40,7 +40,7 @@ afterAll(async () => {
 
 /** What a stranger gets in minutes: an account, its sandbox application, and the dashboard's webhook tools. */
 async function freshSignUp() {
-  const developer = await signUp({ email: `probe-${Math.random().toString(36).slice(2)}@example.test`, name: "Probe", password: "correct horse battery" });
+  const developer = await signUp({ email: `probe-${Math.random().toString(36).slice(2)}@example.test`, name: "Probe", password: "correct horse battery" }, "203.0.113.80");
   return createApplicationFor(developer.id, { name: "Probe" });
 }
 
