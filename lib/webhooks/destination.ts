@@ -54,7 +54,7 @@ export function addressAllowed(address: string, environment: WebhookEnvironment,
  * turns every numeric IPv4 spelling (127.1, 2130706433, 0x7f000001, 017700000001) into dotted form; what is left
  * is the brackets of an IPv6 literal and trailing dots (`localhost.` is `localhost`).
  */
-export function normalizedHost(url: URL): string {
+function normalizedHost(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "");
 }
 
