@@ -36,6 +36,16 @@ export default defineConfig({
     timeout: 420_000,
     reuseExistingServer: false,
     stdout: "pipe",
-    env: { PORT: String(port), CHARTKEY_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+    // The webhook tests' receivers listen on this machine, which only a deployment that opts in lets sandbox
+    // webhooks reach (the default refuses loopback and private addresses). Every test signs up and in from the
+    // one address 127.0.0.1, far more often than a person would: the per-address password checks are raised to
+    // match (lib/accounts/accounts.int.test.ts proves the default limit).
+    env: {
+      PORT: String(port),
+      CHARTKEY_DATA_DIR: dataDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+      CHARTKEY_ALLOW_PRIVATE_WEBHOOKS: "on",
+      CHARTKEY_PASSWORD_CHECKS_PER_MINUTE: "1000",
+    },
   },
 });

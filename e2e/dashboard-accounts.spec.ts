@@ -75,17 +75,25 @@ test("the dashboard fits a phone", async ({ page }, testInfo) => {
   await keepScreenshot(page, testInfo, "overview-phone");
 });
 
-test("repeated wrong passwords lock the account's sign-in for a while, even with the right password", async ({ page, browser }) => {
+test("repeated wrong passwords throttle the guesser's address for the account, while the owner signs in from elsewhere", async ({ page, browser, baseURL }) => {
   test.setTimeout(60_000);
   const developer = await signUp(page);
-  const other = await browser.newContext();
-  const attempt = await other.newPage();
+  const guesser = await browser.newContext();
+  const attempt = await guesser.newPage();
   for (let failure = 0; failure < 5; failure++) {
     await signIn(attempt, { ...developer, password: `wrong-${failure}` });
     await expect(attempt.getByRole("alert").filter({ hasText: "do not match" })).toBeVisible();
   }
+  // From the guesser's address even the right password is refused now, and the form says why.
   await signIn(attempt, developer);
-  await expect(attempt.getByRole("alert").filter({ hasText: "Too many failed sign-in attempts" })).toBeVisible();
+  await expect(attempt.getByRole("alert").filter({ hasText: "Too many failed sign-in attempts for this account from your network address." })).toBeVisible();
   await expect(attempt).toHaveURL(/\/sign-in/);
-  await other.close();
+  await guesser.close();
+
+  // The owner, from another address (the platform over IPv6 loopback: ::1 instead of 127.0.0.1), is not locked out.
+  const elsewhere = await browser.newContext({ baseURL: `http://[::1]:${new URL(baseURL!).port}` });
+  const owner = await elsewhere.newPage();
+  await signIn(owner, developer);
+  await expect(owner).toHaveURL(/\/dashboard$/, { timeout: 20_000 });
+  await elsewhere.close();
 });

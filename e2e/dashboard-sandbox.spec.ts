@@ -237,6 +237,22 @@ test("another developer cannot open this sandbox or act on it through a server a
     await expect(other.getByText(subject)).toHaveCount(0);
     await expect(other.getByText(sessionId)).toHaveCount(0);
   }
+  // The subject and the session under the other developer's own application: a real 404, not a 200 with a panel.
+  const strangers: [string, string][] = [
+    [`sandbox/subjects/${subject}`, "Subject not found"],
+    [`sandbox/subjects/${subject}?category=labs`, "Subject not found"],
+    ["sandbox/subjects/u_doesnotexist", "Subject not found"],
+    [`sandbox/sessions/${sessionId}`, "Session not found"],
+    ["sandbox/sessions/cs_doesnotexist", "Session not found"],
+  ];
+  for (const [path, panel] of strangers) {
+    const response = await other.goto(`/dashboard/${ownApplicationId}/${path}`);
+    expect(response?.status(), path).toBe(404);
+    await expect(other.getByText(panel)).toBeVisible();
+    await expect(other.getByText(subject)).toHaveCount(0);
+  }
+  expect((await page.goto(`/dashboard/${applicationId}/sandbox/subjects/${subject}`))?.status()).toBe(200);
+  expect((await page.goto(`/dashboard/${applicationId}/sandbox/sessions/${sessionId}`))?.status()).toBe(200);
 
   // A crafted server-action call: the other developer's own "Create session" action, its application id swapped
   // for the first developer's. The action's own membership check refuses it; nothing is created there.

@@ -92,6 +92,9 @@ test("invite a member: they join through the link with limited rights; the owner
   await stranger.page.goto(link);
   await expect(stranger.page.getByText(`Sign out and sign in (or sign up) as ${teammate.email} to accept it.`)).toBeVisible();
   await expect(stranger.page.getByRole("button", { name: "Accept invitation" })).toHaveCount(0);
+  // A link that is not an invitation is a real 404.
+  expect((await stranger.page.goto(`${link.slice(0, -4)}AAAA`))?.status()).toBe(404);
+  await expect(stranger.page.getByText("Invitation not found")).toBeVisible();
   await stranger.close();
 
   const member = await signedUpPage(browser, teammate);

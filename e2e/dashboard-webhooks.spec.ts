@@ -161,6 +161,16 @@ test("a member sets the URL and sends tests but cannot see or rotate the secret;
   await other.goto(ownerDelivery);
   await expect(other.getByText(/(Application|Delivery) not found|could not be found/)).toBeVisible();
   await expect(other.getByText("webhook.test")).toHaveCount(0);
+  // The owner's delivery id under the stranger's own application: a real 404, as for an id that does not exist.
+  const ownApplication = await createApplication(other, "Stranger Hooks");
+  const deliveryId = ownerDelivery.split("/").pop()!;
+  for (const id of [deliveryId, "whd_doesnotexist"]) {
+    const response = await other.goto(`/dashboard/${ownApplication}/webhooks/${id}`);
+    expect(response?.status(), id).toBe(404);
+    await expect(other.getByText("Delivery not found")).toBeVisible();
+    await expect(other.getByText("webhook.test")).toHaveCount(0);
+  }
+  expect((await page.goto(ownerDelivery))?.status()).toBe(200);
 
   // The team page is built elsewhere; the membership is written where the platform keeps it.
   await loadLocalEnv();

@@ -1,16 +1,14 @@
 "use server";
 
 import { AuthError } from "next-auth";
-import { registerDeveloper, signIn } from "@/lib/dashboard";
+import { registerDeveloper, signIn, ThrottledSignIn } from "@/lib/dashboard";
 import { signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "@/lib/accounts/schemas";
 import { safeReturnPath } from "@/lib/session";
 
 export type AuthFormResult = { error: string } | undefined;
 
 function signInRefusal(error: AuthError): string {
-  if ((error as AuthError & { code?: string }).code === "throttled") {
-    return "Too many failed sign-in attempts for this account. Try again in 15 minutes.";
-  }
+  if (error instanceof ThrottledSignIn) return error.refusal;
   return "That email and password do not match an account.";
 }
 

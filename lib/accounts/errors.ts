@@ -11,13 +11,27 @@ export class AccountError extends Error {
   }
 }
 
-/** Too many failed sign-ins for the account or from the address: wait `retryAfterSeconds`. */
+/**
+ * Which limit refused: `account` is this account's failures from this address, `address` the address's failures
+ * across accounts, `rate` the address's password checks per minute (right or wrong). Each is counted per address
+ * (IPv6: per /64), so the owner signing in from elsewhere is never refused because of a guesser.
+ */
+export type ThrottleScope = "account" | "address" | "rate";
+
+const REFUSALS: Record<ThrottleScope, string> = {
+  account: "Too many failed sign-in attempts for this account from your network address.",
+  address: "Too many failed sign-in attempts from your network address.",
+  rate: "Too many sign-in and sign-up attempts from your network address.",
+};
+
+/** Refused by a throttle: wait `retryAfterSeconds`. The message says which limit and when to try again. */
 export class TooManyAttemptsError extends AccountError {
   constructor(
     readonly retryAfterSeconds: number,
-    readonly scope: "account" | "address",
+    readonly scope: ThrottleScope,
   ) {
-    super("too_many_attempts", `Too many sign-in attempts; try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`);
+    const minutes = Math.ceil(retryAfterSeconds / 60);
+    super("too_many_attempts", `${REFUSALS[scope]} Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
     this.name = "TooManyAttemptsError";
   }
 }

@@ -1,12 +1,17 @@
 import { createDeveloper } from "@/lib/applications";
 import { AccountError } from "./errors";
 import { signUpSchema, type SignUpInput } from "./schemas";
+import { claimPasswordCheck } from "./throttle";
 
 export type DeveloperAccount = { id: string; email: string; name: string; createdAt: Date };
 
-/** Creates a dashboard account (email lowercased, argon2id password hash). A taken email is `email_taken`. */
-export async function signUp(input: SignUpInput): Promise<DeveloperAccount> {
+/**
+ * Creates a dashboard account (email lowercased, argon2id password hash). A taken email is `email_taken`. The hash
+ * counts against `address`'s password checks (./throttle.ts), like a sign-in.
+ */
+export async function signUp(input: SignUpInput, address: string): Promise<DeveloperAccount> {
   const { email, name, password } = signUpSchema.parse(input);
+  await claimPasswordCheck(address);
   try {
     const developer = await createDeveloper({ email, name, password });
     return { id: developer.id, email: developer.email, name: developer.name, createdAt: developer.createdAt };

@@ -2,15 +2,18 @@ import { RateLimiterRes } from "rate-limiter-flexible";
 import { authFailuresPerMinute } from "@/lib/config";
 import { postgresLimiter, rateLimited, type RateLimitPolicy, UNKNOWN_ADDRESS } from "@/lib/http";
 
-/** Failed authentications per network address per minute (deployment-set), counted across every instance. */
+/**
+ * Failed authentications per network address (an IPv4 address or an IPv6 /64) per minute (deployment-set), counted
+ * across every instance. Only requests without a valid key are refused by it (lib/api/steps.ts, authentication).
+ */
 export const AUTH_FAILURE_POLICY: RateLimitPolicy = { name: "auth-failure", points: authFailuresPerMinute(), windowSeconds: 60 };
 
-// Addresses this instance has seen exceed the limit, until their window ends. Checked before any key lookup, so a
-// blocked address learns nothing more about keys, and successful requests never pay a database round trip here.
+// Addresses this instance has seen exceed the limit, until their window ends. Checked only after a key failed, so
+// requests with a valid key never pay for it, and a blocked address's further failures cost no database write.
 const blockedUntil = new Map<string, number>();
 const MAX_BLOCKED = 10_000;
 
-/** Throws 429 `rate_limited` if the address spent its failures for this window. */
+/** Throws 429 `rate_limited` if the address spent its failures for this window (as far as this instance knows). */
 export function assertAddressMayAuthenticate(address: string, now = Date.now()): void {
   const until = blockedUntil.get(address);
   if (until === undefined) return;

@@ -1,5 +1,6 @@
 import { admitKeyRequest } from "@/lib/auth";
 import {
+  addressPrefix,
   ApiError,
   HEADER,
   parseOrThrow,
@@ -58,20 +59,27 @@ const addressLimit: Step = {
 };
 
 /**
- * Resolves the caller. An address that spent its failed authentications is refused before any lookup, and each
- * unknown key it tries counts against it, so guessing keys from one address stops after a handful.
+ * Resolves the caller. A request whose key authenticates is served (under its own key's limit) whatever its
+ * address did. A missing or bad key is refused with 429 while its address (its /64 for IPv6) has spent its failed
+ * authentications, and otherwise counts against the address, so guessing keys from one network stops after a
+ * handful of 401s: during the block a guess gets the same 429 whether it is unknown, revoked or malformed, so it
+ * learns nothing a 401 would have told it, and only a key already held gets through. The key is checked first
+ * because checking it is what lets a backend behind a shared address (NAT, proxy, function pool) keep working
+ * while someone else's typos or guesses block that address.
  */
 const authenticate: Step = {
   name: "authentication",
   run: async (state) => {
     const kind = state.declaration.auth;
     if (kind === "none") return;
-    const address = requestClientAddress(state.request);
-    assertAddressMayAuthenticate(address);
     try {
       state.principal = await AUTHENTICATORS[kind](state.request);
     } catch (error) {
-      if (error instanceof ApiError && error.code === "invalid_api_key") await recordAuthFailure(address);
+      if (error instanceof ApiError && (error.code === "invalid_api_key" || error.code === "missing_api_key")) {
+        const address = addressPrefix(requestClientAddress(state.request));
+        assertAddressMayAuthenticate(address);
+        if (error.code === "invalid_api_key") await recordAuthFailure(address);
+      }
       throw error;
     }
   },

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { authenticateKey } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { acceptInvitation, createInvitation, ForbiddenError, getApplicationAccess, listApplicationsFor, type ApplicationAccess } from "@/lib/team";
@@ -55,6 +55,9 @@ describe("application management", () => {
 
   it("checks webhook URLs as deliveries do: http allowed in sandbox, https and public once live", async () => {
     const { owner, member } = await ownerAndMember();
+    // Local receivers only where the deployment opts in; never for live.
+    await expect(setWebhookUrl(member, { webhookUrl: "http://localhost:4000/hooks" })).rejects.toMatchObject({ code: "invalid_input" });
+    vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
     expect((await setWebhookUrl(member, { webhookUrl: "http://localhost:4000/hooks" })).webhookUrl).toBe("http://localhost:4000/hooks");
     await expect(setWebhookUrl(member, { webhookUrl: "not a url" })).rejects.toMatchObject({ code: "invalid_input" });
     await expect(enableProduction(await access(owner.developerId, owner.application.id))).rejects.toMatchObject({ code: "invalid_input" });
@@ -64,6 +67,8 @@ describe("application management", () => {
     const liveMember = await access(member.developerId, member.application.id);
     await expect(setWebhookUrl(liveMember, { webhookUrl: "http://hooks.example.com/x" })).rejects.toMatchObject({ code: "invalid_input" });
     await expect(setWebhookUrl(liveMember, { webhookUrl: "https://10.0.0.5/x" })).rejects.toMatchObject({ code: "invalid_input" });
+    await expect(setWebhookUrl(liveMember, { webhookUrl: "https://localhost.:5103/x" })).rejects.toMatchObject({ code: "invalid_input" });
+    vi.unstubAllEnvs();
     expect((await setWebhookUrl(liveMember, { webhookUrl: null })).webhookUrl).toBeNull();
   });
 

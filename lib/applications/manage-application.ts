@@ -1,6 +1,6 @@
 import { db, withTransaction } from "@/lib/db";
 import { ACCESSIBLE_APPLICATION_FIELDS, getApplicationAccess, requirePermission, TeamError, type AccessibleApplication, type ApplicationAccess } from "@/lib/team";
-import { validateWebhookUrl } from "@/lib/webhooks";
+import { checkWebhookDestination, NOT_PUBLIC } from "@/lib/webhooks";
 import { createApplication } from "./create-application";
 import {
   categoryAllowlistInputSchema,
@@ -61,15 +61,19 @@ function webhookEnvironment(application: { productionEnabled: boolean }): "sandb
 }
 
 /**
- * Sets (or clears, with null) the webhook URL. Checked with the delivery's own `validateWebhookUrl`: http(s) for a
- * sandbox application, https and not a local or private address once production is enabled.
+ * Sets (or clears, with null) the webhook URL. Checked with the delivery's own rules (`checkWebhookDestination`,
+ * which also resolves the name now): http(s) for a sandbox application, https once production is enabled, and a
+ * public address (the sandbox may use local receivers only where the deployment opts in).
  */
 export async function setWebhookUrl(access: ApplicationAccess, input: { webhookUrl: string | null }): Promise<AccessibleApplication> {
   requirePermission(access, "application.manage");
   const { webhookUrl } = webhookUrlInputSchema.parse(input);
   if (webhookUrl) {
-    const check = validateWebhookUrl(webhookUrl, webhookEnvironment(access.application));
-    if (!check.ok) throw new TeamError("invalid_input", `The webhook URL is not allowed: ${check.reason}.`);
+    const check = await checkWebhookDestination(webhookUrl, webhookEnvironment(access.application));
+    if (!check.ok) {
+      const hint = check.reason === NOT_PUBLIC ? " Use a public URL (a tunnel can forward it to a receiver on your machine)." : "";
+      throw new TeamError("invalid_input", `The webhook URL is not allowed: ${check.reason}.${hint}`);
+    }
   }
   return update(access, { webhookUrl: webhookUrl || null });
 }
@@ -85,7 +89,7 @@ export async function enableProduction(access: ApplicationAccess): Promise<Acces
   const current = access.application;
   if (current.status === "suspended") throw new TeamError("invalid_input", "A suspended application cannot enable production.");
   if (current.webhookUrl) {
-    const check = validateWebhookUrl(current.webhookUrl, "live");
+    const check = await checkWebhookDestination(current.webhookUrl, "live");
     if (!check.ok) throw new TeamError("invalid_input", `Change the webhook URL first; live webhooks refuse it: ${check.reason}.`);
   }
   return update(access, { productionEnabled: true, status: "active" });

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { decryptSecret } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
@@ -21,6 +21,8 @@ let origin: string;
 let worker: RunningWorker;
 
 beforeAll(async () => {
+  // The receiver listens on loopback, which only a deployment that opts in lets sandbox webhooks reach.
+  vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
   server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -35,6 +37,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await worker.stop();
   await stopSender();
   await new Promise((resolve) => server.close(resolve));

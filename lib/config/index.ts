@@ -1,5 +1,6 @@
 export * from "./build-freshness";
 export * from "./limits";
 export * from "./local-env";
+export * from "./outbound";
 export * from "./secrets";
 export * from "./platform-origin";

@@ -21,6 +21,14 @@ export function authFailuresPerMinute(): number {
 }
 
 /**
+ * Password hashes (argon2id, tens of milliseconds of CPU each) one network address (IPv6: its /64) may have the
+ * dashboard compute per minute for sign-ins and sign-ups, right or wrong.
+ */
+export function passwordChecksPerMinute(): number {
+  return positiveInteger("CHARTKEY_PASSWORD_CHECKS_PER_MINUTE", 30);
+}
+
+/**
  * How many reverse proxies in front of the app append to X-Forwarded-For. 0 (the default) means the client
  * address is the socket's peer, and forwarding headers are ignored because any client can write them.
  */

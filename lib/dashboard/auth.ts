@@ -8,9 +8,15 @@ import { SIGN_IN_PATH } from "@/lib/session";
 /** Twelve hours: a working day, after which the developer signs in again. */
 const SESSION_SECONDS = 12 * 60 * 60;
 
-/** A sign-in refused because the account or the address failed too often; the form says when to try again. */
+/**
+ * A sign-in refused by a throttle (lib/accounts): `refusal` says which one (the account from this address, or the
+ * address) and when to try again, for the form. next-auth hands the same error back to the server action.
+ */
 export class ThrottledSignIn extends CredentialsSignin {
   code = "throttled";
+  constructor(readonly refusal: string) {
+    super(refusal);
+  }
 }
 
 /**
@@ -58,7 +64,7 @@ export const { auth, signIn, signOut } = NextAuth({
           });
           return { id: developer.id, email: developer.email, name: developer.name };
         } catch (error) {
-          if (error instanceof TooManyAttemptsError) throw new ThrottledSignIn();
+          if (error instanceof TooManyAttemptsError) throw new ThrottledSignIn(error.message);
           if (error instanceof AccountError) return null;
           throw error;
         }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { connectionClientAddress, requestClientAddress, UNKNOWN_ADDRESS } from "./client-address";
+import { addressPrefix, connectionClientAddress, requestClientAddress, UNKNOWN_ADDRESS } from "./client-address";
 import { INTERNAL_HEADER } from "./headers";
 
 describe("connectionClientAddress", () => {
@@ -24,5 +24,16 @@ describe("requestClientAddress", () => {
     const request = new Request("http://localhost/", { headers: { [INTERNAL_HEADER.clientAddress]: "192.0.2.1" } });
     expect(requestClientAddress(request)).toBe("192.0.2.1");
     expect(requestClientAddress(new Request("http://localhost/", { headers: { "x-forwarded-for": "192.0.2.9" } }))).toBe(UNKNOWN_ADDRESS);
+  });
+});
+
+describe("addressPrefix", () => {
+  it("counts an IPv4 address alone and an IPv6 address by its /64", () => {
+    expect(addressPrefix("198.51.100.7")).toBe("198.51.100.7");
+    expect(addressPrefix("::ffff:198.51.100.7")).toBe("198.51.100.7");
+    expect(addressPrefix("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(addressPrefix("2001:0db8:0001:0002:ffff:ffff:ffff:ffff")).toBe("2001:db8:1:2::/64");
+    expect(addressPrefix("2001:db8:1:3::1")).not.toBe(addressPrefix("2001:db8:1:2::1"));
+    expect(addressPrefix(UNKNOWN_ADDRESS)).toBe(UNKNOWN_ADDRESS);
   });
 });

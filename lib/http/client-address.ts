@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import { INTERNAL_HEADER } from "./headers";
 
 /** Requests that did not come through the platform's server (tests calling handlers directly) share one bucket. */
@@ -18,7 +19,24 @@ export function connectionClientAddress(socketAddress: string | undefined, forwa
 
 /** The address the platform's server recorded for this request. */
 export function requestClientAddress(request: Request): string {
-  return request.headers.get(INTERNAL_HEADER.clientAddress) || UNKNOWN_ADDRESS;
+  return headersClientAddress(request.headers);
+}
+
+/** The same, from a request's headers (a server action's `headers()`). */
+export function headersClientAddress(headers: Headers): string {
+  return headers.get(INTERNAL_HEADER.clientAddress) || UNKNOWN_ADDRESS;
+}
+
+/**
+ * The bucket per-address limits count in: an IPv4 address, or the /64 prefix of an IPv6 one (one subscriber's
+ * network: its holder can use any of its 2^64 addresses, so counting them one by one would bound nothing).
+ */
+export function addressPrefix(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).concat([0, 0, 0, 0]);
+  return `${new ipaddr.IPv6(parts).toString()}/64`;
 }
 
 function normalizeAddress(address: string | undefined): string | undefined {

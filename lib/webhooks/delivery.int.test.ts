@@ -8,6 +8,7 @@ import { stopSender } from "@/lib/queue";
 import { createTestApplication } from "@/test/factories";
 import { startReceiver, waitFor } from "@/test/webhook-receiver";
 import { webhookDeliveryJob } from "./deliver";
+import { NOT_PUBLIC } from "./destination";
 import { postWebhook } from "./outbound";
 import { resendDelivery, sendTestEvent } from "./resend";
 
@@ -25,6 +26,8 @@ async function app(path: string, overrides: { webhookUrl?: string } = {}) {
 let sharedSealed: string;
 
 beforeAll(async () => {
+  // The receiver listens on loopback, which only a deployment that opts in lets sandbox webhooks reach.
+  vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
   process.env.CHARTKEY_WEBHOOK_TIME_SCALE = "0.0001"; // 1.6 ms, 6.4 ms, ... between attempts
   const seed = await createTestApplication();
   sharedSealed = seed.application.signingSecretEncrypted;
@@ -39,6 +42,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
+  vi.unstubAllEnvs();
   process.env.CHARTKEY_WEBHOOK_TIME_SCALE = previousScale;
   await worker.stop();
   await stopSender();
@@ -125,34 +129,34 @@ describe("signed webhook delivery", () => {
     expect(receiver.received.filter((item) => item.path === "/target")).toEqual([]);
   });
 
-  it("refuses live destinations that are not public https, including a name that resolves to loopback", async () => {
+  it("refuses live destinations that are not public https, including a name that resolves to loopback, even where the sandbox may", async () => {
     const application = await app("/live", { webhookUrl: `https://localhost:${receiver.port}/live` });
     const event = await recordEvent({ applicationId: application.id, environment: "live", type: "consent.granted", data: { subject: "u_6" } });
     const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { eventId: event.id } });
     await waitFor(async () => (await db().webhookDeliveryAttempt.count({ where: { deliveryId: delivery.id } })) >= 1, "an attempt");
     const [first] = await db().webhookDeliveryAttempt.findMany({ where: { deliveryId: delivery.id } });
-    expect(first).toMatchObject({ responseCode: null, error: "refused: localhost is not allowed" });
+    expect(first).toMatchObject({ responseCode: null, responseExcerpt: null, error: `refused: ${NOT_PUBLIC}` });
 
     // http is refused for live; the sandbox may use it.
     expect(await postWebhook(`${receiver.origin}/live-http`, "live", "{}", {}, 10_000)).toMatchObject({ status: null, error: "refused: live webhooks must use https" });
 
-    // DNS rebinding: a public-looking name that now resolves to loopback or a private address is refused when
-    // the connection is made, before any byte is sent.
+    // DNS rebinding: a public-looking name that now resolves to loopback or the cloud metadata address is refused
+    // when the connection is made, before any byte is sent, and the refusal names no address.
     const before = receiver.arrivals();
     const lookup = dns.lookup;
     vi.spyOn(dns, "lookup").mockImplementation(((hostname: string, options: object, callback: (...args: unknown[]) => void) => {
       if (hostname === "hooks.rebind.example") return callback(null, [{ address: "127.0.0.1", family: 4 }]);
-      if (hostname === "private.rebind.example") return callback(null, [{ address: "10.0.0.7", family: 4 }]);
+      if (hostname === "metadata.rebind.example") return callback(null, [{ address: "169.254.169.254", family: 4 }]);
       return (lookup as (...args: unknown[]) => void)(hostname, options, callback);
     }) as typeof dns.lookup);
     const rebound = await postWebhook(`https://hooks.rebind.example:${receiver.port}/x`, "live", "{}", {}, 10_000);
-    expect(rebound).toMatchObject({ status: null, error: expect.stringContaining("address 127.0.0.1 of hooks.rebind.example is not allowed") });
-    const privateSandbox = await postWebhook(`http://private.rebind.example:${receiver.port}/x`, "sandbox", "{}", {}, 10_000);
-    expect(privateSandbox).toMatchObject({ status: null, error: expect.stringContaining("address 10.0.0.7 of private.rebind.example is not allowed") });
+    expect(rebound).toMatchObject({ status: null, excerpt: null, error: `refused: ${NOT_PUBLIC}` });
+    const metadata = await postWebhook(`http://metadata.rebind.example:${receiver.port}/x`, "sandbox", "{}", {}, 10_000);
+    expect(metadata).toMatchObject({ status: null, excerpt: null, error: `refused: ${NOT_PUBLIC}` });
     expect(receiver.arrivals()).toBe(before);
   });
 
-  it("lets the sandbox deliver to loopback by name", async () => {
+  it("lets the sandbox deliver to loopback by name where the deployment opts in", async () => {
     const application = await app("/by-name", { webhookUrl: `http://localhost:${receiver.port}/by-name` });
     const event = await recordEvent({ applicationId: application.id, environment: "sandbox", type: "consent.expired", data: { subject: "u_7" } });
     await waitFor(() => receiver.received.some((item) => item.id === event.id), "sandbox delivery to localhost");

@@ -1,5 +1,6 @@
 export { deliverWebhook, enqueueDelivery, USER_AGENT, webhookDeliveryJob, webhookPayload, type DeliveryJob, type DeliveryOutcome } from "./deliver";
-export { addressAllowed, guardedLookup, postWebhook, validateWebhookUrl, type PostResult, type UrlCheck, type WebhookEnvironment } from "./outbound";
+export { checkWebhookDestination, NOT_PUBLIC, type UrlCheck, type WebhookEnvironment } from "./destination";
+export { postWebhook, type PostResult } from "./outbound";
 export { backoffMs, deliveryPolicy, MAX_ATTEMPTS, type DeliveryPolicy } from "./policy";
 export { redispatchDeliveries, redispatchWebhookDeliveries } from "./redispatch";
 export { resendDelivery, sendTestEvent, type ResendResult } from "./resend";

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type PgBoss from "pg-boss";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { decryptSecret } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
@@ -23,10 +23,14 @@ function spawnWorker() {
 }
 
 beforeAll(async () => {
+  // The receiver listens on loopback, which only a deployment that opts in lets sandbox webhooks reach; the
+  // spawned workers inherit the setting.
+  vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
   boss = await startQueue(process.env.DATABASE_URL!); // creates the queues, as a deployed database has them
 });
 
 afterAll(async () => {
+  vi.unstubAllEnvs();
   for (const worker of workers) if (worker.exitCode === null) worker.kill("SIGKILL");
   await stopSender();
   await boss.stop({ graceful: false, wait: true });

@@ -13,6 +13,8 @@ import { Webhook } from "standardwebhooks";
 const total = Number(process.env.WEBHOOK_FANOUT_EVENTS ?? "10000");
 // The bench's own throwaway database: a throwaway secret seals its signing secret when none is configured.
 process.env.CHARTKEY_SECRET ??= `bench-only-${randomBytes(24).toString("hex")}`;
+// Its receiver listens on loopback, which only a deployment that opts in lets sandbox webhooks reach.
+process.env.CHARTKEY_ALLOW_PRIVATE_WEBHOOKS = "on";
 const { closeDb, db, migrate, startEmbeddedPostgres } = await import("@/lib/db");
 const { createApplication } = await import("@/lib/applications");
 const { decryptSecret } = await import("@/lib/auth");

@@ -3,9 +3,13 @@ import * as appRoute from "@/app/api/v1/app/route";
 import { db } from "@/lib/db";
 import { bearer, createTestApplication, routeContext } from "@/test/factories";
 import { hashApiKey } from "@/lib/auth";
+import { INTERNAL_HEADER } from "@/lib/http";
+import { authFailuresPerMinute } from "@/lib/config";
 
-async function getApp(headers: HeadersInit = {}) {
-  const response = await appRoute.GET(new Request("http://localhost/api/v1/app", { headers }), routeContext());
+async function getApp(headers: HeadersInit = {}, from?: string) {
+  const sent = new Headers(headers);
+  if (from) sent.set(INTERNAL_HEADER.clientAddress, from);
+  const response = await appRoute.GET(new Request("http://localhost/api/v1/app", { headers: sent }), routeContext());
   const body = await response.json();
   return { status: response.status, code: body.error?.code as string | undefined, body, headers: response.headers };
 }
@@ -76,5 +80,49 @@ describe("API key authentication (docs/contract.md, Authentication)", () => {
     expect(stored.secretHash).toBe(hashApiKey(sandboxKey));
     expect(JSON.stringify(stored)).not.toContain(sandboxKey.slice(8));
     expect(stored.displayPrefix.length).toBeLessThan(16);
+  });
+});
+
+describe("the failed-authentication limit per address (issue 22)", () => {
+  const wrongKey = (index: number) => bearer(`ck_test_${index.toString().padStart(43, "W")}`);
+
+  /** Spends the address's failed authentications: the failure that spends them is answered 429 itself. */
+  async function spend(from: (index: number) => string) {
+    for (let index = 0; index < authFailuresPerMinute(); index++) {
+      expect(await getApp(wrongKey(index), from(index))).toMatchObject({ status: 401, code: "invalid_api_key" });
+    }
+    expect(await getApp(wrongKey(authFailuresPerMinute()), from(authFailuresPerMinute()))).toMatchObject({ status: 429, code: "rate_limited" });
+  }
+
+  it("a valid key from a blocked address is served under its own key's limit; no key and bad keys get 429 alike", async () => {
+    const { sandboxKey, sandboxKeyId } = await createTestApplication();
+    const shared = "198.51.100.44";
+    await spend(() => shared);
+
+    const served = await getApp(bearer(sandboxKey), shared);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("ratelimit")).toMatch(/^"key";r=299;t=\d+$/);
+
+    // What a guesser gets meanwhile: one 429 for an unknown, a malformed, a revoked and a missing key, naming only the
+    // address limit, so nothing tells these apart or from the 401 it had before.
+    const { sandboxKey: revokedKey, sandboxKeyId: revokedId } = await createTestApplication();
+    await db().apiKey.update({ where: { id: revokedId }, data: { revokedAt: new Date() } });
+    const refusals = [await getApp(wrongKey(1000), shared), await getApp(bearer("ck_test_short"), shared), await getApp(bearer(revokedKey), shared), await getApp({}, shared)];
+    for (const refusal of refusals) {
+      expect(refusal).toMatchObject({ status: 429, code: "rate_limited" });
+      expect(refusal.headers.get("ratelimit")).toMatch(/^"auth-failure";r=0;t=\d+$/);
+      expect(refusal.body.error.message).toBe(refusals[0]!.body.error.message);
+    }
+    // Still served, and counted on its key, not on the address.
+    expect((await getApp(bearer(sandboxKey), shared)).headers.get("ratelimit")).toMatch(/^"key";r=298;t=\d+$/);
+    expect(await db().apiKey.count({ where: { id: sandboxKeyId, revokedAt: null } })).toBe(1);
+    // Another address is not affected.
+    expect(await getApp(wrongKey(1001), "198.51.100.45")).toMatchObject({ status: 401, code: "invalid_api_key" });
+  });
+
+  it("an IPv6 /64 counts as one address", async () => {
+    await spend((index) => `2001:db8:44:1::${(index + 1).toString(16)}`);
+    expect(await getApp(wrongKey(2000), "2001:db8:44:1:ffff::9")).toMatchObject({ status: 429, code: "rate_limited" });
+    expect(await getApp(wrongKey(2001), "2001:db8:44:2::1")).toMatchObject({ status: 401, code: "invalid_api_key" });
   });
 });

@@ -86,7 +86,7 @@ describe("OPTIONS and browser access", () => {
 });
 
 describe("failed authentication is limited per client address", () => {
-  it("after 100 unknown keys in a minute, the address's next request gets 429 rate_limited, even with a valid key; other addresses do not", async () => {
+  it("after 100 unknown keys in a minute, the address's next request without a valid key gets 429 rate_limited; a valid key is served; other addresses are not limited", async () => {
     const { sandboxKey } = await createTestApplication();
     const guesser = freshAddress();
     const call = (address: string, key: string) =>
@@ -95,15 +95,16 @@ describe("failed authentication is limited per client address", () => {
     for (let attempt = 1; attempt <= 100; attempt += 1) {
       expect((await call(guesser, `ck_test_${"x".repeat(30)}${attempt}`)).status).toBe(401);
     }
-    // The 101st failure is refused instead of checked, and so is everything after it until the window ends.
+    // The 101st failure is refused, and so is every further bad key until the window ends (issue 22: a valid key
+    // from the same address, such as a backend behind the guesser's NAT, is served meanwhile).
     const spent = await call(guesser, `ck_test_${"y".repeat(32)}`);
     expect(spent.status).toBe(429);
     expect((await spent.json()).error.code).toBe("rate_limited");
     expect(Number(spent.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(spent.headers.get("service-version")).toBe(SERVICE_VERSION);
 
-    const validButBlocked = await call(guesser, sandboxKey);
-    expect(validButBlocked.status).toBe(429);
+    expect((await call(guesser, sandboxKey)).status).toBe(200);
+    expect((await call(guesser, `ck_test_${"z".repeat(32)}`)).status).toBe(429);
 
     expect((await call(freshAddress(), sandboxKey)).status).toBe(200);
   });

@@ -9,10 +9,10 @@ import { webhookUrlInputSchema } from "@/lib/applications/schemas";
 import { Button } from "@/components/ui/button";
 import { Field, FormAlert } from "@/components/ui/field";
 
-type EndpointFormProps = { applicationId: string; webhookUrl: string | null; live: boolean; canManage: boolean };
+type EndpointFormProps = { applicationId: string; webhookUrl: string | null; live: boolean; canManage: boolean; localReceivers: boolean };
 
 /** The endpoint deliveries go to; the domain checks it against the sandbox or live rules and its refusal is shown as is. */
-export function EndpointForm({ applicationId, webhookUrl, live, canManage }: EndpointFormProps) {
+export function EndpointForm({ applicationId, webhookUrl, live, canManage, localReceivers }: EndpointFormProps) {
   const [refusal, setRefusal] = useState<string | null>(null);
   const form = useForm<{ webhookUrl: string | null }>({ resolver: zodResolver(webhookUrlInputSchema), defaultValues: { webhookUrl: webhookUrl ?? "" } });
 
@@ -38,7 +38,9 @@ export function EndpointForm({ applicationId, webhookUrl, live, canManage }: End
         hint={
           live
             ? "Production is enabled, so live rules apply: https only, and the host must be public (no localhost, private or reserved addresses)."
-            : "Sandbox rules apply: http or https, and localhost is allowed for local development. Once production is enabled the URL must be https on a public host."
+            : localReceivers
+              ? "Sandbox rules apply: http or https; this deployment also allows receivers on localhost and private networks for local development. Once production is enabled the URL must be https on a public host."
+              : "Sandbox rules apply: http or https, and the host must be public (a tunnel can forward to a receiver on your machine). Once production is enabled the URL must be https."
         }
         {...form.register("webhookUrl")}
       />

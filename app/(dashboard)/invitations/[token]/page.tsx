@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { AcceptInvitation } from "@/components/dashboard/team/accept-invitation";
 import { buttonClass } from "@/components/ui/button";
 import { Card, CardBody } from "@/components/ui/card";
@@ -24,7 +25,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
       Go to your applications
     </Link>
   );
-  if (!invitation) return <EmptyState title="Invitation not found" description="The link is incomplete or not an invitation. Check that you copied all of it." action={back} />;
+  if (!invitation) notFound();
   if (invitation.status !== "pending") return <EmptyState title="This invitation cannot be used" description={UNUSABLE[invitation.status]} action={back} />;
   const matches = invitation.email.toLowerCase() === developer.email.toLowerCase();
   return (

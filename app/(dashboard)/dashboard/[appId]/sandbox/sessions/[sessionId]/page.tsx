@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { SessionProgress } from "@/components/dashboard/sandbox/session-progress";
 import { buttonClass } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { dashboardOrigin, readSandboxSession, requireApplication, sandboxScenarios } from "@/lib/dashboard";
 import { ApiError } from "@/lib/http";
@@ -29,7 +29,8 @@ export default async function SandboxSessionPage({ params }: { params: Promise<{
       Back to the sandbox
     </Link>
   );
-  if (!session) return <EmptyState title="Session not found" description="This application's sandbox has no Connect session with that id." action={back} />;
+  // Another application's session is "not found", exactly like one that does not exist, with a 404 status.
+  if (!session) notFound();
 
   return (
     <div className="space-y-6">

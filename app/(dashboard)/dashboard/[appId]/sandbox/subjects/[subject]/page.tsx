@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { RecordsTable } from "@/components/dashboard/sandbox/records-table";
 import { SandboxEvents } from "@/components/dashboard/sandbox/sandbox-events";
 import { ReceiptStatusBadge, SimulationStateBadge, SyncStatusBadge } from "@/components/dashboard/sandbox/status-badges";
@@ -34,7 +35,8 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
     </Link>
   );
   const subject = await sandboxSubjectView(application.id, subjectId);
-  if (!subject) return <EmptyState title="Subject not found" description="This application's sandbox has no subject with that id." action={back} />;
+  // Another application's subject is "not found", exactly like one that does not exist, with a 404 status.
+  if (!subject) notFound();
 
   const counts = subject.recordCounts;
   const fallback: Category = CATEGORIES.find((category) => (counts[category] ?? 0) > 0) ?? CATEGORIES[0];

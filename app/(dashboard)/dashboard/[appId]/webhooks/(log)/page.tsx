@@ -10,6 +10,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
+import { privateWebhooksAllowed } from "@/lib/config";
 import { requireApplication } from "@/lib/dashboard";
 import { can } from "@/lib/team";
 import { listDeliveries } from "@/lib/webhooks";
@@ -46,7 +47,13 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
       <Card>
         <CardHeader title="Endpoint" description="One URL for both environments. The event's environment field says which one it came from." />
         <CardBody>
-          <EndpointForm applicationId={application.id} webhookUrl={application.webhookUrl} live={application.productionEnabled} canManage={canManage} />
+          <EndpointForm
+            applicationId={application.id}
+            webhookUrl={application.webhookUrl}
+            live={application.productionEnabled}
+            canManage={canManage}
+            localReceivers={privateWebhooksAllowed()}
+          />
         </CardBody>
       </Card>
       <Card>

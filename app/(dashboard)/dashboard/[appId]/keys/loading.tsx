@@ -1,0 +1,1 @@
+export { SectionLoading as default } from "@/components/dashboard/section-loading";
