@@ -1,9 +1,15 @@
 import { db } from "@/lib/db";
+import { idPattern } from "@/lib/ids";
 import { linkToken } from "./link-tokens";
 import type { ConnectSessionResource } from "./schemas";
 
+const SESSION_ID = idPattern("cs_");
+
 /** Everything a session resource shows, loaded in one query. */
 export async function loadSession(where: { id: string; applicationId?: string; environment?: "sandbox" | "live" }) {
+  // Ids reach here from URLs (the dashboard's sandbox pages): one not shaped like a session id names none, and is not
+  // sent to the database (PostgreSQL refuses a NUL byte with an error).
+  if (!SESSION_ID.test(where.id)) return null;
   return db().connectSession.findFirst({
     where,
     include: {

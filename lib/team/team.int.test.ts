@@ -41,6 +41,11 @@ describe("application access", () => {
     expect(await getApplicationAccess(developer.id, "app_doesnotexist")).toBeNull();
   });
 
+  it("treats an id that is not shaped like one (a NUL byte, which PostgreSQL refuses) as no application, not an error", async () => {
+    const { developer } = await createTestApplication();
+    for (const junk of ["\0", "app_\0", `app_${"x".repeat(23)}\0`, "x".repeat(500)]) expect(await getApplicationAccess(developer.id, junk)).toBeNull();
+  });
+
   it("lists a developer's applications newest first with their role, and only theirs", async () => {
     const { developer, application: first } = await createTestApplication();
     await new Promise((resolve) => setTimeout(resolve, 5));
