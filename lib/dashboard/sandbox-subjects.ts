@@ -1,6 +1,9 @@
 import { db } from "@/lib/db";
+import { idPattern } from "@/lib/ids";
 import { findScenario, type SandboxControl } from "@/lib/sandbox";
 import { listSandboxSubjects, type SandboxSubject } from "@/lib/simulation";
+
+const SUBJECT_ID = idPattern("u_");
 
 /** A sandbox subject as the dashboard shows it: lib/simulation's view plus its simulation and the events it supports. */
 export type SandboxSubjectView = SandboxSubject & {
@@ -50,6 +53,8 @@ export async function sandboxSubjectViews(applicationId: string, options: { subj
 
 /** One sandbox subject of the application as the dashboard shows it, or null when it is not one. */
 export async function sandboxSubjectView(applicationId: string, subjectId: string): Promise<SandboxSubjectView | null> {
+  // A malformed id (a NUL byte would make PostgreSQL refuse the query) names no subject.
+  if (!SUBJECT_ID.test(subjectId)) return null;
   const [view] = await sandboxSubjectViews(applicationId, { subjectId, limit: 1 });
   return view ?? null;
 }

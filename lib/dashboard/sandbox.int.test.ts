@@ -77,6 +77,8 @@ describe("the dashboard's sandbox functions", () => {
     expect(otherIds).not.toContain(subject);
     expect(otherIds).not.toContain(hosted.id);
     expect(await sandboxSubjectView(other.application.id, subject)).toBeNull();
+    // Hostile ids from the dashboard's URL name no subject instead of failing the query (PostgreSQL refuses NUL).
+    for (const hostile of ["u_\u0000", `${subject}\u0000`]) expect(await sandboxSubjectView(applicationId, hostile)).toBeNull();
     expect(await readSubjectRecords(other.application.id, subject, "labs")).toBeNull();
     await expect(readSandboxSession(other, session.id, ORIGIN)).rejects.toMatchObject({ code: "not_found" });
     // A session id from the URL that is not shaped like one (a NUL byte) is not found, not a database error.

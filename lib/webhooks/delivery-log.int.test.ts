@@ -31,6 +31,8 @@ describe("the webhook delivery log", () => {
     expect(detail?.attempts).toEqual([expect.objectContaining({ attempt: 1, responseCode: 500, latencyMs: 42 })]);
     expect(JSON.parse(detail!.payload)).toMatchObject({ id: events[0]!.id, type: "consent.granted", data: { n: 0 } });
     expect(await getDelivery(other.application.id, first.id)).toBeNull();
+    // Hostile ids from the dashboard's URL name no delivery instead of failing the query (PostgreSQL refuses NUL).
+    for (const hostile of ["whd_\u0000", `${first.id}\u0000`, "' OR 1=1 --"]) expect(await getDelivery(application.id, hostile)).toBeNull();
     const otherDelivery = await db().webhookDelivery.findFirstOrThrow({ where: { eventId: otherEvent.id } });
     expect((await listDeliveries({ applicationId: application.id })).items.map((item) => item.id)).not.toContain(otherDelivery.id);
   });

@@ -1,6 +1,9 @@
 import { db } from "@/lib/db";
+import { idPattern } from "@/lib/ids";
 import { decodeCursor, encodeCursor } from "@/lib/http";
 import { webhookPayload } from "./deliver";
+
+const DELIVERY_ID = idPattern("whd_");
 
 export type DeliveryLogEntry = {
   id: string;
@@ -64,6 +67,8 @@ export async function listDeliveries(input: { applicationId: string; cursor?: st
 
 /** One delivery of the application with every attempt and the exact body sent; null for another application's. */
 export async function getDelivery(applicationId: string, deliveryId: string) {
+  // A malformed id (a NUL byte would make PostgreSQL refuse the query) names no delivery.
+  if (!DELIVERY_ID.test(deliveryId)) return null;
   const row = await db().webhookDelivery.findFirst({
     where: { id: deliveryId, applicationId },
     include: {
