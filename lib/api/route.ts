@@ -85,7 +85,7 @@ export async function runPipeline(
     recordRequest({
       requestId,
       apiKeyId: key.apiKeyId,
-      agentCredentialId: null,
+      agentCredentialId: state.agent?.credentialId ?? null,
       applicationId: key.application.id,
       environment: key.environment,
       conformanceRunId: key.conformanceRunId,

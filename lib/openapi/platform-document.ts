@@ -1,3 +1,4 @@
+import { createAgentCredential, revokeAgentCredential } from "@/lib/agents";
 import type { OperationDeclaration } from "@/lib/api";
 import { getApp } from "@/lib/applications";
 import { cancelConnectSession, createConnectSession, getConnectSession } from "@/lib/connect";
@@ -17,6 +18,8 @@ export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
   getHealth,
   getApp,
   getPlatformOpenApi,
+  createAgentCredential,
+  revokeAgentCredential,
   createConnectSession,
   getConnectSession,
   cancelConnectSession,
@@ -43,7 +46,7 @@ export function platformOpenApiDocument(): OpenApiDocument {
       "Sandbox keys start with ck_test_, live keys with ck_live_. Every response carries Service-Version.",
     servers: [{ url: "/api/v1", description: "This deployment" }],
     tags: [
-      { name: "Platform", description: "Availability, the calling application and this document." },
+      { name: "Platform", description: "Availability, the calling application, delegated credentials for AI agents and this document." },
       { name: "Connect", description: "Sessions that send a patient through the hosted consent flow." },
       { name: "Records", description: "Subjects, their consent-filtered records, change feeds and consent receipts." },
       { name: "Sandbox", description: "Sandbox keys only: simulated Connect sessions and controls on the synthetic users they create." },
