@@ -1,6 +1,6 @@
 import path from "node:path";
 import { flushRequestLog } from "@/lib/http";
-import { API_FOLDERS, createPlatformServer, directApiHandler, loadApiRoutes, type NextHandler } from "@/lib/server";
+import { createPlatformServer, prepareApiRoutes, type NextHandler } from "@/lib/server";
 import { listenOnFreePort } from "./raw-http";
 
 /**
@@ -8,13 +8,14 @@ import { listenOnFreePort } from "./raw-http";
  * served: they answer 404), on a free loopback port. For tests of clients that speak real HTTP to the API.
  */
 export async function startApiServer() {
-  const routes = await loadApiRoutes(path.join(process.cwd(), "app"), API_FOLDERS);
-  const servedAt = { hostname: "localhost", port: 0 };
+  // The URL Next.js would build is on its configured host and port: bind the server first, then tell the handler.
+  const servedAt = { hostname: "localhost", port: 0, appDir: path.join(process.cwd(), "app") };
+  const directApi = await prepareApiRoutes(servedAt);
   const noPages: NextHandler = async (_req, res) => {
     res.statusCode = 404;
     res.end();
   };
-  const listening = await listenOnFreePort(createPlatformServer(noPages, 0, directApiHandler(routes, servedAt)));
+  const listening = await listenOnFreePort(createPlatformServer(noPages, 0, directApi));
   servedAt.port = listening.port;
   const origin = `http://127.0.0.1:${listening.port}`;
   return {

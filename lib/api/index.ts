@@ -6,3 +6,4 @@ export { route, type DeclaredHandler, type Handler, type HandlerArgs, type NextR
 export { serve, unknownPath, type RouteExports } from "./serve";
 export { PIPELINE } from "./steps";
 export { documentedErrors, documentedHeaders } from "./documented";
+export { apiDispatcher, setApiDispatcher, type ApiDispatcher } from "./dispatch";

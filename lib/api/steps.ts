@@ -5,6 +5,7 @@ import {
   authenticateAgent,
   bearerToken,
   confirmAuthority,
+  invalidAgentToken,
   isAgentToken,
   type AgentAuth,
 } from "@/lib/auth";
@@ -83,6 +84,8 @@ const authenticate: Step = {
     try {
       const authorization = state.request.headers.get("authorization");
       if (kind === "key" && authorization !== null && isAgentToken(bearerToken(authorization))) {
+        // A delegated credential is for the REST API only: anywhere else it was issued for another API.
+        if (!state.profile.delegatedCredentials) throw invalidAgentToken();
         state.agent = await authenticateAgent(bearerToken(authorization));
         state.principal = state.agent.key;
       } else {

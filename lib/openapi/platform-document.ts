@@ -12,6 +12,7 @@ import { buildOpenApiDocument } from "./build-document";
 import type { OpenApiDocument } from "./document-types";
 import { COMMON_HEADERS } from "./common-headers";
 import { getPlatformOpenApi } from "./operations";
+import { platformMcp } from "@/lib/mcp";
 
 /** Every /api/v1 operation, in the order the document lists them. Each domain's declarations join this list. */
 export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
@@ -31,6 +32,7 @@ export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
   simulateConnectSession,
   triggerSandboxEvent,
   ...TEFCA_OPERATIONS,
+  platformMcp,
 ];
 
 let cached: OpenApiDocument | undefined;
@@ -50,6 +52,7 @@ export function platformOpenApiDocument(): OpenApiDocument {
       { name: "Connect", description: "Sessions that send a patient through the hosted consent flow." },
       { name: "Records", description: "Subjects, their consent-filtered records, change feeds and consent receipts." },
       { name: "Sandbox", description: "Sandbox keys only: simulated Connect sessions and controls on the synthetic users they create." },
+      { name: "MCP", description: "The Model Context Protocol server: each tool mirrors one operation of this API." },
       {
         name: "TEFCA",
         description:
