@@ -11,7 +11,7 @@ const FORWARDED = ["authorization", INTERNAL_HEADER.clientAddress] as const;
 /**
  * Calls a tool: its REST twin, in process, through the operation's own route (authentication, limits, validation,
  * handler, request log), with the arguments placed as the operation reads them. The answer's body is the tool's
- * structured result; an error answer is a tool error (`isError`) carrying the spec's envelope.
+ * structured result; an error answer is a tool error (`isError`) whose text is the spec's error envelope.
  */
 export async function callTool(
   set: ToolSet,
@@ -47,11 +47,11 @@ export async function callTool(
   if (inBody) headers.set("content-type", "application/json");
   const response = await dispatcher.dispatch(new Request(url, { method: entry.method, headers, body: inBody ? JSON.stringify(body) : undefined }));
   const text = await response.text();
-  const structured = JSON.parse(text) as Record<string, unknown>;
-  return { content: [{ type: "text", text }], structuredContent: structured, ...(response.ok ? {} : { isError: true }) };
+  // An error's envelope is the result's text only: structured content must match the tool's output schema.
+  if (!response.ok) return { content: [{ type: "text", text }], isError: true };
+  return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
 }
 
 function toolError(error: ApiError, requestId: string): CallToolResult {
-  const envelope = errorEnvelope(error, requestId);
-  return { content: [{ type: "text", text: JSON.stringify(envelope) }], structuredContent: envelope, isError: true };
+  return { content: [{ type: "text", text: JSON.stringify(errorEnvelope(error, requestId)) }], isError: true };
 }

@@ -20,7 +20,8 @@ export function demoOpenApiDocument(): OpenApiDocument {
     description:
       `Keyless and read-only. ${DATA_NOTICE} Limited to ${DEMO_POLICY.points} requests per ` +
       `${DEMO_POLICY.windowSeconds} seconds per client address and API instance: follow the RateLimit and ` +
-      "Retry-After headers. Errors carry the error envelope; a 429 is never publicly cacheable.",
+      "Retry-After headers. Errors carry the error envelope; a 429 is never publicly cacheable. A keyless MCP server " +
+      `at ${DEMO_BASE}/mcp (stateless Streamable HTTP) offers the read operations as tools that answer exactly as these routes.`,
     servers: [{ url: DEMO_BASE, description: "This deployment" }],
     tags: [
       { name: "Demo", description: "Index, availability, providers, this document and the demo MCP server (POST /mcp)." },

@@ -46,6 +46,12 @@ function envelope(body: unknown) {
   return { error: { ...error, requestId: expect.stringMatching(/^req_/) } };
 }
 
+/** A tool error's envelope: the result's text (structured content is for answers matching the output schema). */
+function errorOf(result: CallToolResult): unknown {
+  expect(result.structuredContent).toBeUndefined();
+  return JSON.parse((result.content[0] as { text: string }).text);
+}
+
 /** A session without the fields that differ between two sessions created alike. */
 function sessionShape(body: unknown) {
   return { ...(body as Record<string, unknown>), id: null, connectUrl: null, createdAt: null, expiresAt: null };
@@ -93,6 +99,8 @@ describe("the authenticated MCP server at /api/v1/mcp", () => {
   it("answers every record tool exactly as its REST twin, as structured content matching the output schema", async () => {
     const { sandboxKey, subject, receipt } = await sharingSubject();
     const client = await connect(sandboxKey);
+    // Listed first, as clients do: the SDK client then checks every structured result against the output schema.
+    await client.listTools();
     const rest = (pathname: string) => request(origin, "GET", `/api/v1${pathname}`, { token: sandboxKey });
     const same = async (name: string, args: Record<string, unknown>, pathname: string, ignore: (body: Record<string, unknown>) => unknown = (body) => body) => {
       const result = await call(client, name, args);
@@ -115,6 +123,7 @@ describe("the authenticated MCP server at /api/v1/mcp", () => {
   it("answers the Connect and sandbox tools as their REST twins, writes included", async () => {
     const { sandboxKey, subject } = await sharingSubject({ facts: false });
     const client = await connect(sandboxKey);
+    await client.listTools();
     const post = (pathname: string, body?: unknown) => request(origin, "POST", `/api/v1${pathname}`, { token: sandboxKey, body });
 
     const created = await call(client, "create_connect_session", { categories: ["labs"], externalUserId: "agent-user" });
@@ -140,12 +149,14 @@ describe("the authenticated MCP server at /api/v1/mcp", () => {
     const eventTwin = await post(`/sandbox/subjects/${subject.id}/events`, { type: "consent.revoke" });
     expect(eventTwin.status).toBe(404);
     expect(event.isError).toBe(true);
-    expect(event.structuredContent).toEqual(envelope(eventTwin.body));
+    expect(errorOf(event)).toEqual(envelope(eventTwin.body));
   });
 
   it("answers a tool's errors as tool results with the spec's envelope: validation, scope, and capabilities not built yet", async () => {
     const { sandboxKey, subject } = await sharingSubject({ allowlist: ["labs"], granted: ["labs"], facts: false });
     const client = await connect(sandboxKey);
+    // Listed first, as clients do: the SDK client then checks every structured result against the output schema.
+    await client.listTools();
     const cases: [string, Record<string, unknown>, string, string, unknown?][] = [
       ["get_category_records", { subject: subject.id, category: "claims" }, "GET", `/users/${subject.id}/records/claims`],
       ["get_category_records", { subject: subject.id, category: "labs", limit: "500" }, "GET", `/users/${subject.id}/records/labs?limit=500`],
@@ -159,7 +170,7 @@ describe("the authenticated MCP server at /api/v1/mcp", () => {
       const result = await call(client, name, args);
       const twin = await request(origin, method, `/api/v1${pathname}`, { token: sandboxKey, body });
       expect(twin.status, pathname).toBeGreaterThanOrEqual(400);
-      expect([name, result.isError, result.structuredContent]).toEqual([name, true, envelope(twin.body)]);
+      expect([name, result.isError, errorOf(result)]).toEqual([name, true, envelope(twin.body)]);
     }
   });
 
