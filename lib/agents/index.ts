@@ -4,3 +4,4 @@ export * from "./operations";
 export * from "./present-credential";
 export * from "./revoke-credential";
 export * from "./schemas";
+export * from "./manage-credentials";
