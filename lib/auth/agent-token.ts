@@ -10,9 +10,25 @@ export function generateAgentToken(): { token: string; tokenHash: string } {
   return { token, tokenHash: hashApiKey(token) };
 }
 
-/** Whether a bearer token is meant as a delegated credential (well-formed or not), rather than an API key. */
+/**
+ * Whether a bearer token is meant as a delegated credential rather than an API key: ours (`ck_agent_`, well-formed
+ * or not), or an OAuth access token issued for an audience (an MCP client's, say), which no API key is. Either is
+ * then answered as an agent token: 401 `invalid_agent_token` unless it is one of ours and its authority holds.
+ */
 export function isAgentToken(token: string): boolean {
-  return token.startsWith(AGENT_TOKEN_PREFIX);
+  return token.startsWith(AGENT_TOKEN_PREFIX) || audienceOf(token) !== undefined;
+}
+
+/** The `aud` claim of a JWT access token, if the bearer is one (read, never trusted: it only names the refusal). */
+function audienceOf(token: string): unknown {
+  const [, payload, signature, ...rest] = token.split(".");
+  if (!payload || signature === undefined || rest.length > 0) return undefined;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    return claims !== null && typeof claims === "object" ? (claims as { aud?: unknown }).aud : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function wellFormedAgentToken(token: string): boolean {

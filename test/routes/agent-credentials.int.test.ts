@@ -224,6 +224,16 @@ describe("a request made with a delegated credential", () => {
     }
   });
 
+  it("401 invalid_agent_token for an MCP-audience OAuth token: REST accepts none", async () => {
+    const { subject } = await subjectWithCredential(origin);
+    const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const token = `${segment({ alg: "RS256", typ: "at+jwt" })}.${segment({ aud: `${origin}/api/v1/mcp`, sub: "agent", exp: 4_102_444_800 })}.c2lnbmF0dXJl`;
+    for (const pathname of [`/users/${subject.id}/records`, "/app"]) {
+      const answer = await get(token, pathname);
+      expect([pathname, answer.status, code(answer)]).toEqual([pathname, 401, "invalid_agent_token"]);
+    }
+  });
+
   it("401 invalid_agent_token once it expired", async () => {
     const { credential, subject } = await subjectWithCredential(origin);
     await db().agentCredential.update({ where: { id: credential.id }, data: { expiresAt: new Date(Date.now() - 1) } });
