@@ -1,15 +1,8 @@
-import type { AgentOperation } from "@/lib/auth";
+import type { AgentOperation, AuthorityRow } from "@/lib/auth";
 import { CATEGORIES, type Category } from "@/lib/records";
 import type { AgentCredentialResource } from "./schemas";
 
-export type CredentialRow = {
-  id: string;
-  subjectId: string;
-  receiptId: string;
-  categories: string[];
-  operations: string[];
-  purpose: string;
-  expiresAt: Date;
+export type CredentialRow = Pick<AuthorityRow, "id" | "subjectId" | "receiptId" | "categories" | "operations" | "purpose" | "expiresAt"> & {
   createdAt: Date;
   revokedAt: Date | null;
 };

@@ -2,10 +2,13 @@ import type pg from "pg";
 import { pgPool } from "@/lib/db";
 import { ApiError } from "@/lib/http";
 import { log } from "@/lib/log";
-import type { Environment } from "./api-key-format";
+import type { KeyRow } from "./key-sql";
 
-/** A credential with everything its authority rests on: itself, its parent key and application, its receipt. */
-export type AuthorityRow = {
+/**
+ * A credential with everything its authority rests on: itself, its parent key and application (the columns key
+ * authentication reads), its receipt.
+ */
+export type AuthorityRow = Pick<KeyRow, "environment" | "conformanceRunId" | "applicationId" | "name" | "status" | "productionEnabled" | "categoryAllowlist" | "syncMode"> & {
   id: string;
   subjectId: string;
   receiptId: string;
@@ -16,14 +19,6 @@ export type AuthorityRow = {
   credentialRevoked: boolean;
   apiKeyId: string;
   keyRevoked: boolean;
-  environment: Environment;
-  conformanceRunId: string | null;
-  applicationId: string;
-  name: string;
-  status: "sandbox" | "active" | "suspended";
-  productionEnabled: boolean;
-  categoryAllowlist: string[];
-  syncMode: "one_time" | "continuous";
   receiptActive: boolean;
 };
 

@@ -25,7 +25,7 @@ export function toolDefinition(set: ToolSet, entry: ToolEntry, dispatcher: ApiDi
   return {
     name: entry.name,
     title: operation?.summary,
-    description: [operation?.summary, operation?.description, twin].filter(Boolean).join(" "),
+    description: [operation && `${operation.summary.replace(/\.$/, "")}.`, operation?.description, twin].filter(Boolean).join(" "),
     inputSchema: operation ? inputSchema(operation) : undeclaredInput(entry),
     ...(operation && objectSchema(operation.success.schema) ? { outputSchema: objectSchema(operation.success.schema) } : {}),
     annotations: { readOnlyHint: readOnly, destructiveHint: !readOnly && entry.destructive === true, idempotentHint: readOnly, openWorldHint: false },
