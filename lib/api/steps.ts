@@ -83,10 +83,11 @@ const authenticate: Step = {
     assertAddressMayAuthenticate(address);
     try {
       const authorization = state.request.headers.get("authorization");
-      if (kind === "key" && authorization !== null && isAgentToken(bearerToken(authorization))) {
+      const token = kind === "key" && authorization !== null ? bearerToken(authorization) : null;
+      if (token !== null && isAgentToken(token)) {
         // A delegated credential is for the REST API only: anywhere else it was issued for another API.
         if (!state.profile.delegatedCredentials) throw invalidAgentToken();
-        state.agent = await authenticateAgent(bearerToken(authorization));
+        state.agent = await authenticateAgent(token);
         state.principal = state.agent.key;
       } else {
         state.principal = await AUTHENTICATORS[kind](state.request);
@@ -110,7 +111,8 @@ const credentialScope: Step = {
     const operation = state.declaration.agentOperation;
     if (!operation) throw new ApiError("operation_forbidden", `A delegated credential cannot call ${operationName(state.declaration)}; use the application key.`);
     Object.assign(state.headers, await admitAgentRequest(agent));
-    const { subject, receiptId, category } = state.rawParams;
+    const { receiptId, category } = state.rawParams;
+    const subject = state.declaration.subjectParam ? state.rawParams[state.declaration.subjectParam] : undefined;
     const categories = state.url.searchParams.get("categories");
     assertCredentialCovers(agent, operation, {
       subject: typeof subject === "string" ? subject : undefined,
