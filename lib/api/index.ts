@@ -6,4 +6,5 @@ export { route, type DeclaredHandler, type Handler, type HandlerArgs, type NextR
 export { serve, unknownPath, type RouteExports } from "./serve";
 export { PIPELINE } from "./steps";
 export { documentedErrors, documentedHeaders } from "./documented";
+export { apiDispatcher, setApiDispatcher, type ApiDispatcher } from "./dispatch";
 export { pathId } from "./path-id";

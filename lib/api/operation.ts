@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { AgentOperation } from "@/lib/auth";
 import type { ErrorCode } from "@/lib/http";
 import type { AuthKind } from "./authenticators";
 import type { Profile } from "./profiles";
@@ -62,6 +63,11 @@ export type OperationDeclaration<
   cache?: string;
   /** The path parameter naming the subject a request concerns, for the request log (the conformance grader reads it). */
   subjectParam?: string;
+  /**
+   * A keyed read a delegated credential may also make, when granted this operation (named after its MCP tool). The
+   * pipeline checks the credential covers the request's subject, receipt and categories before the handler runs.
+   */
+  agentOperation?: AgentOperation;
 };
 
 /** Declares an operation; the identity function keeps the literal types the route handler infers from. */

@@ -1,7 +1,7 @@
 import { operationOutcomeResponse } from "@/lib/fhir";
 import { ApiError, errorResponse, HEADER, SERVICE_VERSION } from "@/lib/http";
 
-export type ProfileName = "platform" | "demo" | "fhir" | "public" | "oauth";
+export type ProfileName = "platform" | "demo" | "fhir" | "public" | "oauth" | "mcp" | "demo-mcp";
 
 /**
  * How one API family differs. Every family runs the same pipeline steps; a profile only says what the steps put on
@@ -19,6 +19,10 @@ export type Profile = {
   cors: boolean;
   /** Response headers a cross-origin caller may read. */
   exposedHeaders?: string[];
+  /** Request headers a cross-origin caller may send besides Content-Type (a CORS preflight's answer). */
+  allowedHeaders?: string[];
+  /** Whether keyed operations also take delegated credentials (the REST API); elsewhere they are for another API. */
+  delegatedCredentials?: boolean;
   /** Whether the family reads `Idempotency-Key` (validating it everywhere, honouring it where declared). */
   idempotencyKeys: boolean;
   errorResponse: (error: ApiError, requestId: string, headers: Record<string, string>) => Response;
@@ -33,6 +37,7 @@ export const PLATFORM_PROFILE: Profile = {
   defaultCache: NO_STORE,
   cors: false,
   idempotencyKeys: true,
+  delegatedCredentials: true,
   errorResponse,
 };
 

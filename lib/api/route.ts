@@ -86,7 +86,7 @@ export async function runPipeline(
     recordRequest({
       requestId,
       apiKeyId: key.apiKeyId,
-      agentCredentialId: null,
+      agentCredentialId: state.agent?.credentialId ?? null,
       applicationId: key.application.id,
       environment: key.environment,
       conformanceRunId: key.conformanceRunId,

@@ -49,7 +49,7 @@ function notFoundHandler(profile: Profile, allowed?: HttpMethod[]): RouteHandler
 function optionsHandler(profile: Profile, allowed: HttpMethod[]): RouteHandler {
   const allow = [...allowed, "OPTIONS"].join(", ");
   const preflight: Record<string, string> = profile.cors
-    ? { "Access-Control-Allow-Methods": allow, "Access-Control-Allow-Headers": "Content-Type", "Access-Control-Max-Age": "600" }
+    ? { "Access-Control-Allow-Methods": allow, "Access-Control-Allow-Headers": ["Content-Type", ...(profile.allowedHeaders ?? [])].join(", "), "Access-Control-Max-Age": "600" }
     : {};
   return (request, context) =>
     runPipeline(profile, { ...UNKNOWN_OPERATION, method: "OPTIONS" }, () => new Response(null, { status: 204, headers: { Allow: allow, ...preflight } }), request, context);

@@ -1,4 +1,14 @@
-import { admitKeyRequest } from "@/lib/auth";
+import {
+  admitAgentRequest,
+  admitKeyRequest,
+  assertCredentialCovers,
+  authenticateAgent,
+  bearerToken,
+  confirmAuthority,
+  invalidAgentToken,
+  isAgentToken,
+  type AgentAuth,
+} from "@/lib/auth";
 import {
   addressPrefix,
   ApiError,
@@ -10,6 +20,7 @@ import {
   validateIdempotencyKey,
   withIdempotency,
 } from "@/lib/http";
+import { isCategory } from "@/lib/records";
 import { assertAddressMayAuthenticate, recordAuthFailure } from "./auth-failure-limit";
 import { AUTHENTICATORS, type AuthKind, type Principals } from "./authenticators";
 import { operationName, type PipelineDeclaration } from "./operation";
@@ -28,6 +39,8 @@ export type PipelineState = {
   /** Put on the answer whatever it is: success, the profile's error, or a 429. */
   headers: Record<string, string>;
   principal: Principals[AuthKind];
+  /** Set when a delegated credential made the request; `principal` is then the parent key authority it reads under. */
+  agent?: AgentAuth;
   rawBody?: Record<string, unknown>;
   parsed?: { params: unknown; query: unknown; body: unknown };
   idempotencyKey?: string;
@@ -73,15 +86,47 @@ const authenticate: Step = {
     const kind = state.declaration.auth;
     if (kind === "none") return;
     try {
-      state.principal = await AUTHENTICATORS[kind](state.request);
+      const authorization = state.request.headers.get("authorization");
+      const token = kind === "key" && authorization !== null ? bearerToken(authorization) : null;
+      if (token !== null && isAgentToken(token)) {
+        // A delegated credential is for the REST API only: anywhere else it was issued for another API.
+        if (!state.profile.delegatedCredentials) throw invalidAgentToken();
+        state.agent = await authenticateAgent(token);
+        state.principal = state.agent.key;
+      } else {
+        state.principal = await AUTHENTICATORS[kind](state.request);
+      }
     } catch (error) {
-      if (error instanceof ApiError && (error.code === "invalid_api_key" || error.code === "missing_api_key")) {
+      if (error instanceof ApiError && (error.code === "invalid_api_key" || error.code === "missing_api_key" || error.code === "invalid_agent_token")) {
         const address = addressPrefix(requestClientAddress(state.request));
         assertAddressMayAuthenticate(address);
-        if (error.code === "invalid_api_key") await recordAuthFailure(address);
+        if (error.code !== "missing_api_key") await recordAuthFailure(address);
       }
       throw error;
     }
+  },
+};
+
+/**
+ * A delegated credential reaches only the reads it was granted, for its subject, receipt and categories, and counts
+ * against its application's shared credential limit (its parent key's own limit is left to the key's requests).
+ */
+const credentialScope: Step = {
+  name: "credential scope",
+  run: async (state) => {
+    const agent = state.agent;
+    if (!agent) return;
+    const operation = state.declaration.agentOperation;
+    if (!operation) throw new ApiError("operation_forbidden", `A delegated credential cannot call ${operationName(state.declaration)}; use the application key.`);
+    Object.assign(state.headers, await admitAgentRequest(agent));
+    const { receiptId, category } = state.rawParams;
+    const subject = state.declaration.subjectParam ? state.rawParams[state.declaration.subjectParam] : undefined;
+    const categories = state.url.searchParams.get("categories");
+    assertCredentialCovers(agent, operation, {
+      subject: typeof subject === "string" ? subject : undefined,
+      receiptId: typeof receiptId === "string" ? receiptId : undefined,
+      categories: [typeof category === "string" ? category : "", ...(categories ?? "").split(",")].map((name) => name.trim()).filter(isCategory),
+    });
   },
 };
 
@@ -94,7 +139,7 @@ const keyLimit: Step = {
   name: "key limit",
   run: async (state) => {
     const principal = state.principal;
-    if (principal?.kind !== "key") return;
+    if (principal?.kind !== "key" || state.agent) return;
     const admitted = await admitKeyRequest(principal, state.request.headers.get("authorization"));
     state.principal = admitted.auth;
     Object.assign(state.headers, admitted.headers);
@@ -148,7 +193,10 @@ const handler: Step = {
 
     const principal = state.principal;
     if (!state.idempotencyKey || principal?.kind !== "key") {
-      state.response = toResponse(await invoke(), state);
+      const result = await invoke();
+      // A credential's read is answered only if its authority held throughout (403 authority_changed otherwise).
+      if (state.agent) await confirmAuthority(state.agent);
+      state.response = toResponse(result, state);
       return;
     }
     const outcome = await withIdempotency(
@@ -157,7 +205,7 @@ const handler: Step = {
       async () => {
         const result = await invoke();
         if (result instanceof Response) throw new Error("idempotent handlers return JSON results");
-        return { status: result.status ?? 200, body: result.body };
+        return { status: result.status ?? 200, body: result.body, stored: result.replayBody };
       },
     );
     state.response = toResponse(
@@ -168,7 +216,7 @@ const handler: Step = {
 };
 
 /** The steps every request runs, in this order; error mapping and the log follow in `runPipeline`. */
-export const PIPELINE: readonly Step[] = [requestId, versionHeader, addressLimit, authenticate, keyLimit, body, parse, idempotency, handler];
+export const PIPELINE: readonly Step[] = [requestId, versionHeader, addressLimit, authenticate, keyLimit, credentialScope, body, parse, idempotency, handler];
 
 function toResponse(result: HandlerResult, state: PipelineState): Response {
   if (result instanceof Response) {

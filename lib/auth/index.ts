@@ -6,3 +6,7 @@ export * from "./manage-api-keys";
 export * from "./password";
 export * from "./secret-box";
 export * from "./require-sandbox";
+export * from "./agent-token";
+export * from "./agent-authority";
+export * from "./authenticate-agent";
+export * from "./schemas";

@@ -42,3 +42,8 @@ export function trustedProxyHops(): number {
 export function sandboxPatientLimit(): number {
   return positiveInteger("CHARTKEY_SANDBOX_PATIENT_LIMIT", 25);
 }
+
+/** Requests per minute for all of one application's delegated credentials together, per environment. */
+export function agentRequestsPerMinute(): number {
+  return positiveInteger("CHARTKEY_AGENT_RATE_LIMIT_PER_MINUTE", 300);
+}

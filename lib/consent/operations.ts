@@ -10,6 +10,7 @@ export const getConsentReceipt = defineOperation({
   tag: "Records",
   summary: "A consent receipt and its current status",
   auth: "key",
+  agentOperation: "get_consent_receipt",
   params: z.object({ receiptId: pathId("cr_", { resource: "consent receipt", description: "The receipt id (cr_).", example: "cr_8Jd2Ks5Lq9Wm3Xn6Bv1Zc4Tf" }) }),
   success: {
     status: 200,

@@ -11,7 +11,8 @@ export function demoIndex(): z.infer<typeof demoIndexSchema> {
     name: "Chartkey demo API",
     description:
       "Keyless, read-only API over fixed fictional patients. It mirrors the platform's record shapes and simulates " +
-      "the sandbox scenarios' behaviors; nothing is stored.",
+      "the sandbox scenarios' behaviors; nothing is stored. Its MCP server (links.mcp, POST, stateless Streamable " +
+      "HTTP) offers the same reads as tools to AI assistants.",
     default_scenario: scenario.id,
     links: {
       self: demoPath(),
@@ -23,6 +24,7 @@ export function demoIndex(): z.infer<typeof demoIndexSchema> {
       ...(hasPatient(scenario) ? { default_records: patientLinks(scenario).records } : {}),
       fhir_metadata: demoPath("fhir", "metadata"),
       openapi: demoPath("openapi.json"),
+      mcp: demoPath("mcp"),
       docs: "/docs",
     },
     notice: DATA_NOTICE,

@@ -12,6 +12,8 @@ const POLL_MS = 25;
 
 export type IdempotencyScope = { applicationId: string; environment: "sandbox" | "live"; key: string };
 export type StoredResponse = { status: number; body: unknown };
+/** A first answer: `body` goes to the caller, `stored` (if given, else `body`) is kept for replays. */
+export type CreatedResponse = StoredResponse & { stored?: unknown };
 
 export function validateIdempotencyKey(raw: string | null): string | null {
   if (raw === null) return null;
@@ -33,7 +35,7 @@ export function requestFingerprint(method: string, route: string, body: unknown)
 export async function withIdempotency(
   scope: IdempotencyScope,
   fingerprint: string,
-  create: () => Promise<StoredResponse>,
+  create: () => Promise<CreatedResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> {
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   for (;;) {
@@ -67,8 +69,8 @@ async function claim(scope: IdempotencyScope, fingerprint: string): Promise<stri
   return inserted === 1 ? id : null;
 }
 
-async function runClaimed(claimId: string, create: () => Promise<StoredResponse>): Promise<StoredResponse> {
-  let response: StoredResponse;
+async function runClaimed(claimId: string, create: () => Promise<CreatedResponse>): Promise<StoredResponse> {
+  let response: CreatedResponse;
   try {
     response = await create();
   } catch (error) {
@@ -77,9 +79,9 @@ async function runClaimed(claimId: string, create: () => Promise<StoredResponse>
   }
   await db().idempotencyRecord.update({
     where: { id: claimId },
-    data: { state: "completed", responseStatus: response.status, responseBody: response.body as Prisma.InputJsonValue },
+    data: { state: "completed", responseStatus: response.status, responseBody: (response.stored ?? response.body) as Prisma.InputJsonValue },
   });
-  return response;
+  return { status: response.status, body: response.body };
 }
 
 /** JSON with object keys sorted, so the same body with reordered keys is the same request. */

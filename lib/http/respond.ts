@@ -3,7 +3,13 @@ import { newId } from "@/lib/ids";
 import { ApiError } from "./api-error";
 
 /** A handler's JSON answer; the pipeline adds the family's headers and the operation's content type. */
-export type RouteResult = { status?: number; body: unknown; headers?: Record<string, string> };
+export type RouteResult = {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  /** What an idempotent replay answers instead of `body`, when the body holds a secret shown once and never stored. */
+  replayBody?: unknown;
+};
 
 export function newRequestId(): string {
   return newId("req_");

@@ -1,13 +1,14 @@
 import type { OperationDeclaration } from "@/lib/api";
 import { DATA_NOTICE, DATA_NOTICE_HEADER, DEMO_BASE, DEMO_OPERATIONS, DEMO_POLICY, SCENARIO_HEADER } from "@/lib/demo";
 import { HEADER } from "@/lib/http";
+import { demoMcp } from "@/lib/mcp";
 import { buildOpenApiDocument } from "./build-document";
 import type { OpenApiDocument } from "./document-types";
 import { COMMON_HEADERS } from "./common-headers";
 import { getDemoOpenApi } from "./operations";
 
 /** Every /demo/v1 operation, in the order the document lists them. */
-export const DEMO_DOCUMENT_OPERATIONS: readonly OperationDeclaration[] = [...DEMO_OPERATIONS, getDemoOpenApi];
+export const DEMO_DOCUMENT_OPERATIONS: readonly OperationDeclaration[] = [...DEMO_OPERATIONS, getDemoOpenApi, demoMcp];
 
 let cached: OpenApiDocument | undefined;
 
@@ -19,10 +20,11 @@ export function demoOpenApiDocument(): OpenApiDocument {
     description:
       `Keyless and read-only. ${DATA_NOTICE} Limited to ${DEMO_POLICY.points} requests per ` +
       `${DEMO_POLICY.windowSeconds} seconds per client address and API instance: follow the RateLimit and ` +
-      "Retry-After headers. Errors carry the error envelope; a 429 is never publicly cacheable.",
+      "Retry-After headers. Errors carry the error envelope; a 429 is never publicly cacheable. A keyless MCP server " +
+      `at ${DEMO_BASE}/mcp (stateless Streamable HTTP) offers the read operations as tools that answer exactly as these routes.`,
     servers: [{ url: DEMO_BASE, description: "This deployment" }],
     tags: [
-      { name: "Demo", description: "Index, availability, providers and this document." },
+      { name: "Demo", description: "Index, availability, providers, this document and the demo MCP server (POST /mcp)." },
       { name: "Scenarios", description: "The scenario manifest and simulated Connect sessions." },
       { name: "Patients", description: "The synthetic patients." },
       { name: "Records", description: "Record reads, where scenario behaviors are simulated." },

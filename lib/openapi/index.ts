@@ -4,3 +4,4 @@ export type { OpenApiDocument, OpenApiMethod, OpenApiOperation, OpenApiParameter
 export { getDemoOpenApi, getPlatformOpenApi } from "./operations";
 export { PLATFORM_OPERATIONS, platformOpenApiDocument } from "./platform-document";
 export type { JsonSchema } from "./schema-components";
+export { toolCatalog, type ToolSummary } from "./mcp-tools";

@@ -1,3 +1,4 @@
+import { createAgentCredential, revokeAgentCredential } from "@/lib/agents";
 import type { OperationDeclaration } from "@/lib/api";
 import { getApp } from "@/lib/applications";
 import { cancelConnectSession, createConnectSession, getConnectSession } from "@/lib/connect";
@@ -11,12 +12,15 @@ import { buildOpenApiDocument } from "./build-document";
 import type { OpenApiDocument } from "./document-types";
 import { COMMON_HEADERS } from "./common-headers";
 import { getPlatformOpenApi } from "./operations";
+import { platformMcp } from "@/lib/mcp";
 
 /** Every /api/v1 operation, in the order the document lists them. Each domain's declarations join this list. */
 export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
   getHealth,
   getApp,
   getPlatformOpenApi,
+  createAgentCredential,
+  revokeAgentCredential,
   createConnectSession,
   getConnectSession,
   cancelConnectSession,
@@ -28,6 +32,7 @@ export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
   simulateConnectSession,
   triggerSandboxEvent,
   ...TEFCA_OPERATIONS,
+  platformMcp,
 ];
 
 let cached: OpenApiDocument | undefined;
@@ -43,10 +48,11 @@ export function platformOpenApiDocument(): OpenApiDocument {
       "Sandbox keys start with ck_test_, live keys with ck_live_. Every response carries Service-Version.",
     servers: [{ url: "/api/v1", description: "This deployment" }],
     tags: [
-      { name: "Platform", description: "Availability, the calling application and this document." },
+      { name: "Platform", description: "Availability, the calling application, delegated credentials for AI agents and this document." },
       { name: "Connect", description: "Sessions that send a patient through the hosted consent flow." },
       { name: "Records", description: "Subjects, their consent-filtered records, change feeds and consent receipts." },
       { name: "Sandbox", description: "Sandbox keys only: simulated Connect sessions and controls on the synthetic users they create." },
+      { name: "MCP", description: "The Model Context Protocol server: each tool mirrors one operation of this API." },
       {
         name: "TEFCA",
         description:

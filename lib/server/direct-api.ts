@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import compression from "next/dist/compiled/compression";
+import { setApiDispatcher, type ApiDispatcher, type HttpMethod } from "@/lib/api";
 import { headerText } from "./header-text";
 import { API_FOLDERS } from "./api-families";
 import { loadApiRoutes, matchRoute, type ApiRouteTable } from "./api-routes";
@@ -35,9 +36,33 @@ export function directApiHandler(routes: ApiRouteTable, servedAt: ServedAt): Dir
   };
 }
 
-/** The direct handler for the API families' route files under `appDir` (the project's app/ folder). */
-export async function prepareDirectApi(options: ServedAt & { appDir: string }): Promise<DirectApiHandler> {
-  return directApiHandler(await loadApiRoutes(options.appDir, API_FOLDERS), options);
+/**
+ * Serves API requests built in process (MCP tools calling their REST twins) from the same route files, and names
+ * the declared operation serving a path. An unmatched path cannot occur: each family has a catch-all route file.
+ */
+export function routeDispatcher(routes: ApiRouteTable): ApiDispatcher {
+  return {
+    dispatch: async (request) => {
+      const match = matchRoute(routes, new URL(request.url).pathname);
+      const handler = match?.exports[request.method as keyof typeof match.exports];
+      if (!match || !handler) throw new Error(`no route file serves ${request.method} ${new URL(request.url).pathname}`);
+      return handler(request, { params: Promise.resolve(match.params) });
+    },
+    operationAt: (method: HttpMethod, pathname: string) => {
+      const handler = matchRoute(routes, pathname)?.exports[method] as { operation?: ReturnType<ApiDispatcher["operationAt"]> } | undefined;
+      return handler?.operation;
+    },
+  };
+}
+
+/**
+ * The API families' route files under `appDir` (the project's app/ folder), registered as the process's in-process
+ * dispatcher (MCP tools), and their direct handler for the platform server.
+ */
+export async function prepareApiRoutes(options: ServedAt & { appDir: string }): Promise<DirectApiHandler> {
+  const routes = await loadApiRoutes(options.appDir, API_FOLDERS);
+  setApiDispatcher(routeDispatcher(routes));
+  return directApiHandler(routes, options);
 }
 
 function toRequest(req: IncomingMessage, method: string, servedAt: ServedAt): Request {

@@ -2,3 +2,4 @@ export * from "./latency";
 export * from "./recent-requests";
 export * from "./requests-per-day";
 export * from "./schemas";
+export * from "./agent-reads";

@@ -53,6 +53,7 @@ export const getHealthRecord = defineOperation({
     "One section per category the receipt and the allowlist cover (narrowed by categories; others are omitted). Each " +
     "section holds the category's first 1,000 records and its changeCursor; hasMore sends you to the category endpoint.",
   auth: "key",
+  agentOperation: "get_health_record",
   params: subjectParams,
   query: z.object({
     categories: z.string().optional().describe("Comma-separated subset of the categories; omit for every authorized one.").meta({ example: "labs,medications" }),
@@ -89,6 +90,7 @@ export const listCategoryRecords = defineOperation({
     "Newest clinical time first, then record id. meta.changeCursor starts the category's change feed at this page's " +
     "state: after an initial full read, save the first page's changeCursor and follow the feed from it.",
   auth: "key",
+  agentOperation: "get_category_records",
   params: categoryParams,
   query: pageQuery,
   subjectParam: "subject",
@@ -113,6 +115,7 @@ export const listRecordChanges = defineOperation({
     "(record null) removes recordId; an upsert with record null was deleted later in the feed. An empty page still " +
     "returns a nextCursor to poll with.",
   auth: "key",
+  agentOperation: "get_record_changes",
   params: categoryParams,
   query: pageQuery,
   subjectParam: "subject",

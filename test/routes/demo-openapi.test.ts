@@ -37,6 +37,7 @@ describe("demo OpenAPI document", () => {
         "/fhir/{resourceType}",
         "/fhir/{resourceType}/{resourceId}",
         "/openapi.json",
+        "/mcp",
       ].sort(),
     );
   });

@@ -21,8 +21,26 @@ describe("platform OpenAPI document", () => {
     expect(doc.paths["/health"]?.get?.security).toEqual([]);
     const app = doc.paths["/app"]?.get;
     expect(app?.security).toBeUndefined();
-    expect(app?.responses["401"]?.["x-error-codes"]).toEqual(["missing_api_key", "invalid_api_key"]);
+    expect(app?.responses["401"]?.["x-error-codes"]).toEqual(["missing_api_key", "invalid_api_key", "invalid_agent_token"]);
     expect(app?.responses["200"]).toMatchObject({ headers: { "Service-Version": { $ref: "#/components/headers/Service-Version" } } });
+  });
+
+  it("describes issuing and revoking delegated credentials with examples and their error codes", () => {
+    const doc = platformOpenApiDocument() as unknown as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { example?: unknown }> }; responses: Record<string, { "x-error-codes"?: string[]; content?: Record<string, { example?: unknown }> }> }>>;
+    };
+    const issue = doc.paths["/agent-credentials"]?.post;
+    expect(issue?.requestBody?.content["application/json"]?.example).toMatchObject({ subject: expect.stringMatching(/^u_/), durationSeconds: 900 });
+    expect(issue?.responses["201"]?.content?.["application/json"]?.example).toMatchObject({ id: expect.stringMatching(/^cred_/), token: expect.stringMatching(/^ck_agent_/) });
+    expect(issue?.responses["400"]?.["x-error-codes"]).toEqual(expect.arrayContaining(["invalid_grant", "invalid_duration"]));
+    expect(issue?.responses["403"]?.["x-error-codes"]).toEqual(expect.arrayContaining(["operation_forbidden"]));
+    expect(issue?.responses["413"]).toBeDefined();
+    const revoke = doc.paths["/agent-credentials/{credentialId}"]?.delete;
+    expect(revoke?.responses["200"]?.content?.["application/json"]?.example).toMatchObject({ revokedAt: expect.any(String) });
+    expect(revoke?.responses["404"]?.["x-error-codes"]).toEqual(["not_found"]);
+    const read = doc.paths["/users/{subject}/records"]?.get;
+    expect(read?.responses["403"]?.["x-error-codes"]).toEqual(expect.arrayContaining(["credential_scope_exceeded", "subject_mismatch", "authority_changed"]));
+    expect(read?.responses["503"]?.["x-error-codes"]).toEqual(expect.arrayContaining(["authority_unavailable"]));
   });
 
   it("documents the shape GET /app really returns", () => {

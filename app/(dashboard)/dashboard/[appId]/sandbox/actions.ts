@@ -1,8 +1,10 @@
 "use server";
 
 import { z } from "zod";
+import { revokeCredentialFor } from "@/lib/agents";
 import type { ConnectSessionResource } from "@/lib/connect";
 import {
+  applicationAction,
   createSandboxSession,
   dashboardOrigin,
   readSandboxSession,
@@ -12,6 +14,7 @@ import {
   triggerDashboardSandboxEvent,
   withApplication,
   type ActionOutcome,
+  type ActionResult,
 } from "@/lib/dashboard";
 import { ApiError } from "@/lib/http";
 import type { NormalizedRecord } from "@/lib/records";
@@ -60,4 +63,8 @@ export async function loadRecordsAction(applicationId: string, subjectId: string
     if (!page) throw new ApiError("not_found", "No such sandbox subject or category for this application.");
     return page;
   });
+}
+
+export async function revokeCredentialAction(applicationId: string, credentialId: string): Promise<ActionResult> {
+  return applicationAction(applicationId, (access) => revokeCredentialFor(access, String(credentialId)), (credential) => `Credential ${credential.id} revoked: its next request is refused.`);
 }

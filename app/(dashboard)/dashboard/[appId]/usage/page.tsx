@@ -10,7 +10,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { listKeysFor } from "@/lib/applications";
 import { requireApplication } from "@/lib/dashboard";
 import { ApiError } from "@/lib/http";
-import { latencyPercentiles, recentRequests, requestsPerDay, statusFilterSchema } from "@/lib/usage";
+import { agentReads, latencyPercentiles, recentRequests, requestsPerDay, statusFilterSchema } from "@/lib/usage";
 
 export const metadata: Metadata = { title: "Usage" };
 
@@ -42,7 +42,7 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
   const keys = await listKeysFor(access);
   const apiKeyId = keys.some((key) => key.id === search.key) ? search.key : undefined;
   const now = new Date();
-  const [daily, latency, log] = await Promise.all([
+  const [daily, latency, log, agents] = await Promise.all([
     requestsPerDay({ applicationId, days, now }),
     latencyPercentiles({ applicationId, since: new Date(now.getTime() - days * DAY_MS) }),
     // An edited or foreign cursor in the link (400 invalid_cursor) shows an empty page; anything else is an error.
@@ -50,6 +50,7 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
       if (error instanceof ApiError) return { items: [], nextCursor: null };
       throw error;
     }),
+    agentReads({ applicationId, limit: 50 }),
   ]);
   const total = daily.totals.reduce((sum, day) => sum + day.total, 0);
   const clientErrors = daily.totals.reduce((sum, day) => sum + day.clientErrors, 0);
@@ -135,6 +136,45 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
                 </Table>
               </details>
             </>
+          )}
+        </CardBody>
+      </Card>
+      <Card>
+        <CardHeader
+          title="Agent reads: who read what, and why"
+          description="Requests made with delegated credentials (POST /agent-credentials), newest first, with the purpose each credential was issued for."
+        />
+        <CardBody>
+          {agents.length === 0 ? (
+            <EmptyState title="No agent reads yet" description="Issue a delegated credential for a subject and give its token to your agent: each of its requests shows here." />
+          ) : (
+            <Table caption="Agent reads">
+              <thead>
+                <tr>
+                  <Th>Time (UTC)</Th>
+                  <Th>Credential</Th>
+                  <Th>Purpose</Th>
+                  <Th>Subject</Th>
+                  <Th>Read</Th>
+                  <Th>Status</Th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {agents.map((read) => (
+                  <tr key={read.id}>
+                    <Td className="whitespace-nowrap font-mono text-xs">{read.createdAt.toISOString().replace("T", " ").slice(0, 19)}</Td>
+                    <Td className="font-mono text-xs">{read.credentialId}</Td>
+                    <Td className="min-w-48 text-sm">{read.purpose ?? "—"}</Td>
+                    <Td className="font-mono text-xs">{read.subjectId ?? "—"}</Td>
+                    <Td className="font-mono text-xs">{read.route}</Td>
+                    <Td>
+                      <Badge tone={statusTone(read.status)}>{read.status}</Badge>
+                      {read.errorCode ? <span className="ml-2 font-mono text-xs">{read.errorCode}</span> : null}
+                    </Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
           )}
         </CardBody>
       </Card>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AgentCredentials } from "@/components/dashboard/sandbox/agent-credentials";
 import { notFound } from "next/navigation";
 import { RecordsTable } from "@/components/dashboard/sandbox/records-table";
 import { SandboxEvents } from "@/components/dashboard/sandbox/sandbox-events";
@@ -9,6 +10,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
+import { activeCredentials } from "@/lib/agents";
 import { CATEGORY_TEXT } from "@/lib/connect";
 import { readSubjectRecords, requireApplication, sandboxSubjectView } from "@/lib/dashboard";
 import { CATEGORIES, isCategory, type Category } from "@/lib/records";
@@ -27,7 +29,8 @@ function Detail({ label, children }: { label: string; children: React.ReactNode 
 export default async function SandboxSubjectPage({ params, searchParams }: { params: Promise<{ appId: string; subject: string }>; searchParams: Promise<{ category?: string | string[] }> }) {
   const { appId, subject: subjectId } = await params;
   const { category: requested } = await searchParams;
-  const { application } = await requireApplication(appId);
+  const access = await requireApplication(appId);
+  const { application } = access;
   const base = `/dashboard/${application.id}/sandbox`;
   const back = (
     <Link href={base} className={buttonClass("secondary", "sm")}>
@@ -43,6 +46,7 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
   const category: Category = typeof requested === "string" && isCategory(requested) ? requested : fallback;
   const page = (await readSubjectRecords(application.id, subject.id, category)) ?? { records: [], nextCursor: null };
   const receiptActive = subject.receipt?.status === "active";
+  const credentials = await activeCredentials(access, subject.id);
 
   return (
     <div className="space-y-6">
@@ -104,6 +108,16 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
               ))}
             </tbody>
           </Table>
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader title="Agent credentials" description="Delegated credentials that may read this subject now: what each may read, why, and until when. Revoking one refuses its next request." />
+        <CardBody>
+          <AgentCredentials
+            applicationId={application.id}
+            credentials={credentials.map((credential) => ({ ...credential, categories: [...credential.categories], operations: [...credential.operations] }))}
+          />
         </CardBody>
       </Card>
 
