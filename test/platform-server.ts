@@ -1,5 +1,5 @@
 import path from "node:path";
-import { createPlatformServer, prepareDirectApi, type NextHandler } from "@/lib/server";
+import { createPlatformServer, prepareApiRoutes, type NextHandler } from "@/lib/server";
 import { listenOnFreePort } from "@/test/raw-http";
 
 /**
@@ -7,6 +7,6 @@ import { listenOnFreePort } from "@/test/raw-http";
  * everything else handed to `next` (a stand-in: these tests do not render pages).
  */
 export async function startPlatformServer(next: NextHandler = async (_req, res) => void res.end("page")) {
-  const directApi = await prepareDirectApi({ appDir: path.join(process.cwd(), "app"), hostname: "localhost", port: 3000 });
+  const directApi = await prepareApiRoutes({ appDir: path.join(process.cwd(), "app"), hostname: "localhost", port: 3000 });
   return listenOnFreePort(createPlatformServer(next, 0, directApi));
 }
