@@ -25,10 +25,10 @@ type Page = { data: Array<{ id?: string; recordId?: string; record?: unknown }>;
 class SubjectGone extends Error {}
 
 /**
- * What a production integration keeps per subject: its records by category, the saved change cursor of each
- * category, and whether its consent ended (then nothing of it is read or kept).
+ * What a production integration keeps per subject: the categories its consent shares, its records by category, the
+ * saved change cursor of each category, and whether its consent ended (then nothing of it is read or kept).
  */
-type SubjectState = { records: Map<string, Map<string, unknown>>; cursors: Map<string, string>; revoked: boolean; work: Promise<void> };
+type SubjectState = { granted: Set<string>; records: Map<string, Map<string, unknown>>; cursors: Map<string, string>; revoked: boolean; work: Promise<void> };
 
 export class ReferenceIntegration {
   readonly options: Required<IntegrationOptions>;
@@ -124,6 +124,7 @@ export class ReferenceIntegration {
 
   /** Every category page by page; the first page's changeCursor is saved, so the feed replays what changed since. */
   protected async initialSync(subject: string, categories: string[]): Promise<void> {
+    for (const category of categories) this.state(subject).granted.add(category);
     for (const category of categories) await this.readCategory(subject, category);
   }
 
@@ -144,10 +145,13 @@ export class ReferenceIntegration {
     if (changeCursor) state.cursors.set(category, changeCursor);
   }
 
-  /** records.updated: the change feed from each category's saved cursor, applied in order; the cursor moves on. */
+  /**
+   * records.updated: the change feed from each shared category's saved cursor, applied in order; the cursor moves
+   * on. Categories the consent does not share are not read.
+   */
   protected async syncChanges(subject: string, categories: string[]): Promise<void> {
     const state = this.state(subject);
-    for (const category of categories) {
+    for (const category of categories.filter((name) => state.granted.size === 0 || state.granted.has(name))) {
       const saved = state.cursors.get(category);
       if (!saved) {
         await this.readCategory(subject, category); // never read yet: its first full read
@@ -211,7 +215,7 @@ export class ReferenceIntegration {
   protected state(subject: string): SubjectState {
     let state = this.subjects.get(subject);
     if (!state) {
-      state = { records: new Map(), cursors: new Map(), revoked: false, work: Promise.resolve() };
+      state = { granted: new Set(), records: new Map(), cursors: new Map(), revoked: false, work: Promise.resolve() };
       this.subjects.set(subject, state);
     }
     return state;

@@ -97,7 +97,7 @@ function gradeChangeFeed(run: RunRow, requests: ObservedRequest[]): Grade {
   const changedAt = run.sourceAdvancedAt.getTime();
   const after = requests.filter((request) => isRecordRead(request) && request.subjectId === run.subjectId && request.startedAt >= changedAt);
   const feed = after.filter((request) => request.route === ROUTES.changes && succeeded(request));
-  const full = after.filter((request) => request.route !== ROUTES.changes);
+  const full = after.filter((request) => request.route !== ROUTES.changes && succeeded(request));
   const evidence = {
     feedReads: feed.length,
     fullReads: full.length,
