@@ -76,6 +76,42 @@ function CheckItem({ check }: { check: Check }) {
   );
 }
 
+/** The four phases in order: state, times, how long each took and how it ended. */
+export function PhaseTimeline({ phases }: { phases: PhaseEntry[] }) {
+  return (
+    <ol className="mt-3 space-y-3 border-l-2 border-slate-200 pl-4">
+      {phases.map((phase) => (
+        <li key={phase.name} className="break-inside-avoid">
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="font-medium text-slate-900">{PHASE_TEXT[phase.name].title}</span>
+            <Badge tone={phase.status === "completed" ? "success" : phase.status === "active" ? "info" : "neutral"}>{phase.status}</Badge>
+          </div>
+          <p className="text-sm text-slate-600">{PHASE_TEXT[phase.name].what}</p>
+          {phase.startedAt ? (
+            <p className="text-xs text-slate-600">
+              {time(phase.startedAt)}
+              {phase.endedAt ? ` · ${duration(phase.startedAt, phase.endedAt)}` : ""}
+              {phase.endedBy ? ` · ${ENDED_BY[phase.endedBy]}` : ""}
+            </p>
+          ) : null}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** Each graded check with its evidence and, for a failure, how to fix it. */
+export function CheckList({ checks }: { checks: Check[] }) {
+  if (checks.length === 0) return <p className="mt-3 text-sm text-slate-700">No check has been graded yet.</p>;
+  return (
+    <ul className="mt-3 space-y-3">
+      {checks.map((check) => (
+        <CheckItem key={check.id} check={check} />
+      ))}
+    </ul>
+  );
+}
+
 /** A report at a glance: verdict, scenario and sync mode, the phases' timeline, then each check with its evidence. */
 export function ReportView({ report, jsonUrl }: { report: ReportResource; jsonUrl: string }) {
   const verdict = verdictText(report);
@@ -116,39 +152,14 @@ export function ReportView({ report, jsonUrl }: { report: ReportResource; jsonUr
         <h2 id="timeline-heading" className="text-lg font-semibold text-slate-900">
           Timeline
         </h2>
-        <ol className="mt-3 space-y-3 border-l-2 border-slate-200 pl-4">
-          {report.phases.map((phase) => (
-            <li key={phase.name} className="break-inside-avoid">
-              <div className="flex flex-wrap items-center gap-2">
-                <span className="font-medium text-slate-900">{PHASE_TEXT[phase.name].title}</span>
-                <Badge tone={phase.status === "completed" ? "success" : phase.status === "active" ? "info" : "neutral"}>{phase.status}</Badge>
-              </div>
-              <p className="text-sm text-slate-600">{PHASE_TEXT[phase.name].what}</p>
-              {phase.startedAt ? (
-                <p className="text-xs text-slate-600">
-                  {time(phase.startedAt)}
-                  {phase.endedAt ? ` · ${duration(phase.startedAt, phase.endedAt)}` : ""}
-                  {phase.endedBy ? ` · ${ENDED_BY[phase.endedBy]}` : ""}
-                </p>
-              ) : null}
-            </li>
-          ))}
-        </ol>
+        <PhaseTimeline phases={report.phases} />
       </section>
 
       <section aria-labelledby="checks-heading" className="mt-8">
         <h2 id="checks-heading" className="text-lg font-semibold text-slate-900">
           Checks
         </h2>
-        {report.checks.length === 0 ? (
-          <p className="mt-3 text-sm text-slate-700">No check has been graded yet.</p>
-        ) : (
-          <ul className="mt-3 space-y-3">
-            {report.checks.map((check) => (
-              <CheckItem key={check.id} check={check} />
-            ))}
-          </ul>
-        )}
+        <CheckList checks={report.checks} />
       </section>
 
       <footer className="mt-10 border-t border-slate-200 pt-4 text-xs text-slate-600">
