@@ -2,7 +2,7 @@
 // observed, and the public reports (docs/conformance.md).
 export { advanceRun, cancelRun } from "./advance-run";
 export { createRun } from "./create-run";
-export { conformanceRunJob, driveRun } from "./drive-run";
+export { conformanceRunJob } from "./drive-run";
 export { forceRunRateLimit } from "./forced-rate-limit";
 export { conformanceRunsCycle } from "./lifecycle-cycle";
 export * from "./limits";
