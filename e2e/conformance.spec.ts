@@ -150,6 +150,11 @@ test("the dashboard's Conformance page: start a run, see its key once, watch it 
   await keepScreenshot(page, testInfo, "conformance-live-phone");
   await page.setViewportSize({ width: 1280, height: 900 });
 
+  // Advancing ends the rate-limit phase early (nothing was read: inconclusive) and the run revokes consent next.
+  await page.getByRole("button", { name: "Advance phase" }).click();
+  await expect(waiting).toContainText(/Revoking the subject's consent|Consent was revoked/, { timeout: 15_000 });
+  await expect(page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Forced 429s retried no sooner than Retry-After" }) })).toContainText("inconclusive");
+
   await page.getByRole("button", { name: "Cancel run" }).click();
   await expect(page.getByText("Run cancelled; its run key is revoked.")).toBeVisible();
   expect((await request.get("/api/v1/app", { headers: { authorization: `Bearer ${runKey}` } })).status()).toBe(401);
