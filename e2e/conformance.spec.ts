@@ -167,3 +167,12 @@ test("the dashboard's Conformance page: start a run, see its key once, watch it 
   await expect(page.getByRole("heading", { level: 1, name: "Conformance Ready" })).toBeVisible();
   await expectAccessible(page, "report of a cancelled run");
 });
+
+test("/docs introduces conformance runs and points to the reference integration", async ({ page }) => {
+  await page.goto("/docs");
+  const guide = page.getByRole("region", { name: "Before go-live: conformance runs" });
+  await expect(guide).toContainText("examples/conformance-reference/");
+  await guide.getByRole("link", { name: "conformance run" }).click();
+  await expect(page).toHaveURL(/#platform-startConformanceRun$/);
+  await expect(page.locator("article#platform-startConformanceRun")).toContainText("run_in_progress");
+});
