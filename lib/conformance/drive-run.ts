@@ -84,12 +84,23 @@ async function sessionStep(run: RunRow, now: number): Promise<void> {
     await endPhase(run.id, "session", "completed");
     return;
   }
-  if (session.simulationScenario === null) {
-    await simulateApplicationSession(run.applicationId, session.id, run.scenario).catch((error: unknown) =>
-      log.warn({ runId: run.id, err: (error as Error).message }, "conformance run could not complete its Connect session"),
-    );
+  if (session.simulationScenario === null && now - (refusedSimulations.get(session.id) ?? 0) >= SIMULATE_RETRY_MS) {
+    try {
+      await simulateApplicationSession(run.applicationId, session.id, run.scenario);
+      refusedSimulations.delete(session.id);
+    } catch (error) {
+      refusedSimulations.set(session.id, now);
+      log.warn({ runId: run.id, err: (error as Error).message }, "conformance run could not complete its Connect session");
+    }
   }
 }
+
+/**
+ * Sessions whose simulation was refused (e.g. the sandbox's synthetic-patient limit), by when: tried again only
+ * after SIMULATE_RETRY_MS rather than on every step. Per process, which is enough for a retry pace.
+ */
+const refusedSimulations = new Map<string, number>();
+const SIMULATE_RETRY_MS = 30_000;
 
 /**
  * The reading phase ends once both forced 429s were retried successfully, the import has finished and the reads
