@@ -35,6 +35,20 @@ export default async function DocsPage() {
           MCP servers
         </a>
       </nav>
+      <section aria-labelledby="conformance-guide" className="mt-8 max-w-3xl rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700">
+        <h2 id="conformance-guide" className="text-base font-semibold text-slate-900">
+          Before go-live: conformance runs
+        </h2>
+        <p className="mt-2">
+          A <a className="text-teal-800 underline" href="#platform-startConformanceRun">conformance run</a> grades your integration against the sandbox: a Connect
+          session, forced 429s to retry after <code>Retry-After</code>, a consent revocation to stop on, webhook probes to verify, and for continuous sync the
+          change feed read from the saved <code>changeCursor</code>. Its report link can be shared with a health system or a reviewer.
+        </p>
+        <p className="mt-2">
+          A reference integration that passes every check is kept in the repository at <code>examples/conformance-reference/</code> (server-side TypeScript;
+          its README says how to run it against a run with <code>npx tsx examples/conformance-reference/main.ts</code>).
+        </p>
+      </section>
       <div className="mt-12 space-y-20">
         <AgentCredentialsGuide origin={origin} />
         <McpGuide origin={origin} platformTools={toolCatalog("platform").tools} demoTools={toolCatalog("demo").tools} />

@@ -1,5 +1,5 @@
 import { operationOutcomeResponse } from "@/lib/fhir";
-import { ApiError, errorResponse, HEADER, SERVICE_VERSION } from "@/lib/http";
+import { addressLimit, ApiError, errorResponse, HEADER, SERVICE_VERSION } from "@/lib/http";
 
 export type ProfileName = "platform" | "demo" | "fhir" | "public" | "oauth" | "mcp" | "demo-mcp";
 
@@ -51,13 +51,17 @@ export const FHIR_PROFILE: Profile = {
   errorResponse: operationOutcomeResponse,
 };
 
-/** Shared conformance reports: readable by anyone with the link, from any origin, without credentials. */
+/**
+ * Shared conformance reports: readable by anyone with the link, from any origin, without credentials; never cached
+ * (a live run's report changes); 60 requests per minute per client address and instance.
+ */
 export const PUBLIC_PROFILE: Profile = {
   name: "public",
   familyHeaders: {},
-  defaultCache: "public, max-age=60",
+  addressLimit: addressLimit({ name: "public", points: 60, windowSeconds: 60 }),
+  defaultCache: NO_STORE,
   cors: true,
-  exposedHeaders: [HEADER.requestId],
+  exposedHeaders: [HEADER.requestId, HEADER.rateLimit, HEADER.rateLimitPolicy, HEADER.retryAfter],
   idempotencyKeys: false,
   errorResponse,
 };

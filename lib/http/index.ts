@@ -1,4 +1,5 @@
 // The HTTP building blocks every API family shares: errors and their envelope, headers, limits, cursors, bodies.
+export * from "./address-limit";
 export * from "./api-error";
 export * from "./bounded-limiter";
 export * from "./client-address";

@@ -1,3 +1,4 @@
+import { conformanceRunsCycle } from "@/lib/conformance";
 import { expireConnectSessions } from "@/lib/connect";
 import { expireConsentReceipts } from "@/lib/consent";
 import { purgeSyntheticPatients } from "@/lib/simulation";
@@ -20,4 +21,5 @@ export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [
   pruneRateLimitWindows,
   pruneTefcaSessions,
   redispatchWebhookDeliveries,
+  conformanceRunsCycle,
 ];

@@ -54,6 +54,7 @@ describe("lifecycle cycles", () => {
       { name: "prune-rate-limit-windows", affected: 1 },
       { name: "prune-tefca-sessions", affected: 0 },
       { name: "redispatch-webhook-deliveries", affected: 0 },
+      { name: "conformance-runs", affected: 0 },
     ]);
     expect((await db().requestLog.findMany()).map((r) => r.requestId)).toEqual(["req_new_cycles"]);
     expect((await db().idempotencyRecord.findMany()).map((r) => r.id)).toEqual(["idem_new_cycles"]);

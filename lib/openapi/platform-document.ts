@@ -2,6 +2,7 @@ import { createAgentCredential, revokeAgentCredential } from "@/lib/agents";
 import type { OperationDeclaration } from "@/lib/api";
 import { getApp } from "@/lib/applications";
 import { cancelConnectSession, createConnectSession, getConnectSession } from "@/lib/connect";
+import { CONFORMANCE_OPERATIONS } from "@/lib/conformance";
 import { getConsentReceipt } from "@/lib/consent";
 import { HEADER, SERVICE_VERSION } from "@/lib/http";
 import { getHealth } from "@/lib/platform";
@@ -32,6 +33,7 @@ export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
   simulateConnectSession,
   triggerSandboxEvent,
   ...TEFCA_OPERATIONS,
+  ...CONFORMANCE_OPERATIONS,
   platformMcp,
 ];
 
@@ -58,6 +60,12 @@ export function platformOpenApiDocument(): OpenApiDocument {
         description:
           "Sandbox keys only: rehearse a nationwide-network (TEFCA) query against one fixed fictional patient: start a session, " +
           "discover documents, retrieve a selection, export it as FHIR R4, revoke.",
+      },
+      {
+        name: "Conformance",
+        description:
+          "Sandbox keys only: grade an integration before go-live. A run drives a Connect session, forced 429s, a consent " +
+          "revocation and webhook probes against it, then shares the verdict at a public report link.",
       },
     ],
     operations: PLATFORM_OPERATIONS,

@@ -3,4 +3,5 @@ export const QUEUE = {
   sourceImport: "source-import",
   sandboxSimulation: "sandbox-simulation",
   webhookDelivery: "webhook-delivery",
+  conformanceRun: "conformance-run",
 } as const;

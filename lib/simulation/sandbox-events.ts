@@ -17,10 +17,15 @@ const isEventType = (type: string): type is SandboxControl => (SANDBOX_EVENT_TYP
  */
 export async function triggerSandboxEvent(key: KeyAuth, subjectId: string, body: { type: string; source?: string | undefined }, now = new Date()): Promise<SandboxEventResult> {
   requireSandbox(key);
+  return applySubjectControl(key.application.id, subjectId, body, now);
+}
+
+/** Applies a sandbox control to one of the application's synthetic users (a conformance run advances its source so). */
+export async function applySubjectControl(applicationId: string, subjectId: string, body: { type: string; source?: string | undefined }, now = new Date()): Promise<SandboxEventResult> {
   if (!isEventType(body.type)) throw new ApiError("invalid_event_type", `Unknown event type ${body.type}; use one of ${SANDBOX_EVENT_TYPES.join(", ")}.`);
   const type = body.type;
   const subject = await db().subject.findFirst({
-    where: { id: subjectId, applicationId: key.application.id, environment: "sandbox", patient: { syntheticForApplicationId: key.application.id } },
+    where: { id: subjectId, applicationId, environment: "sandbox", patient: { syntheticForApplicationId: applicationId } },
     include: { patient: true, sources: true },
   });
   const scenario = subject ? findScenario(subject.patient.scenario ?? "") : undefined;

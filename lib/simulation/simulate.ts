@@ -33,8 +33,17 @@ const notSimulatable = (why: string) => new ApiError("session_not_simulatable", 
  */
 export async function simulateSession(key: KeyAuth, sessionId: string, scenarioId: string, origin: string, now = new Date()) {
   requireSandbox(key);
+  await simulateApplicationSession(key.application.id, sessionId, scenarioId, now);
+  return presentSession((await loadSession({ id: sessionId }))!, origin);
+}
+
+/**
+ * Simulates one of the application's sandbox sessions with the scenario, as simulate does for a sandbox key; a
+ * conformance run completes the session its integration created this way.
+ */
+export async function simulateApplicationSession(applicationId: string, sessionId: string, scenarioId: string, now = new Date()): Promise<void> {
   const scenario = simulatableScenario(scenarioId);
-  const session = await loadSession({ id: sessionId, applicationId: key.application.id, environment: key.environment });
+  const session = await loadSession({ id: sessionId, applicationId, environment: "sandbox" });
   if (!session) throw new ApiError("not_found", `No Connect session ${sessionId} for this application.`);
 
   if (session.simulationScenario === null) {
@@ -42,13 +51,12 @@ export async function simulateSession(key: KeyAuth, sessionId: string, scenarioI
     if (session.subjectId) throw notSimulatable("a patient has already signed in to it");
     const granted = session.categories.filter((category) => (scenario.consentCategories as string[]).includes(category));
     if (granted.length === 0) throw new ApiError("invalid_categories", `The ${scenario.id} patient consents to none of this session's categories.`);
-    await claimSession(key.application.id, session.id, scenario, now);
+    await claimSession(applicationId, session.id, scenario, now);
   } else if (session.simulationScenario !== scenario.id) {
     throw notSimulatable(`it is bound to the ${session.simulationScenario} scenario`);
   }
 
   await continueSimulation(session.id);
-  return presentSession((await loadSession({ id: session.id }))!, origin);
 }
 
 /** One transaction: the limit is checked and the synthetic patient created under the application's row lock. */

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { DeclaredHandler, OperationDeclaration } from "@/lib/api";
+import { getConformanceReport } from "@/lib/conformance";
 import { EHR_OPERATIONS } from "@/lib/ehr";
 import { DEMO_DOCUMENT_OPERATIONS, PLATFORM_OPERATIONS } from "@/lib/openapi";
 
@@ -13,6 +14,8 @@ const FAMILIES = [
   { prefix: "/api/v1", folder: "app/api/v1", declarations: PLATFORM_OPERATIONS },
   { prefix: "/demo/v1", folder: "app/demo/v1", declarations: DEMO_DOCUMENT_OPERATIONS },
   { prefix: "/ehr", folder: "app/ehr", declarations: EHR_OPERATIONS },
+  // The shared reports sit at the host root, so their declared paths keep the folder's /conformance.
+  { prefix: "/conformance", folder: "app/conformance", declarations: [getConformanceReport as OperationDeclaration], mount: "/conformance" },
 ];
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
@@ -45,7 +48,8 @@ describe("every route file serves declared operations, and every declaration has
     it(`${family.prefix}: route files and declarations match one to one`, async () => {
       const served = new Set<OperationDeclaration>();
       for (const file of routeFiles(family.folder)) {
-        const template = pathTemplate(family.folder, file);
+        const relative = pathTemplate(family.folder, file);
+        const template = relative === null ? null : `${"mount" in family ? family.mount : ""}${relative}`;
         const operations = await servedOperations(file);
         if (template === null) {
           // The family's catch-all answers 404 for paths no operation serves; it must not serve an operation.

@@ -1,0 +1,58 @@
+// Deliberately broken variants of the reference integration, one mistake each: the conformance suite proves that
+// each fails exactly the one check its mistake breaks (test/conformance-reference.int.test.ts).
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type http from "node:http";
+import { ReferenceIntegration, type WebhookEvent } from "./integration";
+
+/** Retries a 429 after a fixed 100 ms instead of Retry-After. Fails `retry_after`. */
+export class IgnoresRetryAfter extends ReferenceIntegration {
+  protected override retryDelayMs(): number {
+    return 100;
+  }
+}
+
+/** Treats consent.revoked as one more reason to sync the subject. Fails `stops_on_revocation`. */
+export class ReadsAfterRevocation extends ReferenceIntegration {
+  protected override handle(event: WebhookEvent) {
+    const subject = event.data.subject;
+    if (event.type !== "consent.revoked" || typeof subject !== "string") return super.handle(event);
+    this.enqueue(subject, () => this.initialSync(subject, this.options.categories));
+    return { status: 200, text: "ok" };
+  }
+}
+
+/** Checks the signature by hand and forgets the timestamp tolerance, so a replayed old delivery passes. Fails `webhook_corrupted`. */
+export class AcceptsStaleTimestamp extends ReferenceIntegration {
+  protected override verify(body: string, headers: http.IncomingHttpHeaders): WebhookEvent {
+    const key = Buffer.from(this.options.signingSecret.replace(/^whsec_/, ""), "base64");
+    const expected = createHmac("sha256", key).update(`${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${body}`).digest();
+    const valid = String(headers["webhook-signature"] ?? "")
+      .split(" ")
+      .map((entry) => Buffer.from(entry.split(",")[1] ?? "", "base64"))
+      .some((signature) => signature.length === expected.length && timingSafeEqual(signature, expected));
+    if (!valid) throw new Error("bad signature");
+    return JSON.parse(body) as WebhookEvent;
+  }
+}
+
+/** Answers 400 to event types it does not handle, so new kinds of events are lost. Fails `webhook_valid`. */
+export class RejectsUnknownEvents extends ReferenceIntegration {
+  protected override handle(event: WebhookEvent) {
+    if (!["consent.granted", "consent.revoked", "consent.expired", "records.updated"].includes(event.type)) return { status: 400, text: "unknown event type" };
+    return super.handle(event);
+  }
+}
+
+/** Answers 409 to a webhook-id it has seen, so a retry after a lost answer looks failed. Fails `webhook_redelivery`. */
+export class RejectsRedelivery extends ReferenceIntegration {
+  protected override duplicate() {
+    return { status: 409, text: "duplicate" };
+  }
+}
+
+/** On records.updated, reads the whole category again instead of the change feed. Fails `change_feed`. */
+export class RereadsWholeCategory extends ReferenceIntegration {
+  protected override async syncChanges(subject: string, categories: string[]): Promise<void> {
+    for (const category of categories) await this.readCategory(subject, category);
+  }
+}
