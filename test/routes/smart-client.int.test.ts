@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decryptSecret, encryptSecret } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { advanceEhrPatientPhase, clearEhrFaults, injectEhrFault, issueAuthorizationCodeDirectly, SANDBOX_CLIENT_ID, sandboxClientSecret } from "@/lib/ehr";
-import { validateFhirResource, withTestDataTag } from "@/lib/fhir";
+import { withTestDataTag } from "@/lib/fhir";
+import { validateFhirResource } from "@/test/fhir-validate";
 import { newId } from "@/lib/ids";
 import { sourceResources } from "@/lib/sandbox";
 import {
