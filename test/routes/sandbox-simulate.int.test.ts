@@ -105,6 +105,21 @@ describe("POST /connect/sessions/{sessionId}/simulate", () => {
     }
   });
 
+  it("a health system that refuses reports the SMART client's own code (a provider with no SMART configuration: provider_unavailable)", async () => {
+    const { sandboxKey } = await createTestApplication();
+    const session = await createSession(sandboxKey);
+    const { fhirBaseUrl } = await db().provider.findUniqueOrThrow({ where: { id: "riverbend-health" } });
+    // The synthetic health systems' server is up, but serves no provider at this path: discovery answers 404.
+    await db().provider.update({ where: { id: "riverbend-health" }, data: { fhirBaseUrl: fhirBaseUrl.replace("/riverbend-health/", "/no-such-health-system/") } });
+    try {
+      const simulated = await simulate(sandboxKey, session.id, { scenario: "baseline-adult" });
+      expect(simulated.status).toBe(200);
+      expect(simulated.body).toMatchObject({ status: "pending", simulation: { state: "failed", failureCode: "provider_unavailable" } });
+    } finally {
+      await db().provider.update({ where: { id: "riverbend-health" }, data: { fhirBaseUrl } });
+    }
+  });
+
   it("body: scenario only (400 invalid_request); unknown and session-only scenarios are 400 invalid_scenario", async () => {
     const { sandboxKey } = await createTestApplication();
     const session = await createSession(sandboxKey);
