@@ -1,9 +1,9 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { NotificationListener } from "@/lib/db";
-import { ApiError, consumeRateLimit, KEY_POLICY } from "@/lib/http";
+import { ApiError, KEY_POLICY } from "@/lib/http";
 import { createTestApplication } from "@/test/factories";
-import { keyLimiterOn } from "@/test/key-limiter";
+import { consumeOn, keyLimiterOn } from "@/test/key-limiter";
 import { hashApiKey } from "./api-key-format";
 import { KeyAuthenticator, type KeyAuth } from "./authenticate-key";
 import { KeyCache } from "./key-cache";
@@ -157,7 +157,7 @@ describe("the per-key limit across instances", () => {
     const flexible = keyLimiterOn(a.pool);
     const outcomes = await Promise.all(
       Array.from({ length: 400 }, (_, i) =>
-        refusal(i % 3 === 0 ? a.request(sandboxKey) : i % 3 === 1 ? b.request(sandboxKey) : consumeRateLimit(KEY_POLICY, auth.apiKeyId, flexible)),
+        i % 3 === 0 ? refusal(a.request(sandboxKey)) : i % 3 === 1 ? refusal(b.request(sandboxKey)) : consumeOn(flexible, auth.apiKeyId),
       ),
     );
     expect(KEY_POLICY.points).toBe(300);
