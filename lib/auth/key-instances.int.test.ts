@@ -5,6 +5,7 @@ import { ApiError, KEY_POLICY } from "@/lib/http";
 import { createTestApplication } from "@/test/factories";
 import { consumeOn, keyLimiterOn } from "@/test/key-limiter";
 import { hashApiKey } from "./api-key-format";
+import { createApiKey } from "./create-api-key";
 import { KeyAuthenticator, type KeyAuth } from "./authenticate-key";
 import { KeyCache } from "./key-cache";
 
@@ -119,11 +120,16 @@ describe("key caches on two instances", () => {
   });
 
   it("writing lastUsedAt does not invalidate anything", async () => {
-    const { sandboxKey, sandboxKeyId } = await createTestApplication();
+    const { application, sandboxKey, sandboxKeyId } = await createTestApplication();
+    const other = await createApiKey({ applicationId: application.id, environment: "sandbox" });
     const b = instance();
     await warm(b, sandboxKey);
+    await warm(b, other.key);
     await b.pool.query(`UPDATE "ApiKey" SET "lastUsedAt" = now() WHERE id = $1`, [sandboxKeyId]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Notifications arrive in commit order: once the later revocation's has dropped the other key, a notification
+    // for the lastUsedAt write would have arrived too.
+    await b.pool.query(`UPDATE "ApiKey" SET "revokedAt" = now() WHERE id = $1`, [other.id]);
+    await until(() => b.cache.get(hashApiKey(other.key)) === undefined, "B drops the revoked key");
     expect(b.cache.get(hashApiKey(sandboxKey))).toBeDefined();
   });
 
