@@ -21,7 +21,7 @@ export type ImportAttempt = {
 };
 
 /** The code `sync.failed` and the source's `lastError` carry: the SMART client's, or `import_failed` for our own. */
-export function failureCode(error: unknown): string {
+function failureCode(error: unknown): string {
   return error instanceof SourceError ? error.code : "import_failed";
 }
 
