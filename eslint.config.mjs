@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
@@ -16,6 +17,29 @@ const outOfDomain = (depth) => ({
   message: "Reach another domain through @/lib/<domain>, not a relative path out of this one.",
 });
 
+// The platform's own modules run from a production install (`npm ci --omit=dev`, checked in CI by
+// scripts/check-production-install.sh), so they never load a dev dependency; types are erased and may come from one.
+const devDependencies = Object.keys(JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")).devDependencies);
+const runtimeFiles = ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}", "proxy.ts", "scripts/*.ts"];
+const noDevDependencies = {
+  files: runtimeFiles,
+  ignores: ["**/*.test.ts"],
+  rules: {
+    "@typescript-eslint/no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          {
+            group: devDependencies.flatMap((name) => [name, `${name}/*`]),
+            allowTypeImports: true,
+            message: "A dev dependency is absent from production installs: test-only code lives in test/.",
+          },
+        ],
+      },
+    ],
+  },
+};
+
 const restrict = (files, patterns) => ({ files, rules: { "no-restricted-imports": ["error", { patterns }] } });
 
 const config = [
@@ -28,6 +52,7 @@ const config = [
   restrict(["lib/*/*.{ts,tsx}"], [throughIndex, noApp, outOfDomain(1)]),
   restrict(["lib/*/*/*.{ts,tsx}"], [throughIndex, noApp, outOfDomain(2)]),
   restrict(["lib/*/*/*/*.{ts,tsx}"], [throughIndex, noApp, outOfDomain(3)]),
+  noDevDependencies,
 ];
 
 export default config;

@@ -5,10 +5,15 @@ import { describe, expect, it } from "vitest";
 
 const eslint = new ESLint({ cwd: process.cwd() });
 
-/** The boundary messages ESLint reports for `source` if it were the file at `filePath`. */
-async function boundaryErrors(filePath: string, source: string): Promise<string[]> {
+/** The messages of `rule` ESLint reports for `source` if it were the file at `filePath`. */
+async function ruleErrors(rule: string, filePath: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath });
-  return (result?.messages ?? []).filter((message) => message.ruleId === "no-restricted-imports").map((message) => message.message);
+  return (result?.messages ?? []).filter((message) => message.ruleId === rule).map((message) => message.message);
+}
+
+/** The boundary messages ESLint reports for `source` if it were the file at `filePath`. */
+function boundaryErrors(filePath: string, source: string): Promise<string[]> {
+  return ruleErrors("no-restricted-imports", filePath, source);
 }
 
 describe("module boundaries are enforced by ESLint", () => {
@@ -31,6 +36,17 @@ describe("module boundaries are enforced by ESLint", () => {
 
   it("lib/ never imports app/", async () => {
     expect(await boundaryErrors("lib/demo/example.ts", 'import { GET } from "@/app/demo/v1/route";\nexport const x = GET;\n')).toHaveLength(1);
+  });
+
+  it("the platform's modules never load a dev dependency (production installs omit them); tests and types may", async () => {
+    const devImport = 'import { Ajv } from "ajv";\nimport draft from "ajv/dist/refs/json-schema-draft-06.json";\nexport const x = [Ajv, draft];\n';
+    const devErrors = (filePath: string, source = devImport) => ruleErrors("@typescript-eslint/no-restricted-imports", filePath, source);
+    for (const file of ["lib/fhir/example.ts", "app/api/v1/example/route.ts", "components/example.tsx", "scripts/start.ts", "proxy.ts"]) {
+      expect(await devErrors(file), file).toHaveLength(2);
+    }
+    expect(await devErrors("test/example.ts")).toEqual([]);
+    expect(await devErrors("lib/fhir/example.test.ts")).toEqual([]);
+    expect(await devErrors("lib/fhir/example.ts", 'import type { ErrorObject } from "ajv";\nexport type X = ErrorObject;\n')).toEqual([]);
   });
 });
 

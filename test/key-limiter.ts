@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { RateLimiterPostgres } from "rate-limiter-flexible";
+import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { KEY_POLICY } from "@/lib/http";
 
 /** The per-key limiter as rate-limiter-flexible builds it on its own pool: another app instance's limiter, in tests. */
@@ -14,4 +14,12 @@ export function keyLimiterOn(pool: pg.Pool): RateLimiterPostgres {
     points: KEY_POLICY.points,
     duration: KEY_POLICY.windowSeconds,
   });
+}
+
+/** One request counted by such a limiter: admitted, or refused as `rate_limited` once the window is spent. */
+export function consumeOn(limiter: RateLimiterPostgres, keyId: string): Promise<"admitted" | "rate_limited"> {
+  return limiter.consume(keyId, 1).then(
+    () => "admitted",
+    (rejection: unknown) => (rejection instanceof RateLimiterRes ? "rate_limited" : Promise.reject(rejection)),
+  );
 }

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { validateFhirResource } from "@/lib/fhir";
+import { validateFhirResource } from "@/test/fhir-validate";
 import { normalizeResources, recordSchemas, type Category, type NormalizationResult, type NormalizedRecord, type SourceInfo } from "@/lib/records";
 
 export const TEST_SOURCE: SourceInfo = { sourceId: "src_test", sourceName: "Test Health" };

@@ -23,7 +23,7 @@ import {
 import { isCategory } from "@/lib/records";
 import { assertAddressMayAuthenticate, recordAuthFailure } from "./auth-failure-limit";
 import { AUTHENTICATORS, type AuthKind, type Principals } from "./authenticators";
-import { operationName, type PipelineDeclaration } from "./operation";
+import type { PipelineDeclaration } from "./operation";
 import { corsHeaders, type Profile } from "./profiles";
 import type { Handler, HandlerResult } from "./route";
 
@@ -201,7 +201,8 @@ const handler: Step = {
     }
     const outcome = await withIdempotency(
       { applicationId: principal.application.id, environment: principal.environment, key: state.idempotencyKey },
-      requestFingerprint(state.request.method, operationName(state.declaration), state.rawBody),
+      // The request's own path, not the operation's template: the same key on another resource is another request.
+      requestFingerprint(state.request.method, state.url.pathname, state.rawBody),
       async () => {
         const result = await invoke();
         if (result instanceof Response) throw new Error("idempotent handlers return JSON results");

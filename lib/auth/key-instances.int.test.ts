@@ -1,10 +1,11 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { NotificationListener } from "@/lib/db";
-import { ApiError, consumeRateLimit, KEY_POLICY } from "@/lib/http";
+import { ApiError, KEY_POLICY } from "@/lib/http";
 import { createTestApplication } from "@/test/factories";
-import { keyLimiterOn } from "@/test/key-limiter";
+import { consumeOn, keyLimiterOn } from "@/test/key-limiter";
 import { hashApiKey } from "./api-key-format";
+import { createApiKey } from "./create-api-key";
 import { KeyAuthenticator, type KeyAuth } from "./authenticate-key";
 import { KeyCache } from "./key-cache";
 
@@ -119,11 +120,16 @@ describe("key caches on two instances", () => {
   });
 
   it("writing lastUsedAt does not invalidate anything", async () => {
-    const { sandboxKey, sandboxKeyId } = await createTestApplication();
+    const { application, sandboxKey, sandboxKeyId } = await createTestApplication();
+    const other = await createApiKey({ applicationId: application.id, environment: "sandbox" });
     const b = instance();
     await warm(b, sandboxKey);
+    await warm(b, other.key);
     await b.pool.query(`UPDATE "ApiKey" SET "lastUsedAt" = now() WHERE id = $1`, [sandboxKeyId]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Notifications arrive in commit order: once the later revocation's has dropped the other key, a notification
+    // for the lastUsedAt write would have arrived too.
+    await b.pool.query(`UPDATE "ApiKey" SET "revokedAt" = now() WHERE id = $1`, [other.id]);
+    await until(() => b.cache.get(hashApiKey(other.key)) === undefined, "B drops the revoked key");
     expect(b.cache.get(hashApiKey(sandboxKey))).toBeDefined();
   });
 
@@ -157,7 +163,7 @@ describe("the per-key limit across instances", () => {
     const flexible = keyLimiterOn(a.pool);
     const outcomes = await Promise.all(
       Array.from({ length: 400 }, (_, i) =>
-        refusal(i % 3 === 0 ? a.request(sandboxKey) : i % 3 === 1 ? b.request(sandboxKey) : consumeRateLimit(KEY_POLICY, auth.apiKeyId, flexible)),
+        i % 3 === 0 ? refusal(a.request(sandboxKey)) : i % 3 === 1 ? refusal(b.request(sandboxKey)) : consumeOn(flexible, auth.apiKeyId),
       ),
     );
     expect(KEY_POLICY.points).toBe(300);

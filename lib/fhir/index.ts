@@ -4,4 +4,3 @@ export { operationOutcome, operationOutcomeResponse } from "./operation-outcome"
 export { referencesAny } from "./references";
 export { searchsetBundle, type SearchsetOptions } from "./searchset";
 export { FHIR_TEST_DATA_TAG, withTestDataTag } from "./test-data-tag";
-export { validateFhirResource, type FhirValidationResult } from "./validate";

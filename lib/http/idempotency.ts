@@ -23,8 +23,8 @@ export function validateIdempotencyKey(raw: string | null): string | null {
   return raw;
 }
 
-export function requestFingerprint(method: string, route: string, body: unknown): string {
-  return createHash("sha256").update(JSON.stringify([method, route, canonical(body)])).digest("hex");
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash("sha256").update(JSON.stringify([method, path, canonical(body)])).digest("hex");
 }
 
 /**
@@ -47,7 +47,7 @@ export async function withIdempotency(
     });
     if (!existing) continue; // the first attempt failed and released the key: claim it again
     if (existing.requestHash !== fingerprint) {
-      throw new ApiError("idempotency_conflict", "This Idempotency-Key was already used with a different request body.");
+      throw new ApiError("idempotency_conflict", "This Idempotency-Key was already used with a different request (path or body).");
     }
     if (existing.state === "completed" && existing.responseStatus !== null) {
       return { status: existing.responseStatus, body: existing.responseBody, replayed: true };

@@ -2,23 +2,29 @@ import type PgBoss from "pg-boss";
 import type { JobDefinition } from "@/lib/jobs";
 import { QUEUE } from "@/lib/queue";
 import { fetchPatientResources } from "@/lib/sources";
-import { runSourceImport } from "./run-source-import";
+import { failureIsTransient, runSourceImport, type ImportAttempt } from "./run-source-import";
 
 type ImportJobData = { sourceId: string };
 
 /** What the import job runs for one source: read it through the SMART client, then write it. */
-export async function importSource(sourceId: string) {
-  return runSourceImport(sourceId, async (id) => (await fetchPatientResources({ id })).resources);
+export async function importSource(sourceId: string, attempt: ImportAttempt = {}) {
+  return runSourceImport(sourceId, async (id) => (await fetchPatientResources({ id })).resources, attempt);
 }
 
 /**
- * One source's import. pg-boss retries a failed fetch with exponential backoff, and a job whose worker died expires
- * and runs again; the import is idempotent, so neither duplicates nor loses a record.
+ * One source's import. pg-boss retries a transient failure with exponential backoff, and a job whose worker died
+ * expires and runs again; the import is idempotent, so neither duplicates nor loses a record. A failure no retry
+ * can get past ends the job at once (the import and the source record it, and `sync.failed` reports it).
  */
 export const sourceImportJob = {
   queue: QUEUE.sourceImport,
   policy: { policy: "standard", retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 600 },
-  async handler(job: PgBoss.Job<ImportJobData>) {
-    await importSource(job.data.sourceId);
+  async handler(job: PgBoss.JobWithMetadata<ImportJobData>) {
+    const lastAttempt = job.retryCount >= job.retryLimit;
+    try {
+      await importSource(job.data.sourceId, { lastAttempt });
+    } catch (error) {
+      if (lastAttempt || failureIsTransient(error)) throw error;
+    }
   },
 } satisfies JobDefinition<ImportJobData>;

@@ -4,11 +4,35 @@ import { recordEvent } from "@/lib/events";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { applySourceFacts, normalizeResources, summarizeNormalization, type ApplyOutcome } from "@/lib/records";
+import { SourceError } from "@/lib/sources";
 
 /** Reads a source's current resources from its health system (the SMART on FHIR client, for sandbox and live). */
 export type FetchSourceResources = (sourceId: string) => Promise<FhirResource[]>;
 
 export type ImportResult = { importId: string; outcome: ApplyOutcome };
+
+export type ImportAttempt = {
+  /**
+   * False while the import job still has retries left: a failure another attempt may get past (see
+   * `failureIsTransient`) is then not reported, so `sync.failed` is sent once, when the import has finally failed.
+   */
+  lastAttempt?: boolean;
+  now?: () => Date;
+};
+
+/** The code `sync.failed` and the source's `lastError` carry: the SMART client's, or `import_failed` for our own. */
+function failureCode(error: unknown): string {
+  return error instanceof SourceError ? error.code : "import_failed";
+}
+
+/**
+ * A failure a later attempt may not meet: the health system down or overloaded, or an error of our own (a lost
+ * database connection). The SMART client's other failures (tokens refused, no connection, answers that are not
+ * FHIR) stay until the patient or the provider acts, so retrying them only delays the report.
+ */
+export function failureIsTransient(error: unknown): boolean {
+  return !(error instanceof SourceError) || error.code === "source_unavailable" || error.code === "rate_limited";
+}
 
 /**
  * One import of one source: fetch everything, normalize it under the subject, and write it through the records
@@ -16,7 +40,8 @@ export type ImportResult = { importId: string; outcome: ApplyOutcome };
  * mid-import, rewrites nothing that is already stored and loses nothing. The import's counts (records per
  * category, skips per reason, what changed) are kept with it.
  */
-export async function runSourceImport(sourceId: string, fetchResources: FetchSourceResources, now = () => new Date()): Promise<ImportResult> {
+export async function runSourceImport(sourceId: string, fetchResources: FetchSourceResources, attempt: ImportAttempt = {}): Promise<ImportResult> {
+  const { lastAttempt = true, now = () => new Date() } = attempt;
   const source = await db().source.findUniqueOrThrow({
     where: { id: sourceId },
     include: {
@@ -36,7 +61,7 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
   try {
     // The sandbox's `source.fail`: this one import fails as an unreachable health system would; the flag is spent.
     const failed = await db().source.updateMany({ where: { id: sourceId, failNextImport: true }, data: { failNextImport: false } });
-    if (failed.count > 0) throw new Error("source_unavailable: the health system could not be reached (sandbox source.fail)");
+    if (failed.count > 0) throw new SourceError("source_unavailable", "The health system could not be reached (sandbox source.fail).");
     const resources = await fetchResources(sourceId);
     const result = normalizeResources(resources, { sourceId, sourceName: source.provider.name }, source.subjectId);
     const summary = summarizeNormalization(result);
@@ -79,29 +104,25 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     }
     return { importId, outcome };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const code = failureCode(error);
+    const reason = `${code}: ${error instanceof Error ? error.message : String(error)}`;
     log.warn({ sourceId, importId, err: reason }, "source import failed");
     await db().$transaction([
       db().sourceImport.updateMany({ where: { id: importId, status: "running" }, data: { status: "failed", error: reason.slice(0, 500), finishedAt: now() } }),
       // Records from an earlier import stay; the source says it is behind.
       db().source.update({ where: { id: sourceId }, data: { syncStatus: source.lastSyncedAt ? "partial" : "failed", lastError: reason.slice(0, 500) } }),
     ]);
-    if (continuous) {
-      // The reason is the client's own message (never a token or record content); the code is what clients branch on.
+    if (continuous && (lastAttempt || !failureIsTransient(error))) {
+      // The code is what clients branch on; the message (never a token or record content) stays on the source.
       await recordEvent({
         applicationId: source.subject.applicationId,
         environment: source.subject.environment,
         type: "sync.failed",
-        data: { subject: source.subjectId, sourceId, providerId: source.providerId, importId, code: failureCode(reason) },
+        data: { subject: source.subjectId, sourceId, providerId: source.providerId, importId, code },
       });
     }
     throw error;
   }
-}
-
-function failureCode(reason: string): string {
-  const code = /^([a-z_]+):/.exec(reason)?.[1];
-  return code ?? "import_failed";
 }
 
 function countByType(resources: readonly FhirResource[]): Record<string, number> {

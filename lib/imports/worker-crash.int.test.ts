@@ -72,11 +72,11 @@ describe("a worker killed mid-import", () => {
 
     // pg-boss hands the expired job to a worker again; that worker runs the same handler.
     clearEhrFaults();
-    await sourceImportJob.handler({ id: "redelivered", name: QUEUE.sourceImport, data: { sourceId } } as PgBoss.Job<{ sourceId: string }>);
+    await sourceImportJob.handler({ id: "redelivered", name: QUEUE.sourceImport, data: { sourceId }, retryCount: 1, retryLimit: 5 } as PgBoss.JobWithMetadata<{ sourceId: string }>);
 
     // The same health system imported into another subject without a crash: the reference.
     const reference = await connectedSource();
-    await sourceImportJob.handler({ id: "reference", name: QUEUE.sourceImport, data: { sourceId: reference.sourceId } } as PgBoss.Job<{ sourceId: string }>);
+    await sourceImportJob.handler({ id: "reference", name: QUEUE.sourceImport, data: { sourceId: reference.sourceId }, retryCount: 0, retryLimit: 5 } as PgBoss.JobWithMetadata<{ sourceId: string }>);
     const expected = await db().record.count({ where: { subjectId: reference.subjectId, deletedAt: null } });
     expect(expected).toBeGreaterThan(10);
     expect(await db().record.count({ where: { subjectId, deletedAt: null } })).toBe(expected);

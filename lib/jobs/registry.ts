@@ -15,10 +15,11 @@ export type JobDefinition<Data extends object = object> = {
   queue: string;
   policy: JobPolicy;
   /**
-   * Runs one job. A job can run again after a crash, an expiry or a retry, so the handler must be idempotent.
-   * Written as a method so that jobs carrying different data still fit one `JobDefinition[]` registry.
+   * Runs one job. A job can run again after a crash, an expiry or a retry, so the handler must be idempotent; its
+   * `retryCount` and `retryLimit` tell it whether this attempt is the last. Written as a method so that jobs
+   * carrying different data still fit one `JobDefinition[]` registry.
    */
-  handler(job: PgBoss.Job<Data>): Promise<void>;
+  handler(job: PgBoss.JobWithMetadata<Data>): Promise<void>;
   /**
    * Makes the job periodic: every worker offers one job per window of this many seconds, and pg-boss admits only
    * the first offer of each window across all instances, so the job runs once per window however many run.

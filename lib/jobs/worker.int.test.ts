@@ -79,16 +79,16 @@ async function queueRow(queue: string) {
 }
 
 describe("the pg-boss worker", () => {
-  it("creates a queue for each registered job with its policy, works its jobs, and retries them as the policy says", async () => {
+  it("creates a queue for each registered job with its policy, works its jobs, and retries them as the policy says, telling each attempt which it is", async () => {
     const url = process.env.DATABASE_URL as string;
-    const attempts: number[] = [];
+    const attempts: [number, number, number][] = [];
     // A registry holding only a job made for this test: nothing in the queue or the worker names it. (The
     // lifecycle job stays out: offering it here would use up the current window of the next test.)
     const flaky = defineJob<{ n: number }>({
       queue: "registry-probe",
       policy: { policy: "standard", retryLimit: 1, retryDelay: 0, retryBackoff: false, expireInSeconds: 60 },
       handler: async (job) => {
-        attempts.push(job.data.n);
+        attempts.push([job.data.n, job.retryCount, job.retryLimit]);
         if (attempts.length === 1) throw new Error("first attempt fails");
       },
     });
@@ -104,7 +104,10 @@ describe("the pg-boss worker", () => {
 
       const id = await worker.boss.send("registry-probe", { n: 7 });
       await waitFor(async () => (await worker.boss.getJobById("registry-probe", id as string))?.state === "completed", "the retried job completing");
-      expect(attempts).toEqual([7, 7]);
+      expect(attempts).toEqual([
+        [7, 0, 1],
+        [7, 1, 1],
+      ]);
     } finally {
       await worker.stop();
     }

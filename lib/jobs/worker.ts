@@ -24,9 +24,10 @@ export async function startWorker(
     if (interrupted > 0) log.info({ interrupted }, "jobs a stopped worker was running run again");
   }
   for (const job of jobs) {
+    // With its metadata each job says which attempt it is (retryCount, retryLimit).
     // pg-boss hands handlers a batch and completes or fails it whole; so a batch's jobs run in parallel, a failed
     // one is failed on its own (and retried as its policy says), and pg-boss's completion then skips it.
-    const options = { batchSize: job.batchSize ?? 1, ...(job.pollingIntervalSeconds ? { pollingIntervalSeconds: job.pollingIntervalSeconds } : {}) };
+    const options = { batchSize: job.batchSize ?? 1, includeMetadata: true as const, ...(job.pollingIntervalSeconds ? { pollingIntervalSeconds: job.pollingIntervalSeconds } : {}) };
     for (let poller = 0; poller < (job.pollers ?? 1); poller++) {
       await boss.work<object>(job.queue, options, async (batch) => {
         if (batch.length === 1) return job.handler(batch[0]!);

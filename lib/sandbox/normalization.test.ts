@@ -1,21 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { CATEGORIES, type Category, mergeFacts, type NormalizedFact, normalizeResources } from "@/lib/records";
+import { CATEGORIES, type Category, mergeFacts, type NormalizedFact, NORMALIZERS, normalizeResources } from "@/lib/records";
 import { PROVIDERS, SCENARIOS, sourceResources, type Scenario } from "./scenarios";
 
-// Resource types the normalizer maps to a category; anything else (Encounter, Medication, ...) is context it may skip.
-const MAPPED_TYPES = new Set([
-  "Patient",
-  "Condition",
-  "MedicationRequest",
-  "MedicationStatement",
-  "AllergyIntolerance",
-  "Immunization",
-  "Observation",
-  "Procedure",
-  "DocumentReference",
-  "Claim",
-  "ExplanationOfBenefit",
-]);
+// Resource types the normalizer maps to a category (its own list); anything else (Encounter, Medication, ...) is
+// context it may skip.
+const MAPPED_TYPES = new Set(Object.keys(NORMALIZERS));
 
 const EMPTY_IN_DEMO: Category[] = ["documents", "claims"];
 

@@ -1,6 +1,6 @@
 import type { Bundle, FhirResource } from "fhir/r4";
 import { describe, expect, it } from "vitest";
-import { validateFhirResource } from "@/lib/fhir";
+import { validateFhirResource } from "@/test/fhir-validate";
 import { CATEGORIES, FHIR_DATE_PATTERN } from "@/lib/records";
 import {
   PROVIDERS,

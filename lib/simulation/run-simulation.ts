@@ -74,7 +74,7 @@ type SimulationJobData = { sessionId: string };
 export const sandboxSimulationJob = {
   queue: QUEUE.sandboxSimulation,
   policy: { policy: "standard", retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 600 },
-  async handler(job: PgBoss.Job<SimulationJobData>) {
+  async handler(job: PgBoss.JobWithMetadata<SimulationJobData>) {
     await runSimulation(job.data.sessionId);
   },
 } satisfies JobDefinition<SimulationJobData>;

@@ -9,10 +9,11 @@ export async function setSimulationState(sessionId: string, state: SimulationSta
   await db().connectSession.update({ where: { id: sessionId }, data: { simulationState: state, simulationFailureCode: state === "failed" ? failureCode ?? "simulation_failed" : null } });
 }
 
-/** The code a simulation failure reports: the health system could not be reached or refused, or something else. */
+/**
+ * The code a simulation failure reports: the SMART client's (the health system could not be reached, refused, or
+ * answered what FHIR does not promise), an API error's, or `simulation_failed` for anything else.
+ */
 export function failureCodeOf(error: unknown): string {
-  if (error instanceof SourceError) return "source_unavailable";
-  if (error instanceof ApiError) return error.code;
-  if (error instanceof Error && /^source_unavailable/.test(error.message)) return "source_unavailable";
+  if (error instanceof SourceError || error instanceof ApiError) return error.code;
   return "simulation_failed";
 }

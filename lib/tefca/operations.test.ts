@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateFhirResource } from "@/lib/fhir";
+import { validateFhirResource } from "@/test/fhir-validate";
 import { demographicField } from "./demographics";
 import { TEFCA_OPERATIONS } from "./operations";
 

@@ -129,7 +129,7 @@ export const webhookDeliveryJob = {
   pollers: 4,
   batchSize: 50,
   pollingIntervalSeconds: 0.5,
-  handler: async (job: PgBoss.Job<DeliveryJob>) => {
+  handler: async (job: PgBoss.JobWithMetadata<DeliveryJob>) => {
     await deliverWebhook(job.data);
   },
 } satisfies JobDefinition<DeliveryJob>;

@@ -84,13 +84,20 @@ describe("signed webhook delivery", () => {
     await waitFor(() => receiver.received.some((item) => item.id === eventId), "delivery after commit");
 
     let rolledBack = "";
+    let rolledBackDelivery = "";
     await expect(
       db().$transaction(async (tx) => {
         rolledBack = (await recordEvent({ applicationId: application.id, environment: "sandbox", type: "records.updated", data: { subject: "u_3" } }, tx)).id;
+        rolledBackDelivery = (await tx.webhookDelivery.findFirstOrThrow({ where: { eventId: rolledBack } })).id;
         throw new Error("abort");
       }),
     ).rejects.toThrow("abort");
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Its job was sent before the rollback: once that job has run (finding no delivery), nothing else sends one.
+    await waitFor(async () => {
+      const runs = await db().$queryRaw<unknown[]>`
+        SELECT 1 FROM pgboss.job WHERE name = ${webhookDeliveryJob.queue} AND singleton_key = ${rolledBackDelivery} AND started_on IS NOT NULL AND state <> 'active'`;
+      return runs.length > 0;
+    }, "the rolled-back delivery's job running");
     expect(receiver.received.some((item) => item.id === rolledBack)).toBe(false);
     expect(await db().webhookDelivery.count({ where: { eventId: rolledBack } })).toBe(0);
   });

@@ -4,7 +4,8 @@ import * as readRoute from "@/app/ehr/[providerId]/fhir/[resourceType]/[resource
 import * as searchRoute from "@/app/ehr/[providerId]/fhir/[resourceType]/route";
 import * as metadataRoute from "@/app/ehr/[providerId]/fhir/metadata/route";
 import { advanceEhrPatientPhase, clearEhrFaults, ehrEndpoints, injectEhrFault } from "@/lib/ehr";
-import { validateFhirResource, withTestDataTag } from "@/lib/fhir";
+import { withTestDataTag } from "@/lib/fhir";
+import { validateFhirResource } from "@/test/fhir-validate";
 import { sourceResources } from "@/lib/sandbox";
 import { FHIR_PATIENT_ID, PATIENT_KEY, PROVIDER, tokensFor } from "@/test/ehr";
 import { routeContext } from "@/test/factories";

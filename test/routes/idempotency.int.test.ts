@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { bearer, createTestApplication } from "@/test/factories";
+import { bearer, createTestApplication, routeContext } from "@/test/factories";
 import { testOperation } from "@/test/operations";
 import { route } from "@/lib/api";
 
@@ -14,7 +14,8 @@ const createSession = route(
     path: "/connect/sessions",
     auth: "key",
     idempotent: true,
-    body: z.strictObject({ categories: z.array(z.string()) }),
+    // `reference` is unused: it gives bodies more than one key, nested too, to send in another order.
+    body: z.strictObject({ categories: z.array(z.string()), reference: z.object({ system: z.string(), value: z.string() }).optional() }),
   }),
   async ({ auth, body }) => {
     const session = await db().connectSession.create({
@@ -31,6 +32,25 @@ const createSession = route(
   },
 );
 
+// An idempotent create under a path parameter: each call adds one note to the session the path names.
+const addNote = route(
+  testOperation({
+    method: "POST",
+    path: "/connect/sessions/{sessionId}/notes",
+    auth: "key",
+    idempotent: true,
+    params: z.object({ sessionId: z.string() }),
+    body: z.strictObject({ note: z.string() }),
+  }),
+  async ({ params, body }) => ({ status: 201, body: { id: newId("evt_"), sessionId: params.sessionId, note: body.note } }),
+);
+
+function postNote(key: string, sessionId: string, note: string, idempotencyKey: string) {
+  const headers = { ...(bearer(key) as Record<string, string>), "content-type": "application/json", "Idempotency-Key": idempotencyKey };
+  const request = new Request(`http://localhost/api/v1/connect/sessions/${sessionId}/notes`, { method: "POST", headers, body: JSON.stringify({ note }) });
+  return addNote(request, routeContext({ sessionId }));
+}
+
 function post(key: string, body: unknown, idempotencyKey?: string) {
   const headers: Record<string, string> = { ...(bearer(key) as Record<string, string>), "content-type": "application/json" };
   if (idempotencyKey !== undefined) headers["Idempotency-Key"] = idempotencyKey;
@@ -44,13 +64,13 @@ async function sessionCount(applicationId: string) {
 describe("Idempotency-Key on POST creates", () => {
   it("a replay returns the same response with Idempotent-Replayed: true and creates nothing new", async () => {
     const { application, sandboxKey } = await createTestApplication();
-    const first = await post(sandboxKey, { categories: ["labs"] }, "key-1");
+    const first = await post(sandboxKey, { categories: ["labs"], reference: { system: "crm", value: "42" } }, "key-1");
     expect(first.status).toBe(201);
     expect(first.headers.get("idempotent-replayed")).toBeNull();
     const created = await first.json();
 
-    // Key order does not make it another request.
-    const replay = await post(sandboxKey, { categories: ["labs"] }, "key-1");
+    // Key order does not make it another request: the same body with its keys (and its nested keys) reordered.
+    const replay = await post(sandboxKey, { reference: { value: "42", system: "crm" }, categories: ["labs"] }, "key-1");
     expect(replay.status).toBe(201);
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(await replay.json()).toEqual(created);
@@ -64,6 +84,20 @@ describe("Idempotency-Key on POST creates", () => {
     expect(conflict.status).toBe(409);
     expect((await conflict.json()).error.code).toBe("idempotency_conflict");
     expect(await sessionCount(application.id)).toBe(1);
+  });
+
+  it("the same key and body on another path (another resource) is 409 idempotency_conflict, not the first path's answer", async () => {
+    const { sandboxKey } = await createTestApplication();
+    const first = await postNote(sandboxKey, "cs_first", "hello", "note-1");
+    expect(first.status).toBe(201);
+    const created = await first.json();
+    expect(created).toMatchObject({ sessionId: "cs_first" });
+    const replay = await postNote(sandboxKey, "cs_first", "hello", "note-1");
+    expect([replay.status, replay.headers.get("idempotent-replayed")]).toEqual([201, "true"]);
+    expect(await replay.json()).toEqual(created);
+    const elsewhere = await postNote(sandboxKey, "cs_second", "hello", "note-1");
+    expect(elsewhere.status).toBe(409);
+    expect((await elsewhere.json()).error.code).toBe("idempotency_conflict");
   });
 
   it("a key over 200 characters is 400 invalid_idempotency_key; 200 is accepted", async () => {

@@ -1,5 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { applicationSchema, presentApplication } from "@/lib/applications";
 import type { KeyAuth } from "@/lib/auth";
 import { GET } from "@/app/api/v1/openapi.json/route";
@@ -58,7 +59,8 @@ describe("platform OpenAPI document", () => {
         syncMode: "one_time",
       },
     };
-    expect(applicationSchema.safeParse(presentApplication(auth)).success).toBe(true);
+    // Strict: a field the document does not declare (a leak) fails, as well as a declared one missing or mistyped.
+    expect(z.strictObject(applicationSchema.shape).safeParse(presentApplication(auth)).error?.issues).toBeUndefined();
   });
 
   it("is served at GET /api/v1/openapi.json with Service-Version", async () => {

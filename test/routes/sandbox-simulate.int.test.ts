@@ -91,15 +91,19 @@ describe("POST /connect/sessions/{sessionId}/simulate", () => {
     expect((await getSession(sandboxKey, session.id)).sources).toHaveLength(scenario === "consent-revoked" ? 1 : 2);
   });
 
-  it("a simulation that cannot reach the health system ends failed with a failure code, not an error", async () => {
+  it.each([
+    ["cannot be reached", "source_unavailable", () => "http://127.0.0.1:9/ehr/riverbend-health/fhir"],
+    // The synthetic health systems' server is up, but serves no provider at this path: discovery answers 404.
+    ["has no SMART configuration", "provider_unavailable", (base: string) => base.replace("/riverbend-health/", "/no-such-health-system/")],
+  ])("a simulation whose health system %s ends failed with the SMART client's code, %s, not an error", async (_, code, fhirBaseUrlOf) => {
     const { sandboxKey } = await createTestApplication();
     const session = await createSession(sandboxKey);
     const { fhirBaseUrl } = await db().provider.findUniqueOrThrow({ where: { id: "riverbend-health" } });
-    await db().provider.update({ where: { id: "riverbend-health" }, data: { fhirBaseUrl: "http://127.0.0.1:9/ehr/riverbend-health/fhir" } });
+    await db().provider.update({ where: { id: "riverbend-health" }, data: { fhirBaseUrl: fhirBaseUrlOf(fhirBaseUrl) } });
     try {
       const simulated = await simulate(sandboxKey, session.id, { scenario: "baseline-adult" });
       expect(simulated.status).toBe(200);
-      expect(simulated.body).toMatchObject({ status: "pending", simulation: { state: "failed", failureCode: "source_unavailable" } });
+      expect(simulated.body).toMatchObject({ status: "pending", simulation: { state: "failed", failureCode: code } });
     } finally {
       await db().provider.update({ where: { id: "riverbend-health" }, data: { fhirBaseUrl } });
     }

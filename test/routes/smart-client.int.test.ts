@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decryptSecret, encryptSecret } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { advanceEhrPatientPhase, clearEhrFaults, injectEhrFault, issueAuthorizationCodeDirectly, SANDBOX_CLIENT_ID, sandboxClientSecret } from "@/lib/ehr";
-import { validateFhirResource, withTestDataTag } from "@/lib/fhir";
+import { withTestDataTag } from "@/lib/fhir";
+import { validateFhirResource } from "@/test/fhir-validate";
 import { newId } from "@/lib/ids";
 import { sourceResources } from "@/lib/sandbox";
 import {
@@ -19,6 +20,7 @@ import {
   type HttpPolicy,
 } from "@/lib/sources";
 import { createTestApplication, createTestSubject } from "@/test/factories";
+import { listenOnFreePort } from "@/test/raw-http";
 import { serveRouteFiles, type ServedRequest } from "@/test/route-server";
 
 const PROVIDER = "riverbend-health";
@@ -260,4 +262,58 @@ describe("the SMART on FHIR client against a synthetic health system, over HTTP"
     expect(Date.now() - started).toBeLessThan(5_000);
     clearEhrFaults();
   }, 30_000);
+});
+
+describe("providers the SMART client refuses", () => {
+  // A SMART server of our own making: each path prefix serves its own configuration (discovery is cached per base).
+  const configurations = new Map<string, Record<string, unknown>>();
+  let smart: Awaited<ReturnType<typeof listenOnFreePort>>;
+  const origin = () => `http://127.0.0.1:${smart.port}`;
+
+  beforeAll(async () => {
+    smart = await listenOnFreePort((request, response) => {
+      const name = /^\/([\w-]+)\/fhir\/\.well-known\/smart-configuration$/.exec(request.url ?? "")?.[1];
+      const configuration = name ? configurations.get(name) : undefined;
+      response.writeHead(configuration ? 200 : 404, { "content-type": "application/json" });
+      response.end(JSON.stringify(configuration ?? {}));
+    });
+  });
+  afterAll(() => smart.close());
+
+  /** A provider row whose SMART configuration this test serves, with PKCE S256 unless `methods` says otherwise. */
+  async function provider(environment: "sandbox" | "live", methods?: string[]) {
+    const id = `test-${environment}-${randomBytes(4).toString("hex")}`;
+    const base = `${origin()}/${id}`;
+    configurations.set(id, {
+      authorization_endpoint: `${base}/authorize`,
+      token_endpoint: `${base}/token`,
+      ...(methods ? { code_challenge_methods_supported: methods } : {}),
+      capabilities: ["launch-standalone", "client-confidential-symmetric"],
+    });
+    return db().provider.create({
+      data: { id, environment, name: id, fhirBaseUrl: `${base}/fhir`, authorizeUrl: `${base}/authorize`, tokenUrl: `${base}/token`, clientId: "client", clientSecretEncrypted: encryptSecret("secret") },
+    });
+  }
+
+  it("never authorizes with a provider that does not offer PKCE with S256: no authorization is begun", async () => {
+    for (const methods of [["plain"], []]) {
+      const refused = await provider("sandbox", methods);
+      const sessionId = await connectSession();
+      const error = await beginAuthorization({ connectSessionId: sessionId, providerId: refused.id, redirectUri: callbackUri() }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(SourceError);
+      expect(error).toMatchObject({ code: "provider_unavailable", message: `${refused.id} does not offer PKCE with S256.` });
+      expect(await db().sourceAuthorization.count({ where: { connectSessionId: sessionId } })).toBe(0);
+    }
+    // The same server offering S256 is accepted.
+    const accepted = await provider("sandbox", ["plain", "S256"]);
+    const begun = await beginAuthorization({ connectSessionId: await connectSession(), providerId: accepted.id, redirectUri: callbackUri() });
+    expect(new URL(begun.authorizationUrl).searchParams.get("code_challenge_method")).toBe("S256");
+  });
+
+  it("a live provider must be https throughout; a sandbox one may be plain http", async () => {
+    const live = await provider("live", ["S256"]);
+    await expect(discoverSmartServer(live)).rejects.toMatchObject({ code: "provider_unavailable", message: `${live.id} is a live provider and must use https throughout.` });
+    const sandbox = await provider("sandbox", ["S256"]);
+    expect((await discoverSmartServer(sandbox)).fhirBaseUrl).toBe(sandbox.fhirBaseUrl);
+  });
 });

@@ -3,7 +3,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { authenticateKey } from "@/lib/auth";
 import { db } from "@/lib/db";
-import { validateFhirResource } from "@/lib/fhir";
+import { validateFhirResource } from "@/test/fhir-validate";
 import { recordSchemas, type Category } from "@/lib/records";
 import { runLifecycle } from "@/lib/jobs";
 import {

@@ -14,9 +14,9 @@ const glucose = {
   effectiveDateTime: "2023-03-04T07:15:00-08:00",
   issued: "2023-03-04T09:00:00.123-08:00",
   valueQuantity: { value: 130, comparator: ">", unit: "mg/dL", system: "http://unitsofmeasure.org", code: "mg/dL" },
-  interpretation: [{ coding: [{ code: "H", display: "High" }] }],
+  interpretation: [{ coding: [{ system: "http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation", code: "H", display: "High" }] }],
   referenceRange: [
-    { low: { value: 70, unit: "mg/dL" }, high: { value: 99, unit: "mg/dL" }, type: { text: "normal" } },
+    { low: { value: 70, unit: "mg/dL", system: "http://unitsofmeasure.org", code: "mg/dL" }, high: { value: 99, unit: "mg/dL" }, type: { text: "normal" } },
     { text: "   " },
   ],
   specimen: { reference: "Specimen/s1" },
@@ -45,20 +45,38 @@ const bloodPressure = {
 describe("normalizeObservation", () => {
   it("maps a laboratory result with comparator, unit, ranges, interpretation and specimen", () => {
     const record = normalizeOne("labs", glucose, [specimen]);
-    expect(record).toMatchObject({
+    const ucum = "http://unitsofmeasure.org";
+    expect(record).toEqual({
+      recordId: expect.stringMatching(/^rec_/),
       category: "labs",
       status: "final",
-      code: { text: "Glucose [Mass/volume] in Blood" },
-      categories: [{ code: "laboratory" }],
+      code: { text: "Glucose [Mass/volume] in Blood", codings: [{ system: "http://loinc.org", code: "2339-0", display: "Glucose [Mass/volume] in Blood" }] },
+      categories: [{ system: "http://terminology.hl7.org/CodeSystem/observation-category", code: "laboratory", display: null }],
       effective: { type: "dateTime", value: "2023-03-04T07:15:00-08:00" },
       issued: "2023-03-04T09:00:00.123-08:00",
-      value: { type: "quantity", value: 130, comparator: ">", unit: "mg/dL", code: "mg/dL" },
-      interpretations: [{ system: null, code: "H", display: "High" }],
-      referenceRanges: [{ low: { value: 70 }, high: { value: 99 }, type: { text: "normal" }, text: null }],
-      specimen: { text: "Venous blood" },
+      value: { type: "quantity", value: 130, comparator: ">", unit: "mg/dL", system: ucum, code: "mg/dL" },
+      dataAbsentReason: null,
       components: [],
+      referenceRanges: [
+        {
+          low: { value: 70, comparator: null, unit: "mg/dL", system: ucum, code: "mg/dL" },
+          high: { value: 99, comparator: null, unit: "mg/dL", system: null, code: null },
+          type: { text: "normal", codings: [] },
+          text: null,
+        },
+      ],
+      interpretations: [{ system: "http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation", code: "H", display: "High" }],
+      bodySite: null,
+      specimen: { text: "Venous blood", codings: [] },
+      notes: [],
+      report: null,
+      sources: [{ sourceId: "src_test", sourceName: "Test Health", resourceType: "Observation", resourceId: "o1" }],
     });
   });
+
+  it("writes realistic FHIR R4 for the laboratory result", () => {
+    expectValidFhir(glucose);
+  }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("maps blood pressure components, including a missing reading's reason", () => {
     const record = normalizeOne("vitals", bloodPressure);

