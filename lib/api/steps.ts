@@ -23,7 +23,7 @@ import {
 import { isCategory } from "@/lib/records";
 import { assertAddressMayAuthenticate, recordAuthFailure } from "./auth-failure-limit";
 import { AUTHENTICATORS, type AuthKind, type Principals } from "./authenticators";
-import type { PipelineDeclaration } from "./operation";
+import { operationName, type PipelineDeclaration } from "./operation";
 import { corsHeaders, type Profile } from "./profiles";
 import type { Handler, HandlerResult } from "./route";
 

@@ -170,7 +170,7 @@ export const conformanceRunJob = {
   pollers: 4,
   batchSize: 2,
   pollingIntervalSeconds: 0.5,
-  async handler(job: PgBoss.Job<RunJobData>) {
+  async handler(job: PgBoss.JobWithMetadata<RunJobData>) {
     await driveRun(job.data.runId);
   },
 } satisfies JobDefinition<RunJobData>;

@@ -1,4 +1,4 @@
-import { RateLimiterPostgres, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { pgPool } from "@/lib/db";
 import { keyRequestsPerMinute } from "@/lib/config";
 import { ApiError } from "./api-error";
@@ -8,6 +8,8 @@ export type RateLimitPolicy = { name: string; points: number; windowSeconds: num
 
 /** 300 requests per minute per key (deployment-set: CHARTKEY_RATE_LIMIT_PER_MINUTE). */
 export const KEY_POLICY: RateLimitPolicy = { name: "key", points: keyRequestsPerMinute(), windowSeconds: 60 };
+
+export type RateLimitOutcome = { headers: Record<string, string> };
 
 const limiters = new Map<string, RateLimiterAbstract>();
 
@@ -31,6 +33,17 @@ export function postgresLimiter(policy: RateLimitPolicy): RateLimiterAbstract {
     limiters.set(policy.name, limiter);
   }
   return limiter;
+}
+
+/** Consumes one point for `key`; throws 429 `rate_limited` with Retry-After when the window is spent. */
+export async function consumeRateLimit(policy: RateLimitPolicy, key: string): Promise<RateLimitOutcome> {
+  try {
+    const result = await postgresLimiter(policy).consume(key, 1);
+    return { headers: rateLimitHeaders(policy, result.remainingPoints, result.msBeforeNext) };
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    throw rateLimited(policy, rejection.remainingPoints, rejection.msBeforeNext);
+  }
 }
 
 /** The 429 a spent window answers, with the RateLimit fields and Retry-After. */
