@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as reportRoute from "@/app/conformance/reports/[token]/route";
 import { decryptSecret } from "@/lib/auth";
 import { conformanceRunJob } from "@/lib/conformance";
@@ -34,6 +34,8 @@ const previousScale = process.env.CHARTKEY_WEBHOOK_TIME_SCALE;
 
 beforeAll(async () => {
   process.env.CHARTKEY_WEBHOOK_TIME_SCALE = "0.001";
+  // The integrations' receivers listen on this machine: a developer's local receiver, which needs the opt-in.
+  vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
   api = await serveRouteFiles("api");
   worker = await startWorker(process.env.DATABASE_URL!, [conformanceRunJob, sandboxSimulationJob, sourceImportJob, webhookDeliveryJob]);
 });
@@ -79,6 +81,9 @@ async function runAgainst(Integration: Variant) {
       },
       "the run ends",
       120_000,
+      // Polls count against the sandbox key's 300 requests per minute like any request: a slow machine's run lasts
+      // long enough for 50 ms polls to spend it.
+      500,
     );
     return { run, runKey, application, sandboxKey, integration };
   } finally {

@@ -65,12 +65,17 @@ export async function startReceiver(secret: string) {
   };
 }
 
-export async function waitFor<T>(read: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  read: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  what: string,
+  timeoutMs = 20_000,
+  intervalMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

@@ -1,5 +1,6 @@
-import { defineOperation, PLATFORM_PROFILE } from "@/lib/api";
-import { agentCredentialSchema, credentialParams, issueCredentialBodySchema, issuedCredentialSchema } from "./schemas";
+import { z } from "zod";
+import { defineOperation, pathId, PLATFORM_PROFILE } from "@/lib/api";
+import { agentCredentialSchema, issueCredentialBodySchema, issuedCredentialSchema } from "./schemas";
 
 const exampleCredential = () => ({
   object: "agent_credential",
@@ -55,7 +56,7 @@ export const revokeAgentCredential = defineOperation({
   summary: "Revoke a delegated credential",
   description: "Its next request answers 401 invalid_agent_token. Revoking twice is harmless; another application's id is 404.",
   auth: "key",
-  params: credentialParams,
+  params: z.object({ credentialId: pathId("cred_", { resource: "credential", description: "The credential id (cred_).", example: "cred_6Rt2Wq8Lm4Xk1Vb9Nc3Hd7Pz" }) }),
   success: {
     status: 200,
     description: "The revoked credential.",

@@ -79,6 +79,3 @@ export const issuedCredentialSchema = agentCredentialSchema
   })
   .meta({ id: "IssuedAgentCredential", description: "A new delegated credential and, once, its token." });
 
-export const credentialParams = z.object({
-  credentialId: z.string().describe("The credential id (cred_).").meta({ example: "cred_6Rt2Wq8Lm4Xk1Vb9Nc3Hd7Pz" }),
-});

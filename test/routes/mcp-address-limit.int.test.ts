@@ -3,8 +3,9 @@ import { authFailuresPerMinute } from "@/lib/config";
 import { startApiServer } from "@/test/api-server";
 import { createTestApplication } from "@/test/factories";
 
-// An address that spent its failed authentications is refused by the MCP server as a whole: a JSON-RPC error with
-// 429 and Retry-After, even with a good key. Its own file: every request here comes from 127.0.0.1.
+// An address that spent its failed authentications is refused by the MCP server as a whole for every bad or missing
+// key: a JSON-RPC error with 429 and Retry-After. A key that authenticates is still served (under its own limit), as
+// on REST, so a backend behind a shared address keeps working. Its own file: every request here comes from 127.0.0.1.
 
 let origin: string;
 let close: () => Promise<void>;
@@ -21,7 +22,7 @@ const listTools = (token: string) =>
   });
 
 describe("the MCP server and the per-address limit on failed authentications", () => {
-  it("answers 429 with Retry-After and a JSON-RPC error once the address spent its failures", async () => {
+  it("answers bad keys 429 with Retry-After and a JSON-RPC error once the address spent its failures, and still serves a good key", async () => {
     const { sandboxKey } = await createTestApplication();
     expect((await listTools(sandboxKey)).status).toBe(200);
     // Each unknown key counts against the address; the one over its limit is itself refused with 429.
@@ -33,9 +34,12 @@ describe("the MCP server and the per-address limit on failed authentications", (
     }
     expect(statuses.slice(0, -1).every((status) => status === 401)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
-    const refused = await listTools(sandboxKey);
+    const refused = await listTools(`ck_test_${"y".repeat(43)}`);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32001, data: { error: { code: "rate_limited" } } } });
+    const served = await listTools(sandboxKey);
+    expect(served.status).toBe(200);
+    expect((await served.json()).result.tools.length).toBeGreaterThan(0);
   });
 });
