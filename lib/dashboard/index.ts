@@ -13,3 +13,4 @@ export * from "./sandbox-sessions";
 export * from "./sandbox-subjects";
 export * from "./sandbox-event";
 export * from "./subject-records";
+export * from "./operator-context";
