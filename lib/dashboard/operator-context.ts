@@ -27,14 +27,15 @@ export async function isSignedInOperator(): Promise<boolean> {
  * the operator role itself (lib/operators requireOperator), so a non-operator's forged call is answered "not found"
  * and changes nothing. Afterwards the operator pages render again.
  */
-export async function operatorAction(perform: (developerId: string) => Promise<unknown>, success: string): Promise<ActionResult> {
+export async function operatorAction<T>(perform: (developerId: string) => Promise<T>, success: string | ((result: T) => string)): Promise<ActionResult> {
   const developer = await currentDeveloper();
   if (!developer) return { ok: false, error: "The page was not found." };
+  let result: T;
   try {
-    await perform(developer.id);
+    result = await perform(developer.id);
   } catch (error) {
     return actionFailure(error);
   }
   revalidatePath(OPERATOR_PATH, "layout");
-  return { ok: true, message: success };
+  return { ok: true, message: typeof success === "function" ? success(result) : success };
 }

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { ApplicationStatusBadge } from "@/components/dashboard/application-status";
 import { ProductionDecision, SuspensionControl } from "@/components/dashboard/operator/application-decisions";
 import { Badge } from "@/components/ui/badge";
+import { buttonClass } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -76,6 +78,11 @@ export default async function OperatorPage() {
       <PageHeader
         title="Operator"
         description="This deployment's applications and their production requests, suspensions, and the log of every operator action. Only operators see this page."
+        actions={
+          <Link href="/dashboard/operator/providers" className={buttonClass("secondary")}>
+            Provider directory
+          </Link>
+        }
       />
       <section aria-labelledby="operator-applications" className="space-y-3">
         <h2 id="operator-applications" className="text-lg font-semibold text-slate-900">
