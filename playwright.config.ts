@@ -51,6 +51,8 @@ export default defineConfig({
       CHARTKEY_PASSWORD_CHECKS_PER_MINUTE: "1000",
       // The one operator of the browser tests' deployment (e2e/operator.spec.ts signs it up).
       CHARTKEY_OPERATOR_EMAILS: OPERATOR_EMAIL,
+      // The provider directory test's SMART server listens on this machine (e2e/operator.spec.ts).
+      CHARTKEY_PROVIDER_PRIVATE_HOSTS: "127.0.0.1",
     },
   },
 });

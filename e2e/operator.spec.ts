@@ -1,6 +1,12 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { OPERATOR_EMAIL } from "../playwright.config";
-import { createApplication, expectAccessible, expectNoHorizontalOverflow, keepScreenshot, newDeveloper, signUp } from "./dashboard-helpers";
+import { createApplication, expectAccessible, expectNoHorizontalOverflow, keepScreenshot, newDeveloper, signIn, signUp, type TestDeveloper } from "./dashboard-helpers";
+
+// One operator account for the file (the deployment names its email): the first test signs it up, the next signs in.
+test.describe.configure({ mode: "serial" });
+const operatorAccount: TestDeveloper = { ...newDeveloper("operator"), email: OPERATOR_EMAIL };
 
 async function newPage(browser: Browser): Promise<Page> {
   return (await browser.newContext()).newPage();
@@ -28,7 +34,7 @@ test("an operator refuses, then approves a production request; the live key work
 
   // The operator (named by CHARTKEY_OPERATOR_EMAILS) refuses it with a reason.
   const operator = await newPage(browser);
-  await signUp(operator, { ...newDeveloper("operator"), email: OPERATOR_EMAIL });
+  await signUp(operator, operatorAccount);
   await operator.getByRole("link", { name: "Operator" }).click();
   await expect(operator.getByRole("heading", { name: "Operator", level: 1 })).toBeVisible();
   await expect(group(operator)).toContainText("Shows patients their lab trends between visits.");
@@ -88,4 +94,66 @@ test("an operator refuses, then approves a production request; the live key work
   expect((await request.get("/api/v1/app", { headers })).status()).toBe(200);
   await expect(audit.getByRole("row").filter({ hasText: applicationId })).toHaveCount(4);
   await operator.context().close();
+});
+
+test("an operator looks up, adds, tests and disables a live health system; refused addresses are explained", async ({ page, browser }, testInfo) => {
+  test.setTimeout(120_000);
+  // A SMART on FHIR server on this machine, which the deployment allows by CHARTKEY_PROVIDER_PRIVATE_HOSTS.
+  let available = true;
+  let base = "";
+  const server = http.createServer((request, response) => {
+    const json = (body: unknown) => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    if (!available) return void response.writeHead(503).end();
+    if (request.url === "/fhir/.well-known/smart-configuration") {
+      return json({ authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, code_challenge_methods_supported: ["S256"], capabilities: ["launch-standalone"] });
+    }
+    if (request.url === "/fhir/metadata") return json({ resourceType: "CapabilityStatement", fhirVersion: "4.0.1", software: { name: "E2E EHR" }, rest: [{ mode: "server", resource: [{ type: "Patient" }] }] });
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const name = `Riverside Health ${Date.now().toString(36)}`;
+
+  // Not for other accounts.
+  await signUp(page);
+  expect((await page.goto("/dashboard/operator/providers"))?.status()).toBe(404);
+
+  const operator = await newPage(browser);
+  await signIn(operator, operatorAccount, "/dashboard/operator/providers");
+  await expect(operator.getByRole("heading", { name: "Provider directory", level: 1 })).toBeVisible();
+  await operator.getByLabel("FHIR base URL").fill("https://169.254.169.254/fhir");
+  await operator.getByRole("button", { name: "Look up" }).click();
+  await expect(operator.getByText(/Not usable: refused https:\/\/169\.254\.169\.254\/fhir.*the host is not a public address/)).toBeVisible();
+  await operator.getByLabel("FHIR base URL").fill(`${base}/fhir`);
+  await operator.getByRole("button", { name: "Look up" }).click();
+  await expect(operator.getByText(`Found a SMART on FHIR server at ${base}/fhir`)).toBeVisible();
+  await expect(operator.getByRole("status").getByText("E2E EHR")).toBeVisible();
+  await operator.getByLabel("Display name").fill(name);
+  await operator.getByLabel("Client id", { exact: true }).fill("chartkey-e2e");
+  await operator.getByLabel("Client secret", { exact: true }).fill("e2e-secret-value");
+  await operator.getByRole("button", { name: "Add health system" }).click();
+  await expect(operator.getByText("Health system added to the directory.")).toBeVisible();
+  const card = operator.getByRole("group", { name });
+  await expect(card).toContainText("secret stored (encrypted)");
+  await expect(card).toContainText(`${base}/authorize`);
+  await expect(operator.locator("body")).not.toContainText("e2e-secret-value");
+
+  available = false;
+  await card.getByRole("button", { name: `Test connection to ${name}` }).click();
+  await expect(card.getByText("Last test failed")).toBeVisible();
+  await expect(card).toContainText("answered HTTP 503");
+  available = true;
+  await card.getByRole("button", { name: `Disable ${name}` }).click();
+  await expect(card.getByText("Disabled", { exact: true })).toBeVisible();
+  for (const width of [390, 1280]) {
+    await operator.setViewportSize({ width, height: 900 });
+    await expectAccessible(operator, `provider directory at ${width}px`);
+    await expectNoHorizontalOverflow(operator);
+    await keepScreenshot(operator, testInfo, `provider-directory-${width}`);
+  }
+  await operator.goto("/dashboard/operator");
+  await expect(operator.getByRole("region", { name: "Operator actions, newest first" }).getByRole("row").filter({ hasText: "provider.create" }).first()).toBeVisible();
+  await operator.context().close();
+  server.closeAllConnections();
+  server.close();
 });

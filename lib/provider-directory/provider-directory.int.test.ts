@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { decryptSecret } from "@/lib/auth";
+import { availableProviders } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { listOperatorAudit } from "@/lib/operators";
 import { guardedGet } from "@/lib/outbound";
@@ -135,8 +136,12 @@ describe("the live provider directory", () => {
     await updateLiveProvider(operator.id, created.id, { name: "Riverside Health System", clientId: "new-client", clientSecret: "rotated" });
     expect(decryptSecret((await db().provider.findUniqueOrThrow({ where: { id: created.id } })).clientSecretEncrypted)).toBe("rotated");
 
+    // Live Connect offers it while enabled, not while disabled.
+    expect((await availableProviders("live")).map((provider) => provider.id)).toEqual([created.id]);
     expect((await setLiveProviderDisabled(operator.id, created.id, true)).disabled).toBe(true);
+    expect(await availableProviders("live")).toEqual([]);
     expect((await setLiveProviderDisabled(operator.id, created.id, false)).disabled).toBe(false);
+    expect((await availableProviders("live")).map((provider) => provider.name)).toEqual(["Riverside Health System"]);
 
     available = false;
     expect(await testLiveProvider(operator.id, created.id)).toMatchObject({ checkError: expect.stringContaining("answered HTTP 503"), checkedAt: expect.any(Date) });
