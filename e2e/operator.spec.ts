@@ -48,6 +48,7 @@ test("an operator refuses, then approves a production request; the live key work
   // The developer reads the reason and asks again.
   await page.reload();
   await expect(page.getByText("Operator's reason: Link your privacy policy in the description.")).toBeVisible();
+  await expect(page.getByLabel(/Production redirect URLs/)).toHaveValue("https://labs.example/connected");
   await page.getByLabel("What the application does").fill("Shows patients their lab trends. Privacy policy: https://labs.example/privacy");
   await page.getByRole("button", { name: "Ask for production" }).click();
   await expect(page.getByText(/Waiting for review/)).toBeVisible();
@@ -145,6 +146,9 @@ test("an operator looks up, adds, tests and disables a live health system; refus
   available = true;
   await card.getByRole("button", { name: `Disable ${name}` }).click();
   await expect(card.getByText("Disabled", { exact: true })).toBeVisible();
+  // Checked as it loads: a toast fading out is mid-animation for axe's contrast check.
+  await operator.reload();
+  await expect(card.getByText("Last test failed")).toBeVisible();
   for (const width of [390, 1280]) {
     await operator.setViewportSize({ width, height: 900 });
     await expectAccessible(operator, `provider directory at ${width}px`);

@@ -11,6 +11,8 @@ import { announce, Section, type SettingsApplication } from "./settings-forms";
 /** The newest production request as the settings page shows it (dates as ISO strings for the client). */
 export type ProductionRequestView = {
   status: "pending" | "approved" | "refused";
+  description: string;
+  redirectUrls: string[];
   decisionReason: string | null;
   createdAt: string;
   decidedAt: string | null;
@@ -62,7 +64,7 @@ export function ProductionRequestCard({ application, request, suspensionReason, 
               <p>Production is off: only sandbox keys work, and only with synthetic patients.</p>
             )}
             {canRequest ? (
-              application.status === "suspended" ? null : <RequestForm application={application} contactEmail={contactEmail} />
+              application.status === "suspended" ? null : <RequestForm application={application} previous={request} contactEmail={contactEmail} />
             ) : (
               <p className="text-slate-600">Only owners ask for production.</p>
             )}
@@ -75,9 +77,14 @@ export function ProductionRequestCard({ application, request, suspensionReason, 
 
 type FormValues = { description: string; redirectUrls: string; contactEmail: string };
 
-function RequestForm({ application, contactEmail }: { application: SettingsApplication; contactEmail: string }) {
+/** Asking again after a refusal starts from what was asked the last time; a first request from the registered https URLs. */
+function RequestForm({ application, previous, contactEmail }: { application: SettingsApplication; previous: ProductionRequestView | null; contactEmail: string }) {
   const form = useForm<FormValues>({
-    defaultValues: { description: "", redirectUrls: application.redirectUrls.filter((url) => url.startsWith("https://")).join("\n"), contactEmail },
+    defaultValues: {
+      description: previous?.description ?? "",
+      redirectUrls: (previous?.redirectUrls ?? application.redirectUrls.filter((url) => url.startsWith("https://"))).join("\n"),
+      contactEmail,
+    },
   });
   const submit = form.handleSubmit(async (values) => {
     const parsed = productionRequestInputSchema.safeParse({

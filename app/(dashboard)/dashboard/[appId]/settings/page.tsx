@@ -31,7 +31,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ appId
       <RedirectUrlsForm application={settings} />
       <ProductionRequestCard
         application={settings}
-        request={request && { status: request.status, decisionReason: request.decisionReason, createdAt: request.createdAt.toISOString(), decidedAt: request.decidedAt?.toISOString() ?? null }}
+        request={request && { status: request.status, description: request.description, redirectUrls: request.redirectUrls, decisionReason: request.decisionReason, createdAt: request.createdAt.toISOString(), decidedAt: request.decidedAt?.toISOString() ?? null }}
         suspensionReason={suspension}
         canRequest={can(role, "production.enable")}
         contactEmail={request?.contactEmail ?? developer.email}
