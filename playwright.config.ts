@@ -8,6 +8,9 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = process.env.E2E_DATA_DIR ?? path.join(tmpdir(), `ck-e2e-${Date.now()}`);
 process.env.E2E_DATA_DIR = dataDir;
 
+/** Exported for e2e/operator.spec.ts, which signs this account up. */
+export const OPERATOR_EMAIL = "operator@e2e.example.test";
+
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: true,
@@ -46,6 +49,10 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       CHARTKEY_ALLOW_PRIVATE_WEBHOOKS: "on",
       CHARTKEY_PASSWORD_CHECKS_PER_MINUTE: "1000",
+      // The one operator of the browser tests' deployment (e2e/operator.spec.ts signs it up).
+      CHARTKEY_OPERATOR_EMAILS: OPERATOR_EMAIL,
+      // The provider directory test's SMART server listens on this machine (e2e/operator.spec.ts).
+      CHARTKEY_PROVIDER_PRIVATE_HOSTS: "127.0.0.1",
     },
   },
 });

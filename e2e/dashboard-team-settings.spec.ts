@@ -58,15 +58,19 @@ test("settings: rename, allowlist, sync mode, redirect URLs and production, each
   expect(app).toMatchObject({ name: "Settings Lab Renamed", syncMode: "continuous", productionEnabled: false });
   expect(app.categoryAllowlist).not.toContain("claims");
 
+  // Production is asked for here and decided by an operator (e2e/operator.spec.ts follows it to approval).
   await page.goto(`/dashboard/${applicationId}/settings`);
-  await page.getByRole("button", { name: "Enable production" }).click();
-  await expect(page.getByRole("alertdialog")).toContainText("Live means real people");
-  await keepScreenshot(page, testInfo, "settings-enable-production");
-  await page.getByRole("alertdialog").getByRole("button", { name: "Enable production" }).click();
-  await expect(page.getByText(/Production is enabled\. Live keys/)).toBeVisible();
+  await page.getByLabel("What the application does").fill("Too short");
+  await page.getByRole("button", { name: "Ask for production" }).click();
+  await expect(page.getByText("Describe what the application does (at least 20 characters).")).toBeVisible();
+  await expect(page.getByLabel(/Production redirect URLs/)).toHaveValue("https://app.example.com/back");
+  await page.getByLabel("What the application does").fill("A settings lab that reads lab results for its users.");
+  await page.getByRole("button", { name: "Ask for production" }).click();
+  await expect(page.getByText(/Waiting for review/)).toBeVisible();
+  await keepScreenshot(page, testInfo, "settings-production-requested");
   await page.goto(`/dashboard/${applicationId}/keys`);
   await page.getByRole("button", { name: "Create key" }).click();
-  await expect(page.getByRole("dialog").getByLabel(/Live/)).toBeEnabled();
+  await expect(page.getByRole("dialog").getByText("Ask for production in Settings first; an operator approves it.")).toBeVisible();
   await page.keyboard.press("Escape");
   await page.goto(`/dashboard/${applicationId}/settings`);
   await keepScreenshot(page, testInfo, "settings");
@@ -111,7 +115,7 @@ test("invite a member: they join through the link with limited rights; the owner
   await member.page.goto(`/dashboard/${applicationId}/settings`);
   await expect(member.page.getByText("Only owners delete an application.")).toBeVisible();
   await expect(member.page.getByRole("button", { name: "Delete application" })).toBeDisabled();
-  await expect(member.page.getByRole("button", { name: "Enable production" })).toBeDisabled();
+  await expect(member.page.getByText("Only owners ask for production.")).toBeVisible();
   await member.page.goto(`/dashboard/${applicationId}/team`);
   await expect(member.page.getByText("Only owners invite developers.")).toBeVisible();
   await expect(member.page.getByRole("combobox", { name: /Role of/ })).toHaveCount(0);

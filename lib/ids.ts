@@ -5,7 +5,7 @@ const ID_LENGTH = 24;
 
 export type IdPrefix =
   | "u_" | "cs_" | "rec_" | "evt_" | "cr_" | "cred_" | "run_" | "tfs_" | "app_" | "src_"
-  | "dev_" | "inv_" | "key_" | "pat_" | "prov_" | "whd_" | "wha_" | "idem_" | "req_" | "imp_" | "sauth_";
+  | "dev_" | "inv_" | "key_" | "pat_" | "prov_" | "whd_" | "wha_" | "idem_" | "req_" | "imp_" | "sauth_" | "preq_" | "aud_";
 
 function toBase62(bytes: Uint8Array, length: number): string {
   // Rejection sampling keeps every character uniformly likely (256 is not a multiple of 62).

@@ -3,7 +3,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { DashboardProviders } from "@/components/ui/providers";
-import { requireDeveloper, signOut } from "@/lib/dashboard";
+import { isSignedInOperator, OPERATOR_PATH, requireDeveloper, signOut } from "@/lib/dashboard";
 
 async function signOutAction() {
   "use server";
@@ -12,6 +12,7 @@ async function signOutAction() {
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const developer = await requireDeveloper();
+  const operator = await isSignedInOperator();
   return (
     <DashboardProviders>
       <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
@@ -26,6 +27,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <Link href="/dashboard" className="text-sm font-medium text-slate-700 hover:text-slate-900">
               Applications
             </Link>
+            {operator ? (
+              <Link href={OPERATOR_PATH} className="text-sm font-medium text-slate-700 hover:text-slate-900">
+                Operator
+              </Link>
+            ) : null}
             <Link href="/docs" className="hidden text-sm font-medium text-slate-700 hover:text-slate-900 sm:inline">
               API reference
             </Link>

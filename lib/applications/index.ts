@@ -8,3 +8,4 @@ export * from "./present-application";
 export * from "./schemas";
 export * from "./signing-secret";
 export { getApp } from "./operations";
+export * from "./production-request";

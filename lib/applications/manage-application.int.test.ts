@@ -2,13 +2,14 @@ import { describe, expect, it, vi } from "vitest";
 import { authenticateKey } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { acceptInvitation, createInvitation, ForbiddenError, getApplicationAccess, listApplicationsFor, type ApplicationAccess } from "@/lib/team";
+import { approveProductionRequest } from "@/lib/operators";
 import { createTestApplication, createTestDeveloper, createTestSubject } from "@/test/factories";
 import {
   CATEGORY_DESCRIPTIONS,
   createApplicationFor,
   deleteApplication,
-  enableProduction,
   renameApplication,
+  requestProduction,
   setRedirectUrls,
   setSyncMode,
   setWebhookUrl,
@@ -19,6 +20,17 @@ async function access(developerId: string, applicationId: string): Promise<Appli
   const found = await getApplicationAccess(developerId, applicationId);
   if (!found) throw new Error("no access");
   return found;
+}
+
+const PRODUCTION_REQUEST = { description: "Reads lab results for a diabetes coaching app.", redirectUrls: ["https://app.example/connected"], contactEmail: "ops@app.example" };
+
+/** Production as it is now switched on: the owner asks, an operator (named by the deployment setting) approves. */
+async function goLive(owner: ApplicationAccess) {
+  const operator = await createTestDeveloper();
+  vi.stubEnv("CHARTKEY_OPERATOR_EMAILS", operator.email);
+  const request = await requestProduction(owner, PRODUCTION_REQUEST);
+  await approveProductionRequest(operator.id, request.id);
+  return (await access(owner.developerId, owner.application.id)).application;
 }
 
 async function ownerAndMember() {
@@ -60,9 +72,9 @@ describe("application management", () => {
     vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
     expect((await setWebhookUrl(member, { webhookUrl: "http://localhost:4000/hooks" })).webhookUrl).toBe("http://localhost:4000/hooks");
     await expect(setWebhookUrl(member, { webhookUrl: "not a url" })).rejects.toMatchObject({ code: "invalid_input" });
-    await expect(enableProduction(await access(owner.developerId, owner.application.id))).rejects.toMatchObject({ code: "invalid_input" });
+    await expect(requestProduction(await access(owner.developerId, owner.application.id), PRODUCTION_REQUEST)).rejects.toMatchObject({ code: "invalid_input" });
     await setWebhookUrl(member, { webhookUrl: "https://hooks.example.com/x" });
-    const live = await enableProduction(await access(owner.developerId, owner.application.id));
+    const live = await goLive(await access(owner.developerId, owner.application.id));
     expect(live).toMatchObject({ productionEnabled: true, status: "active" });
     const liveMember = await access(member.developerId, member.application.id);
     await expect(setWebhookUrl(liveMember, { webhookUrl: "http://hooks.example.com/x" })).rejects.toMatchObject({ code: "invalid_input" });
@@ -72,12 +84,13 @@ describe("application management", () => {
     expect((await setWebhookUrl(liveMember, { webhookUrl: null })).webhookUrl).toBeNull();
   });
 
-  it("enabling production (owners only) lets live keys authenticate", async () => {
+  it("asking for production (owners only) and an operator's approval let live keys authenticate", async () => {
     const { owner, member, liveKey } = await ownerAndMember();
     await expect(authenticateKey(`Bearer ${liveKey}`)).rejects.toMatchObject({ code: "production_not_enabled" });
-    await expect(enableProduction(member)).rejects.toBeInstanceOf(ForbiddenError);
-    await enableProduction(owner);
+    await expect(requestProduction(member, PRODUCTION_REQUEST)).rejects.toBeInstanceOf(ForbiddenError);
+    await goLive(owner);
     expect((await authenticateKey(`Bearer ${liveKey}`, { fresh: true })).environment).toBe("live");
+    vi.unstubAllEnvs();
   });
 
   it("deletes (owners only) the application and everything it owns, and nothing of another", async () => {

@@ -26,7 +26,7 @@ export async function createApplicationFor(developerId: string, input: CreateApp
 
 function update(
   access: ApplicationAccess,
-  data: { name?: string; categoryAllowlist?: string[]; syncMode?: "one_time" | "continuous"; redirectUrls?: string[]; webhookUrl?: string | null; productionEnabled?: boolean; status?: "active" },
+  data: { name?: string; categoryAllowlist?: string[]; syncMode?: "one_time" | "continuous"; redirectUrls?: string[]; webhookUrl?: string | null },
 ): Promise<AccessibleApplication> {
   return db().application.update({ where: { id: access.application.id }, data, select: ACCESSIBLE_APPLICATION_FIELDS });
 }
@@ -76,23 +76,6 @@ export async function setWebhookUrl(access: ApplicationAccess, input: { webhookU
     }
   }
   return update(access, { webhookUrl: webhookUrl || null });
-}
-
-/**
- * Turns production on (owners only): live keys start working (authentication refuses them with
- * `production_not_enabled` until then) and the status moves from `sandbox` to `active`, so conformance runs answer
- * `app_not_sandbox` from then on. A suspended application cannot be enabled, and a webhook URL must already meet
- * the live rules. Enabling twice is harmless.
- */
-export async function enableProduction(access: ApplicationAccess): Promise<AccessibleApplication> {
-  requirePermission(access, "production.enable");
-  const current = access.application;
-  if (current.status === "suspended") throw new TeamError("invalid_input", "A suspended application cannot enable production.");
-  if (current.webhookUrl) {
-    const check = await checkWebhookDestination(current.webhookUrl, "live");
-    if (!check.ok) throw new TeamError("invalid_input", `Change the webhook URL first; live webhooks refuse it: ${check.reason}.`);
-  }
-  return update(access, { productionEnabled: true, status: "active" });
 }
 
 /**

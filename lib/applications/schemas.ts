@@ -68,3 +68,27 @@ export const redirectUrlsInputSchema = z.object({
 });
 
 export const webhookUrlInputSchema = z.object({ webhookUrl: z.string().trim().max(2000).nullable() });
+
+/**
+ * The request for production a developer sends to the deployment's operators: what the application does, the
+ * redirect URLs it will use with real patients (https only; no localhost in production) and whom to contact.
+ */
+export const productionRequestInputSchema = z.object({
+  description: z.string().trim().min(20, "Describe what the application does (at least 20 characters).").max(2000),
+  redirectUrls: z
+    .array(
+      z
+        .string()
+        .trim()
+        .max(2000)
+        .superRefine((value, context) => {
+          const problem = redirectUrlProblem(value) ?? (new URL(value).protocol === "https:" ? null : "Production redirect URLs must use https.");
+          if (problem) context.addIssue({ code: "custom", message: problem });
+        }),
+    )
+    .min(1, "Give at least one redirect URL.")
+    .max(MAX_REDIRECT_URLS, `At most ${MAX_REDIRECT_URLS} redirect URLs.`)
+    .transform((list) => [...new Set(list)]),
+  contactEmail: z.string().trim().toLowerCase().max(254).pipe(z.email({ error: "Enter a valid contact email address." })),
+});
+export type ProductionRequestInput = z.input<typeof productionRequestInputSchema>;

@@ -4,3 +4,4 @@ export * from "./local-env";
 export * from "./outbound";
 export * from "./secrets";
 export * from "./platform-origin";
+export * from "./operators";

@@ -14,3 +14,4 @@ export * from "./sandbox-subjects";
 export * from "./sandbox-event";
 export * from "./subject-records";
 export * from "./conformance-runs";
+export * from "./operator-context";

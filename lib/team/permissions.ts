@@ -5,7 +5,7 @@ export type ApplicationRole = (typeof ROLES)[number];
 
 /**
  * What a role may do on an application (docs/dashboard.md). Members build with the application; only owners
- * delete it, turn on production, hold live keys, see or rotate the signing secret and manage the team.
+ * delete it, ask for production, hold live keys, see or rotate the signing secret and manage the team.
  */
 export const PERMISSIONS = {
   /** Read the application, its settings, keys list, usage, delivery log and sandbox. */
@@ -13,6 +13,7 @@ export const PERMISSIONS = {
   /** Rename; category allowlist; sync mode; redirect URLs; webhook URL; test events and re-sends. */
   "application.manage": ["owner", "member"],
   "application.delete": ["owner"],
+  /** Ask for production (an operator approves or refuses; lib/operators). */
   "production.enable": ["owner"],
   /** Create and revoke sandbox keys. */
   "keys.sandbox": ["owner", "member"],

@@ -8,7 +8,7 @@ import { stopSender } from "@/lib/queue";
 import { createTestApplication } from "@/test/factories";
 import { startReceiver, waitFor } from "@/test/webhook-receiver";
 import { webhookDeliveryJob } from "./deliver";
-import { NOT_PUBLIC } from "./destination";
+import { NOT_PUBLIC } from "@/lib/outbound";
 import { postWebhook } from "./outbound";
 import { resendDelivery, sendTestEvent } from "./resend";
 

@@ -1,5 +1,5 @@
 export { deliverWebhook, enqueueDelivery, USER_AGENT, webhookDeliveryJob, webhookPayload, type DeliveryJob, type DeliveryOutcome } from "./deliver";
-export { checkWebhookDestination, NOT_PUBLIC, type UrlCheck, type WebhookEnvironment } from "./destination";
+export { checkWebhookDestination, NOT_PUBLIC, type UrlCheck, type WebhookEnvironment } from "@/lib/outbound";
 export { postWebhook, type PostResult } from "./outbound";
 export { backoffMs, deliveryPolicy, MAX_ATTEMPTS, type DeliveryPolicy } from "./policy";
 export { redispatchDeliveries, redispatchWebhookDeliveries } from "./redispatch";

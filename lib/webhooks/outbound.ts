@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { privateWebhooksAllowed } from "@/lib/config";
-import { guardedLookup, isRefusedDestination, validateWebhookUrl, type WebhookEnvironment } from "./destination";
+import { guardedLookup, isRefusedDestination, validateWebhookUrl, type WebhookEnvironment } from "@/lib/outbound";
 
 // Keep-alive agents, one per protocol, environment and address policy, each connecting through the guarded lookup.
 // A reused socket was checked when it was opened under the same policy; sockets idle out after a few seconds.

@@ -8,7 +8,7 @@ import { db } from "@/lib/db";
 import { stopSender } from "@/lib/queue";
 import { deliverWebhook } from "./deliver";
 import { getDelivery } from "./delivery-log";
-import { NOT_PUBLIC } from "./destination";
+import { NOT_PUBLIC } from "@/lib/outbound";
 import { NO_ANSWER, postWebhook } from "./outbound";
 import { deliveryPolicy } from "./policy";
 import { sendTestEvent } from "./resend";

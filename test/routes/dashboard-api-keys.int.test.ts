@@ -61,7 +61,10 @@ describe("dashboard API keys", () => {
     await expect(createKeyFor(member, { environment: "live", name: "Prod" })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(revokeKeyFor(member, liveKeyId)).rejects.toBeInstanceOf(ForbiddenError);
     await revokeKeyFor(member, sandbox.id);
-    const live = await createKeyFor(owner, { environment: "live", name: "Prod" });
+    // Live keys once an operator has approved production (lib/operators; set directly here).
+    await expect(createKeyFor(owner, { environment: "live", name: "Prod" })).rejects.toMatchObject({ code: "invalid_input" });
+    await db().application.update({ where: { id: application.id }, data: { productionEnabled: true, status: "active" } });
+    const live = await createKeyFor(await access(developer.id, application.id), { environment: "live", name: "Prod" });
     expect(live.key).toMatch(/^ck_live_/);
     expect((await listKeysFor(member)).find((key) => key.id === sandbox.id)?.revokedAt).toBeInstanceOf(Date);
     await expect(createKeyFor(owner, { environment: "sandbox", name: " " })).rejects.toThrow();

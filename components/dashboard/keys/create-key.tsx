@@ -38,7 +38,7 @@ export function CreateKeyButton({ applicationId, origin, canCreate, liveEnabled 
     }
   }
 
-  const liveReason = !canCreate.live ? "Only owners create live keys." : !liveEnabled ? "Enable production in Settings first." : null;
+  const liveReason = !canCreate.live ? "Only owners create live keys." : !liveEnabled ? "Ask for production in Settings first; an operator approves it." : null;
   return (
     <Dialog
       open={open}

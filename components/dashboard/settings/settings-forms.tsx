@@ -7,7 +7,6 @@ import { toast } from "sonner";
 import {
   allowlistAction,
   deleteApplicationAction,
-  enableProductionAction,
   redirectUrlsAction,
   renameAction,
   syncModeAction,
@@ -32,13 +31,13 @@ export type SettingsApplication = {
 export type CategoryOption = { category: string; label: string; description: string; fhir: string };
 
 /** Shows the outcome of a save as a toast; true when it worked. */
-function announce(result: ActionResult): boolean {
+export function announce(result: ActionResult): boolean {
   if (result.ok) toast.success(result.message);
   else toast.error(result.error);
   return result.ok;
 }
 
-function Section({ title, description, children, id }: { title: string; description?: ReactNode; children: ReactNode; id: string }) {
+export function Section({ title, description, children, id }: { title: string; description?: ReactNode; children: ReactNode; id: string }) {
   return (
     <Card>
       <div aria-labelledby={id} role="group">
@@ -175,40 +174,6 @@ export function RedirectUrlsForm({ application }: { application: SettingsApplica
           Save redirect URLs
         </Button>
       </form>
-    </Section>
-  );
-}
-
-export function ProductionCard({ application, canEnable }: { application: SettingsApplication; canEnable: boolean }) {
-  return (
-    <Section id="settings-production" title="Production" description="Live keys reach real patients' records from health systems, under each patient's consent.">
-      {application.productionEnabled ? (
-        <p className="text-sm text-slate-800">Production is enabled. Live keys (ck_live_…) work; create them on the API keys page.</p>
-      ) : (
-        <div className="space-y-3 text-sm text-slate-800">
-          <p>Production is off: only sandbox keys work, and only with synthetic patients.</p>
-          {canEnable ? null : <p className="text-slate-600">Only owners enable production.</p>}
-          <ConfirmAction
-            label="Enable production"
-            variant="primary"
-            size="md"
-            disabled={!canEnable || application.status === "suspended"}
-            title="Enable production?"
-            description={
-              <>
-                <p>Live means real people: live keys will read the health records of patients who connect through your application.</p>
-                <ul className="list-disc space-y-1 pl-5">
-                  <li>Your webhook endpoint must be https and publicly reachable.</li>
-                  <li>Every read is limited to what each patient consented to, and ends when they revoke.</li>
-                  <li>This cannot be switched back off from the dashboard.</li>
-                </ul>
-              </>
-            }
-            confirmLabel="Enable production"
-            action={() => enableProductionAction(application.id)}
-          />
-        </div>
-      )}
     </Section>
   );
 }

@@ -1,7 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { deleteApplication, enableProduction, renameApplication, setRedirectUrls, setSyncMode, updateCategoryAllowlist } from "@/lib/applications";
+import { deleteApplication, renameApplication, requestProduction, setRedirectUrls, setSyncMode, updateCategoryAllowlist, type ProductionRequestInput } from "@/lib/applications";
 import { applicationAction } from "@/lib/dashboard";
 
 export async function renameAction(applicationId: string, input: { name: string }) {
@@ -20,8 +20,8 @@ export async function redirectUrlsAction(applicationId: string, input: { redirec
   return applicationAction(applicationId, (access) => setRedirectUrls(access, input), "Redirect URLs saved.");
 }
 
-export async function enableProductionAction(applicationId: string) {
-  return applicationAction(applicationId, (access) => enableProduction(access), "Production enabled: live keys now work with real patients' data.");
+export async function requestProductionAction(applicationId: string, input: ProductionRequestInput) {
+  return applicationAction(applicationId, (access) => requestProduction(access, input), "Production requested. An operator of this deployment will review it.");
 }
 
 export async function deleteApplicationAction(applicationId: string) {

@@ -1,0 +1,43 @@
+"use server";
+
+import { actionFailure, currentDeveloper, operatorAction, type ActionOutcome } from "@/lib/dashboard";
+import {
+  createLiveProvider,
+  previewProvider,
+  setLiveProviderDisabled,
+  testLiveProvider,
+  updateLiveProvider,
+  type CreateProviderInput,
+  type DiscoveryResult,
+  type UpdateProviderInput,
+} from "@/lib/provider-directory";
+
+/** What discovery finds at a URL, shown before the operator adds it (nothing saved, nothing audited). */
+export async function previewProviderAction(input: { fhirBaseUrl: string }): Promise<ActionOutcome<DiscoveryResult>> {
+  const developer = await currentDeveloper();
+  if (!developer) return { ok: false, error: "The page was not found." };
+  try {
+    return { ok: true, value: await previewProvider(developer.id, input) };
+  } catch (error) {
+    return actionFailure(error);
+  }
+}
+
+export async function createProviderAction(input: CreateProviderInput) {
+  return operatorAction((developerId) => createLiveProvider(developerId, input), "Health system added to the directory.");
+}
+
+export async function updateProviderAction(providerId: string, input: UpdateProviderInput) {
+  return operatorAction((developerId) => updateLiveProvider(developerId, providerId, input), "Provider saved.");
+}
+
+export async function setProviderDisabledAction(providerId: string, disabled: boolean) {
+  return operatorAction((developerId) => setLiveProviderDisabled(developerId, providerId, disabled), disabled ? "Provider disabled: Connect no longer offers it." : "Provider enabled.");
+}
+
+export async function testProviderAction(providerId: string) {
+  return operatorAction(
+    (developerId) => testLiveProvider(developerId, providerId),
+    (provider) => (provider.checkError ? `Connection test failed: ${provider.checkError}` : "Connection test passed."),
+  );
+}

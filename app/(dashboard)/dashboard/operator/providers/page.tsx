@@ -1,0 +1,78 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { AddProviderForm, DiscoveryDetails, ProviderControls } from "@/components/dashboard/operator/provider-directory";
+import { Badge } from "@/components/ui/badge";
+import { buttonClass } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireOperatorPage } from "@/lib/dashboard";
+import { listLiveProviders } from "@/lib/provider-directory";
+
+export const metadata: Metadata = { title: "Provider directory" };
+
+export default async function ProviderDirectoryPage() {
+  const operator = await requireOperatorPage();
+  const providers = await listLiveProviders(operator.id);
+  return (
+    <div className="space-y-8">
+      <PageHeader
+        title="Provider directory"
+        description="The live health systems patients can connect. Each is added by its FHIR base URL: the platform reads its SMART configuration and CapabilityStatement, under the outbound rules (public https addresses, unless the deployment names a private host)."
+        actions={
+          <Link href="/dashboard/operator" className={buttonClass("secondary")}>
+            Applications and audit log
+          </Link>
+        }
+      />
+      <Card>
+        <CardHeader title="Add a health system" description="Look it up first to see what the platform finds, then add it with the client id (and secret) the health system registered for this platform." />
+        <CardBody>
+          <AddProviderForm />
+        </CardBody>
+      </Card>
+      <section aria-labelledby="directory-providers" className="space-y-3">
+        <h2 id="directory-providers" className="text-lg font-semibold text-slate-900">
+          Live providers
+        </h2>
+        {providers.length === 0 ? (
+          <EmptyState title="No live providers yet" description="Until one is added, live Connect sessions have no health system to offer." />
+        ) : (
+          <ul className="space-y-4">
+            {providers.map((provider) => (
+              <li key={provider.id}>
+                <Card>
+                  <div role="group" aria-labelledby={`provider-${provider.id}`}>
+                    <CardHeader
+                      headingId={`provider-${provider.id}`}
+                      title={provider.name}
+                      description={<span className="break-all font-mono text-xs">{provider.fhirBaseUrl}</span>}
+                      actions={
+                        <>
+                          {provider.disabled ? <Badge tone="neutral">Disabled</Badge> : <Badge tone="success">Enabled</Badge>}
+                          {provider.checkError ? <Badge tone="danger">Last test failed</Badge> : provider.checkedAt ? <Badge tone="info">Last test passed</Badge> : null}
+                        </>
+                      }
+                    />
+                    <CardBody className="space-y-4 text-sm">
+                      {provider.checkError ? (
+                        <p role="status" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-900">
+                          Last test ({provider.checkedAt?.toISOString().slice(0, 16).replace("T", " ")} UTC): {provider.checkError}
+                        </p>
+                      ) : null}
+                      <p className="text-slate-700">
+                        Client id <span className="font-mono">{provider.clientId}</span> · {provider.hasSecret ? "secret stored (encrypted)" : "public client (no secret)"}
+                      </p>
+                      {provider.discovery ? <DiscoveryDetails discovery={provider.discovery} /> : null}
+                      <ProviderControls provider={provider} />
+                    </CardBody>
+                  </div>
+                </Card>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

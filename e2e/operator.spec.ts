@@ -1,0 +1,163 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { OPERATOR_EMAIL } from "../playwright.config";
+import { createApplication, expectAccessible, expectNoHorizontalOverflow, keepScreenshot, newDeveloper, signIn, signUp, type TestDeveloper } from "./dashboard-helpers";
+
+// One operator account for the file (the deployment names its email): the first test signs it up, the next signs in.
+test.describe.configure({ mode: "serial" });
+const operatorAccount: TestDeveloper = { ...newDeveloper("operator"), email: OPERATOR_EMAIL };
+
+async function newPage(browser: Browser): Promise<Page> {
+  return (await browser.newContext()).newPage();
+}
+
+test("an operator refuses, then approves a production request; the live key works until the application is suspended", async ({ page, browser, request }, testInfo) => {
+  test.setTimeout(180_000);
+  const appName = `Lab Trends ${Date.now().toString(36)}`;
+  const group = (operator: Page) => operator.getByRole("group", { name: appName });
+
+  // The developer asks for production.
+  await signUp(page);
+  const applicationId = await createApplication(page, appName);
+  await expect(page.getByRole("link", { name: "Operator" })).toHaveCount(0);
+  expect((await page.goto("/dashboard/operator"))?.status()).toBe(404);
+  await page.goto(`/dashboard/${applicationId}/settings`);
+  await page.getByLabel("What the application does").fill("Shows patients their lab trends between visits.");
+  await page.getByLabel(/Production redirect URLs/).fill("http://labs.example/connected");
+  await page.getByRole("button", { name: "Ask for production" }).click();
+  await expect(page.getByText("Line 1: Use https (http is allowed only for localhost).")).toBeVisible();
+  await page.getByLabel(/Production redirect URLs/).fill("https://labs.example/connected");
+  await page.getByLabel("Contact email").fill("ops@labs.example");
+  await page.getByRole("button", { name: "Ask for production" }).click();
+  await expect(page.getByText(/Waiting for review/)).toBeVisible();
+
+  // The operator (named by CHARTKEY_OPERATOR_EMAILS) refuses it with a reason.
+  const operator = await newPage(browser);
+  await signUp(operator, operatorAccount);
+  await operator.getByRole("link", { name: "Operator" }).click();
+  await expect(operator.getByRole("heading", { name: "Operator", level: 1 })).toBeVisible();
+  await expect(group(operator)).toContainText("Shows patients their lab trends between visits.");
+  await expect(group(operator)).toContainText("ops@labs.example");
+  await group(operator).getByRole("button", { name: "Refuse production" }).click();
+  await expect(group(operator).getByText(/Give a reason the developer can act on/)).toBeVisible();
+  await group(operator).getByLabel(`Reason to refuse ${appName}`).fill("Link your privacy policy in the description.");
+  await group(operator).getByRole("button", { name: "Refuse production" }).click();
+  await expect(operator.getByText("Production refused; the developer sees your reason.")).toBeVisible();
+
+  // The developer reads the reason and asks again.
+  await page.reload();
+  await expect(page.getByText("Operator's reason: Link your privacy policy in the description.")).toBeVisible();
+  await expect(page.getByLabel(/Production redirect URLs/)).toHaveValue("https://labs.example/connected");
+  await page.getByLabel("What the application does").fill("Shows patients their lab trends. Privacy policy: https://labs.example/privacy");
+  await page.getByRole("button", { name: "Ask for production" }).click();
+  await expect(page.getByText(/Waiting for review/)).toBeVisible();
+  await expectAccessible(page);
+
+  // Approved: a live key is created, shown once, and answers.
+  await operator.reload();
+  await group(operator).getByRole("button", { name: "Approve production" }).click();
+  await expect(operator.getByText("Production approved: the application's live keys work now.")).toBeVisible();
+  await page.goto(`/dashboard/${applicationId}/keys`);
+  await page.getByRole("button", { name: "Create key" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Key name").fill("Production backend");
+  await dialog.getByRole("radio", { name: /Live/ }).check();
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const liveKey = (await dialog.locator("pre").first().textContent())!.trim();
+  expect(liveKey).toMatch(/^ck_live_/);
+  const headers = { Authorization: `Bearer ${liveKey}` };
+  expect(await (await request.get("/api/v1/app", { headers })).json()).toMatchObject({ environment: "live", productionEnabled: true, status: "active" });
+
+  // Suspended: the key answers 403 app_suspended and the developer sees why; reinstated, it works again.
+  await operator.reload();
+  await group(operator).getByLabel(`Reason to suspend ${appName}`).fill("A patient reported misuse; we are reviewing.");
+  await group(operator).getByRole("button", { name: "Suspend application" }).click();
+  await expect(operator.getByText("Application suspended: its keys answer 403 app_suspended.")).toBeVisible();
+  const suspended = await request.get("/api/v1/app", { headers });
+  expect(suspended.status()).toBe(403);
+  expect((await suspended.json()).error.code).toBe("app_suspended");
+  await page.goto(`/dashboard/${applicationId}/settings`);
+  await expect(page.getByText("Operator's reason: A patient reported misuse; we are reviewing.")).toBeVisible();
+
+  // The operator page with its audit log, checked at a phone's and a desktop's width.
+  await operator.reload();
+  const audit = operator.getByRole("region", { name: "Operator actions, newest first" });
+  await expect(audit.getByRole("row").filter({ hasText: applicationId })).toHaveCount(3);
+  for (const width of [390, 1280]) {
+    await operator.setViewportSize({ width, height: 900 });
+    await expectAccessible(operator, `operator page at ${width}px`);
+    await expectNoHorizontalOverflow(operator);
+    await keepScreenshot(operator, testInfo, `operator-${width}`);
+  }
+  await group(operator).getByRole("button", { name: `Reinstate ${appName}` }).click();
+  await expect(operator.getByText("Application reinstated.")).toBeVisible();
+  expect((await request.get("/api/v1/app", { headers })).status()).toBe(200);
+  await expect(audit.getByRole("row").filter({ hasText: applicationId })).toHaveCount(4);
+  await operator.context().close();
+});
+
+test("an operator looks up, adds, tests and disables a live health system; refused addresses are explained", async ({ page, browser }, testInfo) => {
+  test.setTimeout(120_000);
+  // A SMART on FHIR server on this machine, which the deployment allows by CHARTKEY_PROVIDER_PRIVATE_HOSTS.
+  let available = true;
+  let base = "";
+  const server = http.createServer((request, response) => {
+    const json = (body: unknown) => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    if (!available) return void response.writeHead(503).end();
+    if (request.url === "/fhir/.well-known/smart-configuration") {
+      return json({ authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, code_challenge_methods_supported: ["S256"], capabilities: ["launch-standalone"] });
+    }
+    if (request.url === "/fhir/metadata") return json({ resourceType: "CapabilityStatement", fhirVersion: "4.0.1", software: { name: "E2E EHR" }, rest: [{ mode: "server", resource: [{ type: "Patient" }] }] });
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const name = `Riverside Health ${Date.now().toString(36)}`;
+
+  // Not for other accounts.
+  await signUp(page);
+  expect((await page.goto("/dashboard/operator/providers"))?.status()).toBe(404);
+
+  const operator = await newPage(browser);
+  await signIn(operator, operatorAccount, "/dashboard/operator/providers");
+  await expect(operator.getByRole("heading", { name: "Provider directory", level: 1 })).toBeVisible();
+  await operator.getByLabel("FHIR base URL").fill("https://169.254.169.254/fhir");
+  await operator.getByRole("button", { name: "Look up" }).click();
+  await expect(operator.getByText(/Not usable: refused https:\/\/169\.254\.169\.254\/fhir.*the host is not a public address/)).toBeVisible();
+  await operator.getByLabel("FHIR base URL").fill(`${base}/fhir`);
+  await operator.getByRole("button", { name: "Look up" }).click();
+  await expect(operator.getByText(`Found a SMART on FHIR server at ${base}/fhir`)).toBeVisible();
+  await expect(operator.getByRole("status").getByText("E2E EHR")).toBeVisible();
+  await operator.getByLabel("Display name").fill(name);
+  await operator.getByLabel("Client id", { exact: true }).fill("chartkey-e2e");
+  await operator.getByLabel("Client secret", { exact: true }).fill("e2e-secret-value");
+  await operator.getByRole("button", { name: "Add health system" }).click();
+  await expect(operator.getByText("Health system added to the directory.")).toBeVisible();
+  const card = operator.getByRole("group", { name });
+  await expect(card).toContainText("secret stored (encrypted)");
+  await expect(card).toContainText(`${base}/authorize`);
+  await expect(operator.locator("body")).not.toContainText("e2e-secret-value");
+
+  available = false;
+  await card.getByRole("button", { name: `Test connection to ${name}` }).click();
+  await expect(card.getByText("Last test failed")).toBeVisible();
+  await expect(card).toContainText("answered HTTP 503");
+  available = true;
+  await card.getByRole("button", { name: `Disable ${name}` }).click();
+  await expect(card.getByText("Disabled", { exact: true })).toBeVisible();
+  // Checked as it loads: a toast fading out is mid-animation for axe's contrast check.
+  await operator.reload();
+  await expect(card.getByText("Last test failed")).toBeVisible();
+  for (const width of [390, 1280]) {
+    await operator.setViewportSize({ width, height: 900 });
+    await expectAccessible(operator, `provider directory at ${width}px`);
+    await expectNoHorizontalOverflow(operator);
+    await keepScreenshot(operator, testInfo, `provider-directory-${width}`);
+  }
+  await operator.goto("/dashboard/operator");
+  await expect(operator.getByRole("region", { name: "Operator actions, newest first" }).getByRole("row").filter({ hasText: "provider.create" }).first()).toBeVisible();
+  await operator.context().close();
+  server.closeAllConnections();
+  server.close();
+});

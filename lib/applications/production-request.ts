@@ -1,0 +1,49 @@
+import { db, withTransaction } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { requirePermission, TeamError, type ApplicationAccess } from "@/lib/team";
+import { checkWebhookDestination } from "@/lib/webhooks";
+import { productionRequestInputSchema, type ProductionRequestInput } from "./schemas";
+
+export type ProductionRequestState = {
+  id: string;
+  status: "pending" | "approved" | "refused";
+  description: string;
+  redirectUrls: string[];
+  contactEmail: string;
+  decisionReason: string | null;
+  decidedAt: Date | null;
+  createdAt: Date;
+};
+
+const STATE_FIELDS = { id: true, status: true, description: true, redirectUrls: true, contactEmail: true, decisionReason: true, decidedAt: true, createdAt: true } as const;
+
+/** The application's newest production request (its state on the settings page), or null when it never asked. */
+export async function latestProductionRequest(applicationId: string): Promise<ProductionRequestState | null> {
+  return db().productionRequest.findFirst({ where: { applicationId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: STATE_FIELDS });
+}
+
+/**
+ * Asks the deployment's operators for production (owners only). Production is never switched on here: an operator
+ * approves the request (lib/operators), and only then do live keys authenticate. Refused while a request is
+ * pending, once production is on, for a suspended application, and while the webhook URL fails the live rules
+ * (https, public), which approval would otherwise make it break. A refused request may be followed by a new one.
+ */
+export async function requestProduction(access: ApplicationAccess, input: ProductionRequestInput): Promise<ProductionRequestState> {
+  requirePermission(access, "production.enable");
+  const data = productionRequestInputSchema.parse(input);
+  const application = access.application;
+  if (application.status === "suspended") throw new TeamError("invalid_input", "A suspended application cannot ask for production.");
+  if (application.productionEnabled) throw new TeamError("invalid_input", "Production is already enabled for this application.");
+  if (application.webhookUrl) {
+    const check = await checkWebhookDestination(application.webhookUrl, "live");
+    if (!check.ok) throw new TeamError("invalid_input", `Change the webhook URL first; live webhooks refuse it: ${check.reason}.`);
+  }
+  return withTransaction("Serializable", async (tx) => {
+    const pending = await tx.productionRequest.count({ where: { applicationId: application.id, status: "pending" } });
+    if (pending > 0) throw new TeamError("invalid_input", "A production request is already waiting for an operator.");
+    return tx.productionRequest.create({
+      data: { id: newId("preq_"), applicationId: application.id, requestedById: access.developerId, ...data },
+      select: STATE_FIELDS,
+    });
+  });
+}

@@ -1,0 +1,6 @@
+export * from "./audit-log";
+export * from "./deployment-applications";
+export * from "./operator-role";
+export * from "./production-decisions";
+export * from "./schemas";
+export * from "./suspension";

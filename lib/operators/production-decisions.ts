@@ -1,0 +1,47 @@
+import { withTransaction, type Tx } from "@/lib/db";
+import { NotFoundError, TeamError } from "@/lib/team";
+import { recordOperatorAction } from "./audit-log";
+import { requireOperator } from "./operator-role";
+import { approveProductionInputSchema, refuseProductionInputSchema } from "./schemas";
+
+/** The pending request, locked for the decision (two operators deciding at once: the second finds it decided). */
+async function lockPendingRequest(tx: Tx, requestId: string) {
+  const [row] = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "ProductionRequest" WHERE "id" = ${requestId} FOR UPDATE`;
+  if (!row) throw new NotFoundError("The production request");
+  const request = await tx.productionRequest.findUniqueOrThrow({ where: { id: requestId }, include: { application: { select: { id: true, status: true, redirectUrls: true } } } });
+  if (request.status !== "pending") throw new TeamError("invalid_input", `This request was already ${request.status}.`);
+  return request;
+}
+
+/**
+ * Approves a pending production request (operators only): production turns on, the application's status moves
+ * from `sandbox` to `active` (live keys authenticate from the next request on every instance: the Application
+ * trigger drops cached keys), and the requested redirect URLs join the registered ones. A suspended application is
+ * reinstated first, on purpose, so approval never quietly lifts a suspension.
+ */
+export async function approveProductionRequest(operatorId: string, requestId: string, input: { note?: string } = {}): Promise<void> {
+  const operator = await requireOperator(operatorId);
+  const { note } = approveProductionInputSchema.parse(input);
+  await withTransaction("ReadCommitted", async (tx) => {
+    const request = await lockPendingRequest(tx, requestId);
+    if (request.application.status === "suspended") throw new TeamError("invalid_input", "The application is suspended; reinstate it before approving production.");
+    const now = new Date();
+    await tx.productionRequest.update({ where: { id: request.id }, data: { status: "approved", decisionReason: note || null, decidedById: operator.id, decidedAt: now } });
+    await tx.application.update({
+      where: { id: request.applicationId },
+      data: { productionEnabled: true, status: "active", redirectUrls: [...new Set([...request.application.redirectUrls, ...request.redirectUrls])] },
+    });
+    await recordOperatorAction(tx, operator, { action: "production.approve", targetType: "application", targetId: request.applicationId, detail: { requestId: request.id, note: note || null } });
+  });
+}
+
+/** Refuses a pending production request with a reason the developer reads on the settings page; they may ask again. */
+export async function refuseProductionRequest(operatorId: string, requestId: string, input: { reason: string }): Promise<void> {
+  const operator = await requireOperator(operatorId);
+  const { reason } = refuseProductionInputSchema.parse(input);
+  await withTransaction("ReadCommitted", async (tx) => {
+    const request = await lockPendingRequest(tx, requestId);
+    await tx.productionRequest.update({ where: { id: request.id }, data: { status: "refused", decisionReason: reason, decidedById: operator.id, decidedAt: new Date() } });
+    await recordOperatorAction(tx, operator, { action: "production.refuse", targetType: "application", targetId: request.applicationId, detail: { requestId: request.id, reason } });
+  });
+}

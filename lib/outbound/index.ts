@@ -1,0 +1,2 @@
+export * from "./destination";
+export * from "./guarded-get";

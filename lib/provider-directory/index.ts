@@ -1,0 +1,3 @@
+export * from "./discover";
+export * from "./manage-providers";
+export * from "./schemas";
