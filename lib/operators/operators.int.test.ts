@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { latestProductionRequest, requestProduction } from "@/lib/applications";
 import { authenticateKey, createApiKey } from "@/lib/auth";
+import { grantReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { getApplicationAccess, type ApplicationAccess } from "@/lib/team";
@@ -138,15 +139,17 @@ describe("suspension", () => {
     const { application, developer, liveKey, sandboxKey, sandboxKeyId } = await createTestApplication();
     const bystander = await createTestApplication();
     const subject = await createTestSubject(application.id);
+    const receipt = await grantReceipt({ applicationId: application.id, environment: "sandbox", subjectId: subject.id, categories: ["labs"] });
     const credential = await db().agentCredential.create({
       data: {
         id: newId("cred_"),
+        receiptId: receipt.id,
         applicationId: application.id,
         environment: "sandbox",
         parentKeyId: sandboxKeyId,
         subjectId: subject.id,
         categories: ["labs"],
-        operations: ["read"],
+        operations: ["get_category_records"],
         purpose: "test",
         tokenHash: randomBytes(16).toString("hex"),
         expiresAt: new Date(Date.now() + 3_600_000),
