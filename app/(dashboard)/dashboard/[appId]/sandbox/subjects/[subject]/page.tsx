@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { RecordsTable } from "@/components/dashboard/sandbox/records-table";
 import { SandboxEvents } from "@/components/dashboard/sandbox/sandbox-events";
 import { ReceiptStatusBadge, SimulationStateBadge, SyncStatusBadge } from "@/components/dashboard/sandbox/status-badges";
@@ -46,6 +47,7 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
 
   return (
     <div className="space-y-6">
+      <AutoRefresh />
       <PageHeader title="Synthetic subject" description={<span className="font-mono">{subject.id}</span>} actions={back} />
 
       <Card>
@@ -110,7 +112,7 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
       <Card>
         <CardHeader title="Sandbox events" description="Lifecycle controls, as POST /sandbox/subjects/{subject}/events applies them; the ones this scenario supports." />
         <CardBody>
-          <SandboxEvents applicationId={application.id} subject={subject.id} controls={subject.controls} simulated={subject.createdBySimulation} />
+          <SandboxEvents applicationId={application.id} subject={subject.id} controls={subject.controls} simulated={subject.createdBySimulation} consentActive={receiptActive} />
         </CardBody>
       </Card>
 
