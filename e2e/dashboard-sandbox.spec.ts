@@ -295,6 +295,12 @@ for (const viewport of [
     await page.getByRole("link", { name: /Open subject u_/ }).click();
     await expect(page.getByText("consent active")).toBeVisible();
     await expect(page.getByRole("button", { name: "Expire consent" })).toBeEnabled();
+    // Item 9: every category tab is whole, at both widths (they wrap rather than clip "claims").
+    for (const tab of await page.getByRole("navigation", { name: "Record categories" }).getByRole("link").all()) {
+      const box = (await tab.boundingBox())!;
+      expect(box.x + box.width, (await tab.textContent()) ?? "").toBeLessThanOrEqual(viewport.width);
+      expect(await tab.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+    }
 
     // Consent ends from another tab; this one is never reloaded.
     const other = await context.newPage();

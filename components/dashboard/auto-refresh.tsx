@@ -4,17 +4,17 @@ import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 
 /**
- * Renders the page again from the server every few seconds while the tab is visible, so state that changes
- * elsewhere (the worker marking a receipt expired, an import finishing, a teammate's sandbox event) shows without a
- * reload. A refresh keeps client state (open dialogs, scroll), so the page can keep it running.
+ * Refreshes the server-rendered page every few seconds while `active` (deliveries still pending, a sandbox subject
+ * whose state changes elsewhere) and the tab is visible. A refresh keeps client state (open dialogs, loaded pages).
  */
-export function AutoRefresh({ everyMs = 3_000 }: { everyMs?: number }) {
+export function AutoRefresh({ active, intervalMs = 3000 }: { active: boolean; intervalMs?: number }) {
   const router = useRouter();
   useEffect(() => {
+    if (!active) return;
     const timer = setInterval(() => {
       if (document.visibilityState === "visible") router.refresh();
-    }, everyMs);
+    }, intervalMs);
     return () => clearInterval(timer);
-  }, [router, everyMs]);
+  }, [active, intervalMs, router]);
   return null;
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { AutoRefresh } from "@/components/dashboard/webhooks/auto-refresh";
+import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { DeliveryStatusBadge, ResponseCode, utcTime } from "@/components/dashboard/webhooks/delivery-status";
 import { ResendDeliveryButton } from "@/components/dashboard/webhooks/send-test-event";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";

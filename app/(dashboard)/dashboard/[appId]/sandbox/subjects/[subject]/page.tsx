@@ -47,7 +47,8 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
 
   return (
     <div className="space-y-6">
-      <AutoRefresh />
+      {/* State changes elsewhere too: the worker marks receipts expired, imports finish, a teammate acts. */}
+      <AutoRefresh active />
       <PageHeader title="Synthetic subject" description={<span className="font-mono">{subject.id}</span>} actions={back} />
 
       <Card>
@@ -119,8 +120,8 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
       <Card>
         <CardHeader title="Records" description="What GET /users/{subject}/records/{category} returns with a sandbox key: codes with their displays, values with units and times exactly as the health system sent them." />
         <CardBody className="space-y-4">
-          <nav aria-label="Record categories" className="-mx-1 overflow-x-auto">
-            <ul className="flex min-w-max gap-1 px-1">
+          <nav aria-label="Record categories">
+            <ul className="flex flex-wrap gap-1">
               {CATEGORIES.map((tab) => (
                 <li key={tab}>
                   <Link
