@@ -9,6 +9,10 @@ import { SIGN_IN_PATH } from "@/lib/session";
  * request, and a prefetch answered after a sign-out would then sign the developer back in.
  */
 export default async function proxy(request: NextRequest) {
+  // A server action (a POST carrying Next-Action) checks the developer itself and answers a redirect to sign in that
+  // the client router follows; redirecting it here would hand the action's fetch a page it cannot read, and the
+  // dashboard would fail silently.
+  if (request.method === "POST" && request.headers.has("next-action")) return NextResponse.next();
   const secureCookie = request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
   const token = await getToken({ req: request, secret: process.env.AUTH_SECRET, secureCookie });
   if (token?.sub) return NextResponse.next();

@@ -1,6 +1,7 @@
 import { devSandboxKey, platformDatabaseUrl } from "@/test/e2e-platform";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import pg from "pg";
+import { expectAccessible, expectNoHorizontalOverflow } from "./dashboard-helpers";
 
 // The whole Connect flow in Chromium against the synthetic health systems: an application creates a session with
 // its sandbox key, a patient connects in the browser, and the application reads what was imported.
@@ -69,12 +70,41 @@ for (const viewport of [
     const vitals = await request.get(`/api/v1/users/${completed.subject}/records/vitals`, { headers: auth() });
     expect(((await vitals.json()) as { error: { code: string } }).error.code).toBe("app_scope_exceeded");
 
+    // The application gets the receipt link twice: on the redirect back and on the consent receipt resource.
+    const back = new URL((await page.getByRole("link", { name: /Return to/ }).getAttribute("href"))!);
+    expect(back.searchParams.get("status")).toBe("completed");
+    const receiptId = back.searchParams.get("receipt_id")!;
+    const resource = (await (await request.get(`/api/v1/consents/${receiptId}`, { headers: auth() })).json()) as { receiptUrl: string; status: string };
+    expect(resource.status).toBe("active");
+    expect(back.searchParams.get("receipt_url")).toBe(resource.receiptUrl);
+    await expect(page.getByRole("link", { name: "your sharing receipt" })).toHaveAttribute("href", resource.receiptUrl);
+    await expectAccessible(page, "done page");
+
     await page.getByRole("link", { name: "your sharing receipt" }).click();
     await expect(page.getByText("Sharing now")).toBeVisible();
-    await page.getByRole("button", { name: /Stop sharing with/ }).click();
+    // Stopping asks first and says what happens; "Keep sharing" changes nothing.
+    await page.getByRole("link", { name: /Stop sharing with/ }).click();
+    const confirm = page.getByRole("region", { name: /Stop sharing with .*\?/ });
+    await expect(confirm).toContainText("can no longer read your records");
+    await expect(confirm).toContainText("This cannot be undone");
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page, "revoke confirmation");
+    await confirm.getByRole("link", { name: "Keep sharing" }).click();
+    await expect(page.getByText("Sharing now")).toBeVisible();
+    expect((await request.get(`/api/v1/users/${completed.subject}/records/labs`, { headers: auth() })).status()).toBe(200);
+    await page.getByRole("link", { name: /Stop sharing with/ }).click();
+    await page.getByRole("button", { name: "Yes, stop sharing" }).click();
     await expect(page.getByRole("status")).toContainText("You stopped sharing");
+    await expectAccessible(page, "receipt after revoke");
     const after = await request.get(`/api/v1/users/${completed.subject}/records/labs`, { headers: auth() });
     expect(after.status()).toBe(404);
+
+    // Every patient page tells the receipt's current state: the Connect link no longer says "You are sharing".
+    await page.goto(session.connectUrl);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^You stopped sharing with /);
+    await expect(page.getByText("can no longer read your records")).toBeVisible();
+    await expect(page.getByText("You are sharing")).toHaveCount(0);
+    await expectAccessible(page, "done page after revoke");
   });
 }
 

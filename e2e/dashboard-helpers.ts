@@ -40,6 +40,18 @@ export async function createApplication(page: Page, name: string): Promise<strin
   return /\/dashboard\/(app_[A-Za-z0-9]+)$/.exec(page.url())![1]!;
 }
 
+/** Creates a sandbox key from the application's keys page and returns the secret shown once. */
+export async function createSandboxKey(page: Page, applicationId: string, name: string): Promise<string> {
+  await page.goto(`/dashboard/${applicationId}/keys`);
+  await page.getByRole("button", { name: "Create key" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Key name").fill(name);
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const key = (await dialog.locator("pre").first().textContent())!.trim();
+  await dialog.getByRole("button", { name: "Done" }).click();
+  return key;
+}
+
 /**
  * No serious or critical axe-core violations (WCAG 2.1 A and AA rules) on the page as it is now, or only in the
  * parts `include` selects (a long page whose other parts other tests check).

@@ -280,3 +280,49 @@ test("another developer cannot open this sandbox or act on it through a server a
   await expect(page.getByRole("table", { name: "Recent Connect sessions" })).toBeVisible();
   await expect(page.getByText("crafted-intruder")).toHaveCount(0);
 });
+
+for (const viewport of [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1280, height: 900 },
+]) {
+  test(`on a ${viewport.name}: the subject page follows consent ending elsewhere, disables Revoke and Expire, and the checklist keeps the step`, async ({ page, context }) => {
+    test.setTimeout(150_000);
+    await page.setViewportSize(viewport);
+    await signUp(page);
+    const applicationId = await createApplication(page, "Stale State");
+    await openSandbox(page, applicationId);
+    await simulateBaseline(page);
+    await page.getByRole("link", { name: /Open subject u_/ }).click();
+    await expect(page.getByText("consent active")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Expire consent" })).toBeEnabled();
+    // Item 9: every category tab is whole, at both widths (they wrap rather than clip "claims").
+    for (const tab of await page.getByRole("navigation", { name: "Record categories" }).getByRole("link").all()) {
+      const box = (await tab.boundingBox())!;
+      expect(box.x + box.width, (await tab.textContent()) ?? "").toBeLessThanOrEqual(viewport.width);
+      expect(await tab.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+    }
+
+    // Consent ends from another tab; this one is never reloaded.
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await other.getByRole("button", { name: "Expire consent" }).click();
+    await other.getByRole("alertdialog").getByRole("button", { name: "Expire consent" }).click();
+    await expect(other.getByText(/Receipt expiry set to now/)).toBeVisible();
+    // The tab that acted shows it at once: an expiry in the past reads expired before the worker marks it.
+    await expect(other.getByText("consent expired", { exact: true })).toBeVisible();
+    await other.close();
+
+    await expect(page.getByText("consent expired", { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole("button", { name: "Revoke consent" })).toBeDisabled();
+    await expect(page.getByRole("button", { name: "Expire consent" })).toBeDisabled();
+    await expect(page.getByText("Consent has ended: there is no active receipt to revoke or expire.")).toBeVisible();
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page, "subject after consent ended");
+
+    // The getting-started step records that a patient was simulated, though none shares now.
+    await page.goto(`/dashboard/${applicationId}`);
+    await expect(page.getByRole("definition").filter({ hasText: /^0$/ }).first()).toBeVisible();
+    await expect(page.getByText("Simulate a patient (done)")).toBeVisible();
+    await expectAccessible(page, "overview after consent ended");
+  });
+}

@@ -1,21 +1,10 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { createApplication, expectAccessible, keepScreenshot, newDeveloper, signUp, type TestDeveloper } from "./dashboard-helpers";
+import { createApplication, createSandboxKey, expectAccessible, keepScreenshot, newDeveloper, signUp, type TestDeveloper } from "./dashboard-helpers";
 
 async function signedUpPage(browser: Browser, developer?: TestDeveloper): Promise<{ page: Page; developer: TestDeveloper; close: () => Promise<void> }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   return { page, developer: await signUp(page, developer), close: () => context.close() };
-}
-
-async function createSandboxKey(page: Page, applicationId: string, name: string): Promise<string> {
-  await page.goto(`/dashboard/${applicationId}/keys`);
-  await page.getByRole("button", { name: "Create key" }).click();
-  const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Key name").fill(name);
-  await dialog.getByRole("button", { name: "Create key" }).click();
-  const key = (await dialog.locator("pre").first().textContent())!.trim();
-  await dialog.getByRole("button", { name: "Done" }).click();
-  return key;
 }
 
 test("settings: rename, allowlist, sync mode, redirect URLs and production, each saved and explained", async ({ page, request }, testInfo) => {

@@ -40,3 +40,6 @@ export const PRIMARY_BUTTON =
 
 export const DANGER_BUTTON =
   "inline-flex w-full items-center justify-center rounded-lg bg-red-800 px-4 py-3 font-semibold text-white hover:bg-red-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-700 focus-visible:ring-offset-2 sm:w-auto";
+
+export const SECONDARY_BUTTON =
+  "inline-flex w-full items-center justify-center rounded-lg border border-slate-300 bg-white px-4 py-3 font-semibold text-slate-900 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-700 focus-visible:ring-offset-2 sm:w-auto";

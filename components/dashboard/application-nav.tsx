@@ -14,13 +14,16 @@ export const APPLICATION_SECTIONS = [
   { segment: "settings", label: "Settings" },
 ] as const;
 
-/** The application's sections; scrolls sideways on a phone, and marks the current one for assistive technology. */
+/**
+ * The application's sections; on a phone they wrap onto a second line rather than scroll out of sight (hidden
+ * tabs gave no hint they were there), and the current one is marked for assistive technology.
+ */
 export function ApplicationNav({ applicationId }: { applicationId: string }) {
   const pathname = usePathname();
   const base = `/dashboard/${applicationId}`;
   return (
-    <nav aria-label="Application" className="-mx-4 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0">
-      <ul className="flex min-w-max gap-1">
+    <nav aria-label="Application" className="border-b border-slate-200">
+      <ul className="flex flex-wrap gap-x-1">
         {APPLICATION_SECTIONS.map(({ segment, label }) => {
           const href = segment ? `${base}/${segment}` : base;
           const current = segment ? pathname === href || pathname.startsWith(`${href}/`) : pathname === base;

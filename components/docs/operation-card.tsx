@@ -44,38 +44,40 @@ export function OperationCard({ documentKey, basePath, path, method, operation, 
       {operation.parameters && operation.parameters.length > 0 && (
         <section className="mt-4">
           <h5 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Parameters</h5>
-          <table className="mt-2 w-full text-left text-sm">
-            <thead className="text-xs text-slate-500">
-              <tr>
-                <th className="py-1 pr-3 font-medium">Name</th>
-                <th className="py-1 pr-3 font-medium">In</th>
-                <th className="py-1 pr-3 font-medium">Type</th>
-                <th className="py-1 font-medium">Description</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 align-top">
-              {operation.parameters.map((parameter) => (
-                <tr key={`${parameter.in}-${parameter.name}`}>
-                  <td className="py-1.5 pr-3">
-                    <code className="font-semibold">{parameter.name}</code>
-                    {parameter.required && <span className="ml-1 text-xs text-rose-700">required</span>}
-                  </td>
-                  <td className="py-1.5 pr-3 text-slate-600">{parameter.in}</td>
-                  <td className="py-1.5 pr-3">
-                    <TypeLabel schema={parameter.schema} documentKey={documentKey} />
-                  </td>
-                  <td className="py-1.5 text-slate-600">
-                    {parameter.description}
-                    {parameter.example !== undefined && (
-                      <span className="block text-xs text-slate-500">
-                        Example: <code>{String(parameter.example)}</code>
-                      </span>
-                    )}
-                  </td>
+          <div className="mt-2 overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead className="text-xs text-slate-500">
+                <tr>
+                  <th className="py-1 pr-3 font-medium">Name</th>
+                  <th className="py-1 pr-3 font-medium">In</th>
+                  <th className="py-1 pr-3 font-medium">Type</th>
+                  <th className="py-1 font-medium">Description</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody className="divide-y divide-slate-100 align-top">
+                {operation.parameters.map((parameter) => (
+                  <tr key={`${parameter.in}-${parameter.name}`}>
+                    <td className="py-1.5 pr-3">
+                      <code className="font-semibold">{parameter.name}</code>
+                      {parameter.required && <span className="ml-1 text-xs text-rose-700">required</span>}
+                    </td>
+                    <td className="py-1.5 pr-3 text-slate-600">{parameter.in}</td>
+                    <td className="py-1.5 pr-3">
+                      <TypeLabel schema={parameter.schema} documentKey={documentKey} />
+                    </td>
+                    <td className="py-1.5 text-slate-600">
+                      {parameter.description}
+                      {parameter.example !== undefined && (
+                        <span className="block text-xs text-slate-500">
+                          Example: <code>{String(parameter.example)}</code>
+                        </span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </section>
       )}
 
@@ -115,28 +117,30 @@ export function OperationCard({ documentKey, basePath, path, method, operation, 
           </div>
         ))}
         {errors.length > 0 && (
-          <table className="mt-3 w-full text-left text-sm">
-            <thead className="text-xs text-slate-500">
-              <tr>
-                <th className="py-1 pr-3 font-medium">Status</th>
-                <th className="py-1 font-medium">Error codes</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {errors.map(([status, response]) => (
-                <tr key={status}>
-                  <td className="py-1.5 pr-3 font-mono font-semibold text-rose-700">{status}</td>
-                  <td className="py-1.5">
-                    {(response["x-error-codes"] ?? []).map((code) => (
-                      <code key={code} className="mr-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs">
-                        {code}
-                      </code>
-                    ))}
-                  </td>
+          <div className="mt-3 overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead className="text-xs text-slate-500">
+                <tr>
+                  <th className="py-1 pr-3 font-medium">Status</th>
+                  <th className="py-1 font-medium">Error codes</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {errors.map(([status, response]) => (
+                  <tr key={status}>
+                    <td className="py-1.5 pr-3 font-mono font-semibold text-rose-700">{status}</td>
+                    <td className="py-1.5">
+                      {(response["x-error-codes"] ?? []).map((code) => (
+                        <code key={code} className="mr-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs">
+                          {code}
+                        </code>
+                      ))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
     </article>

@@ -10,7 +10,8 @@ export function DashboardProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={client}>
       {children}
-      <Toaster position="top-right" richColors closeButton />
+      {/* At the bottom: a toast at the top covered the header's Sign out for its four seconds. */}
+      <Toaster position="bottom-right" richColors closeButton />
     </QueryClientProvider>
   );
 }

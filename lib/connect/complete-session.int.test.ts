@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { authenticateKey } from "@/lib/auth";
+import { readReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { createTestApplication } from "@/test/factories";
 import { cancelFromFlow, completeSession, sessionSubject } from "./complete-session";
 import { createSession } from "./create-session";
+import { receiptForSession, receiptUrl } from "./flow-state";
 import { linkToken } from "./link-tokens";
 import { readSession } from "./read-session";
 import { receiptByLink, revokeByLink } from "./receipt-by-link";
@@ -36,9 +38,15 @@ describe("completing a session", () => {
 
     const page = await receiptByLink(receiptToken);
     expect(page).toMatchObject({ status: "active", categories: ["medications", "labs"] });
+    // The application gets the same private page on the receipt resource, to offer "Manage sharing".
+    const resource = await readReceipt(key, receipt.id, (id) => receiptUrl("https://ck.example", id));
+    expect(resource.receiptUrl).toBe(`https://ck.example/consent/${receiptToken}`);
+    expect(await receiptForSession(session.id)).toMatchObject({ id: receipt.id, status: "active" });
     expect(await revokeByLink(receiptToken)).toBe(true);
     expect(await revokeByLink(receiptToken)).toBe(false);
     expect((await receiptByLink(receiptToken)).status).toBe("revoked");
+    // The done page reads the receipt as of now, so a reopened link no longer says "you are sharing".
+    expect(await receiptForSession(session.id)).toMatchObject({ id: receipt.id, status: "revoked" });
     expect((await db().event.findMany({ where: { applicationId: application.id } })).map((event) => event.type)).toEqual(["consent.granted", "consent.revoked"]);
   });
 

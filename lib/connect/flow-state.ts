@@ -1,6 +1,8 @@
+import { effectiveStatus } from "@/lib/consent";
 import { db } from "@/lib/db";
 import type { Category } from "@/lib/records";
 import { CATEGORY_TEXT } from "./category-text";
+import { linkToken } from "./link-tokens";
 import { countTotal } from "./present-session";
 import { availableProviders } from "./providers";
 import { sessionByLink } from "./session-by-link";
@@ -33,17 +35,29 @@ export async function flowState(token: string) {
 }
 export type FlowState = Awaited<ReturnType<typeof flowState>>;
 
-/** Where the patient returns to the application, with the session id and how it ended. */
-export function returnUrl(redirectUrl: string | null, sessionId: string, status: "completed" | "cancelled"): string | null {
+/** The patient's private receipt page: what they share and a way to stop, for the done page and the application. */
+export function receiptUrl(origin: string, receiptId: string): string {
+  return `${origin}/consent/${linkToken("receipt", receiptId)}`;
+}
+
+/**
+ * Where the patient returns to the application, with the session id and how it ended; a completed session also
+ * carries its receipt's id and private page, so the application can offer "Manage sharing" once this tab is gone.
+ */
+export function returnUrl(redirectUrl: string | null, sessionId: string, status: "completed" | "cancelled", receipt?: { id: string; url: string }): string | null {
   if (!redirectUrl) return null;
   const url = new URL(redirectUrl);
   url.searchParams.set("session_id", sessionId);
   url.searchParams.set("status", status);
+  if (receipt) {
+    url.searchParams.set("receipt_id", receipt.id);
+    url.searchParams.set("receipt_url", receipt.url);
+  }
   return url.toString();
 }
 
-/** The receipt a completed session created, for the done page's private receipt link. */
-export async function receiptIdForSession(sessionId: string): Promise<string | null> {
-  const receipt = await db().consentReceipt.findFirst({ where: { connectSessionId: sessionId }, orderBy: { grantedAt: "desc" }, select: { id: true } });
-  return receipt?.id ?? null;
+/** The receipt a completed session created, as of now: the done page says what is true today, not at consent. */
+export async function receiptForSession(sessionId: string, now = new Date()) {
+  const receipt = await db().consentReceipt.findFirst({ where: { connectSessionId: sessionId }, orderBy: { grantedAt: "desc" } });
+  return receipt ? { id: receipt.id, status: effectiveStatus(receipt, now), revokedAt: receipt.revokedAt, expiresAt: receipt.expiresAt } : null;
 }

@@ -11,6 +11,6 @@ export { sessionByLink, type LinkedSession } from "./session-by-link";
 export { CATEGORY_TEXT } from "./category-text";
 export { chooseProviders } from "./choose-providers";
 export { availableProviders, type ProviderChoice } from "./providers";
-export { flowState, receiptIdForSession, returnUrl, type FlowState } from "./flow-state";
+export { flowState, receiptForSession, receiptUrl, returnUrl, type FlowState } from "./flow-state";
 export { attachSource, beginSignIn, CALLBACK_PATH, finishSignIn, type SignInOutcome } from "./sign-in";
 export { startImports } from "./start-imports";

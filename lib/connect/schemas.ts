@@ -7,7 +7,7 @@ export const createSessionBodySchema = z
   .strictObject({
     categories: z.array(z.string()).describe(`What to ask the patient for: a subset of the application's allowlist (${CATEGORIES.join(", ")}).`).meta({ example: ["medications", "allergies", "labs"] }),
     externalUserId: z.string().min(1).max(200).optional().describe("Your id for the user; two completed sessions with the same one share a subject."),
-    redirectUrl: z.string().url().optional().describe("Where the patient returns; one of the application's redirect URLs (sandbox: also any http://localhost URL)."),
+    redirectUrl: z.string().url().optional().describe("Where the patient returns; one of the application's redirect URLs (sandbox: also any http://localhost URL). The platform adds `session_id` and `status` (`completed` or `cancelled`), and after consent `receipt_id` and `receipt_url` (the patient's private receipt page, as on the consent receipt)."),
     consentDays: z.number().int().min(1).max(365).optional().describe("How long the share lasts, 1 to 365 days; default 365."),
   })
   .meta({ id: "CreateConnectSession", description: "A Connect session to create." });

@@ -26,6 +26,7 @@ export const getConsentReceipt = defineOperation({
       expiresAt: "2027-11-20T14:03:11.482Z",
       revokedAt: null,
       expiredAt: null,
+      receiptUrl: "https://chartkey.example/consent/q8Hn2VxK4mT7pRz1Lw9cYd3Fb6Js0Ag5Ne8Ut2Ko4Xi",
     }),
   },
   errors: ["not_found"],

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { getApplicationAccess, type ApplicationAccess } from "@/lib/team";
-import { currentDeveloper, requireDeveloper, type SignedInDeveloper } from "./current-developer";
+import { requireDeveloper, type SignedInDeveloper } from "./current-developer";
 
 export type ApplicationContext = ApplicationAccess & { developer: SignedInDeveloper };
 
@@ -17,13 +17,12 @@ export const requireApplication = cache(async (applicationId: string): Promise<A
 });
 
 /**
- * The same check for server actions, which answer instead of rendering: null when signed out or not a member.
- * Actions take the application id from the client, so every one of them starts here.
+ * The same check for server actions, which answer instead of rendering: null when not a member; signed out, the
+ * developer is sent to sign in and back. Actions take the application id from the client, so every one starts here.
  */
 export async function applicationAccess(applicationId: unknown): Promise<ApplicationContext | null> {
   if (typeof applicationId !== "string") return null;
-  const developer = await currentDeveloper();
-  if (!developer) return null;
+  const developer = await requireDeveloper();
   const access = await getApplicationAccess(developer.id, applicationId);
   return access ? { ...access, developer } : null;
 }

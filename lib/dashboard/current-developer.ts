@@ -1,8 +1,9 @@
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { db } from "@/lib/db";
 import { auth } from "./auth";
-import { SIGN_IN_PATH } from "@/lib/session";
+import { safeReturnPath, SIGN_IN_PATH } from "@/lib/session";
 
 export type SignedInDeveloper = { id: string; email: string; name: string };
 
@@ -14,9 +15,22 @@ export const currentDeveloper = cache(async (): Promise<SignedInDeveloper | null
   return db().developer.findUnique({ where: { id }, select: { id: true, email: true, name: true } });
 });
 
-/** For pages and server actions that need a developer: signed-out visitors go to the sign-in page. */
+/**
+ * Signed out mid-work (the session expired, or ended in another tab): off to sign in, then back to the page the
+ * developer was on. A server action learns that page from its request's Referer (the page that called it); the
+ * client router follows an action's redirect, so the person sees the sign-in page instead of a failure.
+ */
+export async function signInAgain(): Promise<never> {
+  let back: string | null = null;
+  const referer = (await headers()).get("referer");
+  if (referer && URL.canParse(referer)) {
+    const page = new URL(referer);
+    back = safeReturnPath(page.pathname + page.search);
+  }
+  redirect(`${SIGN_IN_PATH}?${new URLSearchParams({ ...(back ? { next: back } : {}), expired: "1" })}`);
+}
+
+/** For pages and server actions that need a developer: signed-out visitors go to sign in and come back. */
 export async function requireDeveloper(): Promise<SignedInDeveloper> {
-  const developer = await currentDeveloper();
-  if (!developer) redirect(SIGN_IN_PATH);
-  return developer;
+  return (await currentDeveloper()) ?? signInAgain();
 }

@@ -1,3 +1,4 @@
+import { effectiveStatus } from "@/lib/consent";
 import type { KeyAuth } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { categorySchema, pageCursor, readCategoryPage, type Category, type NormalizedRecord } from "@/lib/records";
@@ -72,7 +73,8 @@ export async function listSandboxSubjects(applicationId: string, options: { limi
     createdAt: subject.createdAt,
     scenario: subject.patient.scenario,
     purgeAt: subject.patient.purgeAt,
-    receipt: subject.consentReceipts[0] ?? null,
+    // As of now, as the API reads it: an expiry set to now (consent.expire) is "expired" before the worker marks it.
+    receipt: subject.consentReceipts[0] ? { ...subject.consentReceipts[0], status: effectiveStatus(subject.consentReceipts[0]) } : null,
     sources: subject.sources.map(({ provider, ...source }) => ({ ...source, providerName: provider.name })),
     recordCounts: Object.fromEntries(counts.filter((row) => row.subjectId === subject.id).map((row) => [row.category, row._count._all])),
   }));

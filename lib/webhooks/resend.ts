@@ -5,17 +5,17 @@ import { enqueueDelivery } from "./deliver";
 
 export type ResendResult =
   | { ok: true; deliveryId: string }
-  | { ok: false; reason: "not_found" | "still_pending" | "no_webhook_url" };
+  | { ok: false; reason: "not_found" | "no_webhook_url" };
 
 /**
  * Re-sends a delivery as a new delivery of the same event to the application's current URL: the old delivery
  * keeps its attempt log, and the receiver sees the same `webhook-id` and can drop it if it had it already. A
- * delivery still pending is being retried and is not duplicated.
+ * delivery still pending may be re-sent too: a developer who fixed the endpoint need not wait 16 s to hours for the
+ * next retry (the pending one keeps its schedule; receivers dedupe on `webhook-id`).
  */
 export async function resendDelivery(deliveryId: string, applicationId: string): Promise<ResendResult> {
   const delivery = await db().webhookDelivery.findFirst({ where: { id: deliveryId, applicationId }, include: { application: { select: { webhookUrl: true } } } });
   if (!delivery) return { ok: false, reason: "not_found" };
-  if (delivery.status === "pending") return { ok: false, reason: "still_pending" };
   const url = delivery.application.webhookUrl;
   if (!url) return { ok: false, reason: "no_webhook_url" };
   const created = await db().webhookDelivery.create({

@@ -193,6 +193,8 @@ describe("GET /consents/{receiptId}", () => {
     const theirs = await sharingSubject({ facts: false });
     const shown = await call(consentRoute.GET, mine.sandboxKey, `/consents/${mine.receipt.id}`, { receiptId: mine.receipt.id });
     expect(shown.body).toMatchObject({ object: "consent_receipt", status: "active", categories: [...CATEGORIES] });
+    // A receipt given outside Connect has no patient page to offer.
+    expect(shown.body.receiptUrl).toBeNull();
     const hidden = await call(consentRoute.GET, mine.sandboxKey, `/consents/${theirs.receipt.id}`, { receiptId: theirs.receipt.id });
     expect([hidden.status, hidden.body.error?.code]).toEqual([404, "not_found"]);
   });

@@ -1,10 +1,10 @@
 "use server";
 
-import { cookies, headers } from "next/headers";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { beginSignIn, CALLBACK_PATH, cancelFromFlow, chooseProviders, completeSession, flowState, returnUrl, startImports } from "@/lib/connect";
-import { publicOrigin } from "@/lib/config";
 import { ApiError } from "@/lib/http";
+import { flowOrigin } from "./flow";
 import { SIGN_IN_COOKIE_PREFIX, SIGN_IN_MINUTES } from "./sign-in-cookie";
 
 // Each action re-reads the session from its link, so a stale tab can never act on an ended or expired session.
@@ -25,10 +25,7 @@ export async function chooseProvidersAction(token: string, formData: FormData): 
  * only the browser that started a sign-in can finish it.
  */
 export async function signInAction(token: string, providerId: string): Promise<void> {
-  const requestHeaders = await headers();
-  const host = requestHeaders.get("host") ?? "localhost";
-  const protocol = requestHeaders.get("x-forwarded-proto") === "https" ? "https" : "http";
-  const origin = publicOrigin(`${protocol}://${host}`);
+  const origin = await flowOrigin();
   const begun = await beginSignIn(token, providerId, origin);
   (await cookies()).set(`${SIGN_IN_COOKIE_PREFIX}${begun.state}`, "1", {
     httpOnly: true,

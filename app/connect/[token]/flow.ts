@@ -1,4 +1,6 @@
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { publicOrigin } from "@/lib/config";
 import { flowState, type FlowState } from "@/lib/connect";
 import { ApiError } from "@/lib/http";
 
@@ -16,4 +18,12 @@ export async function pageState(token: string, expect: "pending" | "any" = "pend
   }
   if (expect === "pending" && state.session.status !== "pending") redirect(`/connect/${token}/done`);
   return state;
+}
+
+/** The origin the patient reached the flow at (or the configured public one), for links the flow hands out. */
+export async function flowOrigin(): Promise<string> {
+  const requestHeaders = await headers();
+  const host = requestHeaders.get("host") ?? "localhost";
+  const protocol = requestHeaders.get("x-forwarded-proto") === "https" ? "https" : "http";
+  return publicOrigin(`${protocol}://${host}`);
 }

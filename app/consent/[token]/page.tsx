@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { DANGER_BUTTON } from "@/components/connect/flow-shell";
+import { DANGER_BUTTON, SECONDARY_BUTTON } from "@/components/connect/flow-shell";
 import { CATEGORY_TEXT, receiptByLink } from "@/lib/connect";
 import { ApiError } from "@/lib/http";
 import type { Category } from "@/lib/records";
@@ -10,9 +10,9 @@ export const metadata: Metadata = { title: "Your sharing receipt", robots: { ind
 
 const STATUS_TEXT = { active: "Sharing now", revoked: "You stopped sharing", expired: "Sharing has ended" } as const;
 
-export default async function ReceiptPage(props: { params: Promise<{ token: string }>; searchParams: Promise<{ revoked?: string }> }) {
+export default async function ReceiptPage(props: { params: Promise<{ token: string }>; searchParams: Promise<{ revoked?: string; confirm?: string }> }) {
   const { token } = await props.params;
-  const { revoked } = await props.searchParams;
+  const { revoked, confirm } = await props.searchParams;
   let receipt;
   try {
     receipt = await receiptByLink(token);
@@ -54,13 +54,33 @@ export default async function ReceiptPage(props: { params: Promise<{ token: stri
           <dd>{date(receipt.revokedAt ?? receipt.expiresAt)}</dd>
         </div>
       </dl>
-      {receipt.status === "active" ? (
-        <form action={revokeAction.bind(null, token)} className="mt-6 space-y-2">
-          <p className="text-sm text-slate-700">Stopping takes effect at once. Records {receipt.applicationName} already received stay with them.</p>
-          <button type="submit" className={DANGER_BUTTON}>
-            Stop sharing with {receipt.applicationName}
-          </button>
-        </form>
+      {receipt.status === "active" && confirm !== "stop" ? (
+        <div className="mt-6 space-y-2">
+          <p className="text-sm text-slate-700">You can stop sharing at any time. We ask you to confirm first.</p>
+          <a className={DANGER_BUTTON} href={`/consent/${token}?confirm=stop`}>
+            Stop sharing with {receipt.applicationName}…
+          </a>
+        </div>
+      ) : null}
+      {receipt.status === "active" && confirm === "stop" ? (
+        <section aria-labelledby="confirm-stop" className="mt-6 space-y-3 rounded-lg border border-red-300 bg-red-50 p-4">
+          <h2 id="confirm-stop" className="text-lg font-semibold text-red-900">
+            Stop sharing with {receipt.applicationName}?
+          </h2>
+          <ul className="list-disc space-y-1 pl-5 text-slate-900">
+            <li>{receipt.applicationName} can no longer read your records, from the moment you confirm.</li>
+            <li>Records it already received stay with it; ask {receipt.applicationName} if you want them deleted.</li>
+            <li>This cannot be undone. To share again, connect again from {receipt.applicationName}.</li>
+          </ul>
+          <form action={revokeAction.bind(null, token)} className="flex flex-col gap-3 sm:flex-row">
+            <button type="submit" className={DANGER_BUTTON}>
+              Yes, stop sharing
+            </button>
+            <a className={SECONDARY_BUTTON} href={`/consent/${token}`}>
+              Keep sharing
+            </a>
+          </form>
+        </section>
       ) : null}
     </main>
   );

@@ -68,16 +68,24 @@ export function KeysPanel({ applicationId, keys, origin, canCreate, liveEnabled 
             <tbody className="divide-y divide-slate-100">
               {shown.map((key) => (
                 <tr key={key.id} aria-label={key.name} data-key-id={key.id}>
-                  <Td className="font-medium">{key.name}</Td>
+                  <Td className="font-medium">
+                    {key.name}
+                    {key.revokedAt ? (
+                      <span className="mt-1 block">
+                        <Badge tone="danger">Revoked</Badge>
+                      </span>
+                    ) : null}
+                  </Td>
                   <Td className="font-mono text-xs">{key.displayPrefix}…</Td>
                   <Td>
                     <Badge tone={key.environment === "live" ? "warning" : "info"}>{key.environment}</Badge>
                   </Td>
                   <Td className="whitespace-nowrap">{when(key.createdAt)}</Td>
                   <Td className="whitespace-nowrap">{when(key.lastUsedAt)}</Td>
-                  <Td className="text-right">
+                  {/* Pinned to the scroller's right edge: on a phone the wide columns scroll under it. */}
+                  <Td className="sticky right-0 bg-white text-right">
                     {key.revokedAt ? (
-                      <Badge tone="danger">Revoked</Badge>
+                      <span className="text-xs text-slate-600">—</span>
                     ) : (
                       <ConfirmAction
                         label="Revoke"

@@ -46,8 +46,14 @@ const CONFIRMED = {
   },
 } as const;
 
-/** The sandbox controls the subject's scenario supports, each saying in a toast what it did. */
-export function SandboxEvents({ applicationId, subject, controls, simulated }: { applicationId: string; subject: string; controls: string[]; simulated: boolean }) {
+const CONSENT_EVENTS: readonly string[] = ["consent.revoke", "consent.expire"];
+
+/**
+ * The sandbox controls the subject's scenario supports, each saying in a toast what it did. Revoke and Expire act
+ * on an active receipt only, so once consent has ended they are disabled and the reason is shown.
+ */
+export function SandboxEvents(props: { applicationId: string; subject: string; controls: string[]; simulated: boolean; consentActive: boolean }) {
+  const { applicationId, subject, controls, simulated, consentActive } = props;
   const router = useRouter();
   const [advancing, startAdvance] = useTransition();
 
@@ -79,8 +85,11 @@ export function SandboxEvents({ applicationId, subject, controls, simulated }: {
       {(["source.fail", "consent.revoke", "consent.expire"] as const)
         .filter((type) => controls.includes(type))
         .map((type) => (
-          <ConfirmAction key={type} {...CONFIRMED[type]} action={() => run(type)} />
+          <ConfirmAction key={type} {...CONFIRMED[type]} action={() => run(type)} disabled={!consentActive && CONSENT_EVENTS.includes(type)} />
         ))}
+      {!consentActive && controls.some((type) => CONSENT_EVENTS.includes(type)) ? (
+        <p className="w-full text-sm text-slate-600">Consent has ended: there is no active receipt to revoke or expire.</p>
+      ) : null}
     </div>
   );
 }

@@ -50,13 +50,13 @@ export default async function ApplicationOverviewPage({ params }: { params: Prom
         <CardHeader title="Get started" description="Three steps from a new application to a patient's records in your code." />
         <CardBody>
           <ol className="divide-y divide-slate-100">
-            <Step done={overview.activeKeys.sandbox > 0} title="Create a sandbox API key" href={`${base}/keys`} action="API keys">
+            <Step done={overview.stepsDone.sandboxKey} title="Create a sandbox API key" href={`${base}/keys`} action="API keys">
               Keys start with <code>ck_test_</code> and reach only synthetic patients.
             </Step>
             <Step done={application.webhookUrl !== null} title="Receive webhooks" href={`${base}/webhooks`} action="Webhooks">
               Set your endpoint and send a signed test event.
             </Step>
-            <Step done={overview.sharingSubjects.sandbox > 0} title="Simulate a patient" href={`${base}/sandbox`} action="Sandbox">
+            <Step done={overview.stepsDone.simulatedPatient} title="Simulate a patient" href={`${base}/sandbox`} action="Sandbox">
               Run a Connect session with a synthetic patient and browse the imported records.
             </Step>
           </ol>

@@ -3,5 +3,5 @@
 import { ErrorPanel } from "@/components/ui/error-panel";
 
 export default function SandboxError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
-  return <ErrorPanel title="The sandbox could not be loaded" message="Nothing was changed. Try again in a moment." digest={error.digest} retry={reset} />;
+  return <ErrorPanel page title="The sandbox could not be loaded" message="Nothing was changed. Try again in a moment." digest={error.digest} retry={reset} />;
 }

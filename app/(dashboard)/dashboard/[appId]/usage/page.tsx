@@ -203,14 +203,14 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
                   <tr key={request.id}>
                     <Td className="whitespace-nowrap font-mono text-xs">{request.createdAt.toISOString().replace("T", " ").slice(0, 19)}</Td>
                     <Td className="font-mono text-xs">{request.method}</Td>
-                    <Td className="font-mono text-xs">{request.route.replace(/^[A-Z]+ /, "")}</Td>
+                    <Td className="font-mono text-xs break-all">{request.route.replace(/^[A-Z]+ /, "")}</Td>
                     <Td>
                       <Badge tone={statusTone(request.status)}>{request.status}</Badge>
                     </Td>
                     <Td className="font-mono text-xs">{request.errorCode ?? ""}</Td>
                     <Td className="whitespace-nowrap">{request.latencyMs} ms</Td>
                     <Td className="whitespace-nowrap text-xs">{request.keyName ?? "—"}</Td>
-                    <Td className="font-mono text-xs">{request.requestId}</Td>
+                    <Td className="font-mono text-xs break-all">{request.requestId}</Td>
                   </tr>
                 ))}
               </tbody>

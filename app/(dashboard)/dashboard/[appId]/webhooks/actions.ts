@@ -63,7 +63,6 @@ export async function sendTestEventAction(applicationId: string) {
 
 const RESEND_REFUSALS = {
   not_found: "That delivery was not found.",
-  still_pending: "That delivery is still being retried; re-send it once it has succeeded or failed.",
   no_webhook_url: "Set a webhook URL first: there is nowhere to re-send it.",
 } as const;
 

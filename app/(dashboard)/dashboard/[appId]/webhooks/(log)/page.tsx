@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AutoRefresh } from "@/components/dashboard/webhooks/auto-refresh";
+import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { DeliveryStatusBadge, ResponseCode, utcTime } from "@/components/dashboard/webhooks/delivery-status";
 import { EndpointForm } from "@/components/dashboard/webhooks/endpoint-form";
 import { SendTestEventButton } from "@/components/dashboard/webhooks/send-test-event";

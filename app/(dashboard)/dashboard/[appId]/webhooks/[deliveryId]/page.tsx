@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { AutoRefresh } from "@/components/dashboard/webhooks/auto-refresh";
+import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { DeliveryStatusBadge, ResponseCode, utcTime } from "@/components/dashboard/webhooks/delivery-status";
 import { ResendDeliveryButton } from "@/components/dashboard/webhooks/send-test-event";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -36,7 +36,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ appId
             Delivery <span className="font-mono text-xs">{delivery.id}</span> of event <span className="font-mono text-xs">{delivery.event.id}</span>
           </>
         }
-        actions={<ResendDeliveryButton applicationId={access.application.id} deliveryId={delivery.id} disabled={pending || !can(access.role, "application.manage")} />}
+        actions={<ResendDeliveryButton applicationId={access.application.id} deliveryId={delivery.id} disabled={!can(access.role, "application.manage")} />}
       />
       <AutoRefresh active={pending} />
       <Card>
@@ -65,7 +65,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ appId
               <dd className="mt-1 break-all font-mono text-xs text-slate-900">{delivery.url}</dd>
             </div>
           </dl>
-          {pending ? <p className="mt-4 text-sm text-slate-600">Still being delivered: this page refreshes by itself. Re-send is possible once it has succeeded or failed.</p> : null}
+          {pending ? <p className="mt-4 text-sm text-slate-600">Still being delivered: this page refreshes by itself. Fixed your endpoint? Re-send now instead of waiting for the next retry.</p> : null}
         </CardBody>
       </Card>
       <Card>
@@ -93,7 +93,12 @@ export default async function DeliveryPage({ params }: { params: Promise<{ appId
                       <ResponseCode code={attempt.responseCode} />
                     </Td>
                     <Td className="whitespace-nowrap">{attempt.latencyMs} ms</Td>
-                    <Td className="max-w-md break-words font-mono text-xs">{attempt.error ?? attempt.responseExcerpt ?? ""}</Td>
+                    {/* The endpoint's own answer beside the status: "HTTP 500" alone does not say what broke. Only an
+                        answer that came is shown (a refused address is never connected to, so it has none). */}
+                    <Td className="max-w-md break-words font-mono text-xs">
+                      {attempt.error ? <span className="block">{attempt.error}</span> : null}
+                      {attempt.responseExcerpt ? <span className="mt-1 block whitespace-pre-wrap text-slate-700">{attempt.responseExcerpt}</span> : null}
+                    </Td>
                   </tr>
                 ))}
               </tbody>

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AgentCredentials } from "@/components/dashboard/sandbox/agent-credentials";
 import { notFound } from "next/navigation";
+import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { RecordsTable } from "@/components/dashboard/sandbox/records-table";
 import { SandboxEvents } from "@/components/dashboard/sandbox/sandbox-events";
 import { ReceiptStatusBadge, SimulationStateBadge, SyncStatusBadge } from "@/components/dashboard/sandbox/status-badges";
@@ -50,6 +51,8 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
 
   return (
     <div className="space-y-6">
+      {/* State changes elsewhere too: the worker marks receipts expired, imports finish, a teammate acts. */}
+      <AutoRefresh active />
       <PageHeader title="Synthetic subject" description={<span className="font-mono">{subject.id}</span>} actions={back} />
 
       <Card>
@@ -124,15 +127,15 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
       <Card>
         <CardHeader title="Sandbox events" description="Lifecycle controls, as POST /sandbox/subjects/{subject}/events applies them; the ones this scenario supports." />
         <CardBody>
-          <SandboxEvents applicationId={application.id} subject={subject.id} controls={subject.controls} simulated={subject.createdBySimulation} />
+          <SandboxEvents applicationId={application.id} subject={subject.id} controls={subject.controls} simulated={subject.createdBySimulation} consentActive={receiptActive} />
         </CardBody>
       </Card>
 
       <Card>
         <CardHeader title="Records" description="What GET /users/{subject}/records/{category} returns with a sandbox key: codes with their displays, values with units and times exactly as the health system sent them." />
         <CardBody className="space-y-4">
-          <nav aria-label="Record categories" className="-mx-1 overflow-x-auto">
-            <ul className="flex min-w-max gap-1 px-1">
+          <nav aria-label="Record categories">
+            <ul className="flex flex-wrap gap-1">
               {CATEGORIES.map((tab) => (
                 <li key={tab}>
                   <Link

@@ -1,0 +1,67 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { createApplication, expectAccessible, expectNoHorizontalOverflow, signUp } from "./dashboard-helpers";
+
+// Issue 26: a developer never meets a silent failure. Item 6: an action after the session ended sends the person to
+// sign in and back to the page they were on. Item 10: success toasts pass contrast and leave Sign out uncovered; the
+// not-found panel has an h1; there is a favicon.
+
+for (const viewport of [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1280, height: 900 },
+]) {
+  test(`on a ${viewport.name}: an action after the session ended goes to sign in and back, nothing changed`, async ({ page, context }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize(viewport);
+    const developer = await signUp(page);
+    const applicationId = await createApplication(page, "Session Keeper");
+    const keysPage = `/dashboard/${applicationId}/keys`;
+    await page.goto(keysPage);
+
+    // A success toast: readable (axe's contrast rule on the toast itself) and clear of the header's Sign out.
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByRole("dialog").getByLabel("Key name").fill("First");
+    await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
+    const toast = page.locator("[data-sonner-toast][data-type=success]");
+    await expect(toast).toHaveAttribute("data-mounted", "true");
+    // Measured once its entrance has finished (mid-fade its text is lighter than it will be).
+    await toast.evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)));
+    const contrast = await new AxeBuilder({ page }).include("[data-sonner-toast]").withRules(["color-contrast"]).analyze();
+    expect(contrast.violations).toEqual([]);
+    const toastBox = (await toast.boundingBox())!;
+    // (The open dialog hides the header from the accessibility tree, so found by its text.)
+    const signOutBox = (await page.locator("header button", { hasText: "Sign out" }).boundingBox())!;
+    expect(toastBox.y > signOutBox.y + signOutBox.height || toastBox.y + toastBox.height < signOutBox.y).toBe(true);
+    await page.getByRole("dialog").getByRole("button", { name: "Done" }).click();
+
+    // The session ends (cookie expired or signed out in another tab) while the page stays open.
+    await context.clearCookies();
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByRole("dialog").getByLabel("Key name").fill("Second");
+    await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
+    await expect(page).toHaveURL(new RegExp(`/sign-in\\?next=${encodeURIComponent(keysPage)}&expired=1$`));
+    await expect(page.getByRole("status")).toContainText("Your session ended, so nothing was changed");
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page, "sign-in after the session ended");
+
+    await page.getByLabel("Email address").fill(developer.email);
+    await page.getByLabel("Password").fill(developer.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(new RegExp(`${keysPage}$`), { timeout: 20_000 });
+    await expect(page.getByRole("row", { name: /First/ })).toBeVisible();
+    await expect(page.getByRole("row", { name: /Second/ })).toHaveCount(0);
+  });
+
+  test(`on a ${viewport.name}: a not-found panel is the page's h1, and pages have a favicon`, async ({ page, request }) => {
+    await page.setViewportSize(viewport);
+    await signUp(page);
+    const applicationId = await createApplication(page, "Icon Holder");
+    const response = await page.goto(`/dashboard/${applicationId}/webhooks/whd_doesnotexist0000000000`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Delivery not found" })).toBeVisible();
+    await expectAccessible(page, "delivery not found");
+    const icon = await page.locator('link[rel="icon"]').first().getAttribute("href");
+    const served = await request.get(icon!);
+    expect([served.status(), served.headers()["content-type"]]).toEqual([200, "image/svg+xml"]);
+  });
+}
