@@ -1,5 +1,11 @@
-import { defineOperation, PLATFORM_PROFILE } from "@/lib/api";
-import { agentCredentialSchema, credentialParams, issueCredentialBodySchema, issuedCredentialSchema } from "./schemas";
+import { z } from "zod";
+import { defineOperation, pathId, PLATFORM_PROFILE } from "@/lib/api";
+import { agentCredentialSchema, issueCredentialBodySchema, issuedCredentialSchema } from "./schemas";
+
+// A malformed credential id (a NUL byte reached PostgreSQL: 500) names no credential, refused before any query.
+const credentialParams = z.object({
+  credentialId: pathId("cred_", { resource: "delegated credential", description: "The credential id (cred_).", example: "cred_6Rt2Wq8Lm4Xk1Vb9Nc3Hd7Pz" }),
+});
 
 const exampleCredential = () => ({
   object: "agent_credential",

@@ -78,7 +78,3 @@ export const issuedCredentialSchema = agentCredentialSchema
       .describe("The credential's bearer token (ck_agent_...), shown only in this answer; an idempotent replay omits it."),
   })
   .meta({ id: "IssuedAgentCredential", description: "A new delegated credential and, once, its token." });
-
-export const credentialParams = z.object({
-  credentialId: z.string().describe("The credential id (cred_).").meta({ example: "cred_6Rt2Wq8Lm4Xk1Vb9Nc3Hd7Pz" }),
-});

@@ -1,8 +1,13 @@
 import { z } from "zod";
-import { defineOperation, PLATFORM_PROFILE, PUBLIC_PROFILE } from "@/lib/api";
+import { defineOperation, pathId, PLATFORM_PROFILE, PUBLIC_PROFILE } from "@/lib/api";
 import { cursorParam, HEADER, limitParam, type ErrorCode } from "@/lib/http";
 import { FORCED_RETRY_AFTER_SECONDS } from "./limits";
-import { createdRunSchema, createRunBodySchema, reportParamsSchema, reportSchema, runListSchema, runParamsSchema, runSchema, type Check, type ReportResource, type RunResource } from "./schemas";
+import { createdRunSchema, createRunBodySchema, reportParamsSchema, reportSchema, runListSchema, runSchema, type Check, type ReportResource, type RunResource } from "./schemas";
+
+// A malformed run id (a NUL byte reached PostgreSQL: 500) names no run, refused before any query.
+const runParamsSchema = z.object({
+  runId: pathId("run_", { resource: "conformance run", description: "The run id (run_).", example: "run_4Kd8Lm2Np6Qr0St4Uv8Wx2Yz" }),
+});
 
 // Examples are a run of the reference integration (examples/conformance-reference) as the API answered it.
 const exampleChecks: Check[] = [

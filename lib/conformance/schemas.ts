@@ -21,10 +21,6 @@ export const createRunBodySchema = z
   .meta({ id: "CreateConformanceRun", description: "The run to start." });
 export type CreateRunBody = z.output<typeof createRunBodySchema>;
 
-export const runParamsSchema = z.object({
-  runId: z.string().describe("The run id (run_).").meta({ example: "run_4Kd8Lm2Np6Qr0St4Uv8Wx2Yz" }),
-});
-
 export const reportParamsSchema = z.object({
   token: z.string().describe("The report's token, from the run's links.report.").meta({ example: "mXq0v3mJ2a9gYtJw4d0l7u1bA6r8sK5eH3pQzNcVfWo" }),
 });
