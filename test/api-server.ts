@@ -7,7 +7,7 @@ import { listenOnFreePort } from "./raw-http";
  * The platform's HTTP server as `npm start` runs it, serving the API families from their route files (pages are not
  * served: they answer 404), on a free loopback port. For tests of clients that speak real HTTP to the API.
  */
-export async function startApiServer() {
+export async function startApiServer(options: { trustedProxyHops?: number } = {}) {
   // The URL Next.js would build is on its configured host and port: bind the server first, then tell the handler.
   const servedAt = { hostname: "localhost", port: 0, appDir: path.join(process.cwd(), "app") };
   const directApi = await prepareApiRoutes(servedAt);
@@ -15,7 +15,7 @@ export async function startApiServer() {
     res.statusCode = 404;
     res.end();
   };
-  const listening = await listenOnFreePort(createPlatformServer(noPages, 0, directApi));
+  const listening = await listenOnFreePort(createPlatformServer(noPages, options.trustedProxyHops ?? 0, directApi));
   servedAt.port = listening.port;
   const origin = `http://127.0.0.1:${listening.port}`;
   return {

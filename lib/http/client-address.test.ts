@@ -19,6 +19,15 @@ describe("connectionClientAddress", () => {
   });
 });
 
+describe("connectionClientAddress with a forwarded entry that is not an address", () => {
+  it("falls back to the socket's peer instead of taking the text as the client's address", () => {
+    // Found by the OpenAPI fuzz test: a 5,000-character entry became the address, and agent-token requests answered 500.
+    expect(connectionClientAddress("10.0.0.1", "a".repeat(5000), 1)).toBe("10.0.0.1");
+    expect(connectionClientAddress("10.0.0.1", "203.0.113.9, <script>", 1)).toBe("10.0.0.1");
+    expect(connectionClientAddress("10.0.0.1", "2001:db8::1", 1)).toBe("2001:db8::1");
+  });
+});
+
 describe("requestClientAddress", () => {
   it("reads the address the server recorded", () => {
     const request = new Request("http://localhost/", { headers: { [INTERNAL_HEADER.clientAddress]: "192.0.2.1" } });

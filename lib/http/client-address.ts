@@ -40,7 +40,9 @@ export function addressPrefix(address: string): string {
 }
 
 function normalizeAddress(address: string | undefined): string | undefined {
-  if (!address) return undefined;
+  // Only an IP address is one: junk in a forwarded entry (5,000 characters, with an agent token, answered 500) means
+  // the hop is not known, and the peer stands in.
+  if (!address || !ipaddr.isValid(address)) return undefined;
   // IPv4 clients of a dual-stack socket appear as ::ffff:a.b.c.d; one client must map to one bucket.
   return address.startsWith("::ffff:") && address.includes(".") ? address.slice(7) : address;
 }

@@ -118,6 +118,21 @@ describe("requests Node does not hand to the request event", () => {
     expect((await exchange(port, "GET / HTTP/1.0\r\n\r\n"))).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*ok$/);
   });
 
+  it("finishes the answer in flight when unparseable bytes follow its request on the connection, then closes it", async () => {
+    // Found by the OpenAPI fuzz test: a DELETE with a body but no Content-Length leaves the body to be parsed as
+    // the next request while the DELETE is answered; the clientError listener threw ERR_HTTP_SOCKET_ASSIGNED.
+    const { port } = await start(async (_req, res) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      res.end("ok");
+    });
+    for (const following of ['{"a":1}\r\n\r\n', "BREW /api/v1/app HTTP/1.1\r\n\r\n"]) {
+      const answer = await exchange(port, `DELETE /things/1 HTTP/1.1\r\nHost: x\r\n\r\n${following}`);
+      expect(answer, following).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(answer.endsWith("ok")).toBe(true);
+    }
+    expect((await send(port, { path: "/" })).body).toBe("ok");
+  });
+
   it("serves ordinary requests through Next", async () => {
     const { port } = await start();
     expect((await send(port, { path: "/" })).body).toBe("ok");

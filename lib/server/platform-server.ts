@@ -76,7 +76,17 @@ function refusedRequestLine(rawPacket: unknown): { method: string; url: string }
  */
 function onClientError(handle: Handle) {
   return (error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex & { bytesWritten?: number }) => {
-    if (error.code === "ECONNRESET" || !socket.writable || socket.bytesWritten) return void socket.destroy();
+    if (error.code === "ECONNRESET") return void socket.destroy();
+    // Bytes after a request on a kept-alive connection (a body sent without framing, pipelined garbage) fail to
+    // parse while that request is still being answered. Its response owns the socket: binding another one threw
+    // ERR_HTTP_SOCKET_ASSIGNED out of this listener and took the process down. The answer in flight finishes,
+    // then the connection closes; the refused bytes get nothing, as Node does once a response is under way.
+    const inFlight = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (inFlight) {
+      inFlight.shouldKeepAlive = false;
+      return void inFlight.once("close", () => socket.destroy());
+    }
+    if (!socket.writable || socket.bytesWritten) return void socket.destroy();
     const line = refusedRequestLine(error.rawPacket);
     if (error.code === "HPE_INVALID_METHOD" && line && !isRoutableMethod(line.method)) {
       const req = new IncomingMessage(socket as IncomingMessage["socket"]);
