@@ -215,7 +215,7 @@ describe("conformance runs", () => {
     const { sandboxKey } = await createTestApplication();
     const created = await start(sandboxKey);
     await db().conformanceRun.update({ where: { id: created.body.id! }, data: { phase: "rate_limits" } });
-    const readRecords = (key: string) => call(recordsRoute.GET, key, { params: { subject: "u_nobody" } });
+    const readRecords = (key: string) => call(recordsRoute.GET, key, { params: { subject: `u_${"0".repeat(24)}` } });
     expect(code(await readRecords(sandboxKey))).toBe("not_found");
     for (let attempt = 0; attempt < 2; attempt++) {
       const forced = await readRecords(created.body.run_key!);
