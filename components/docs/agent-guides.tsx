@@ -133,7 +133,7 @@ function ToolTable({ caption, tools }: { caption: string; tools: ToolSummary[] }
             <tr key={tool.name}>
               <Td className="font-mono text-xs">{tool.name}</Td>
               <Td className="whitespace-nowrap font-mono text-xs">{tool.operation}</Td>
-              <Td>{tool.summary ?? "Not on this deployment yet: answers as its REST operation does (404 not_found)."}</Td>
+              <Td>{tool.summary}</Td>
               <Td className="text-xs">{tool.readOnly ? "read-only" : "write"}</Td>
             </tr>
           ))}

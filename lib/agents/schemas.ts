@@ -4,8 +4,8 @@ import type { ErrorCode } from "@/lib/http";
 import { addApiIssue } from "@/lib/http/schemas";
 import { CATEGORIES } from "@/lib/records/schemas";
 
-export const PURPOSE_MAX_LENGTH = 500;
-export const MAX_DURATION_SECONDS = 3600;
+const PURPOSE_MAX_LENGTH = 500;
+const MAX_DURATION_SECONDS = 3600;
 
 /** A field whose every failure is answered with one error code (the spec names one per field), documented as `schema`. */
 function answeredAs<S extends z.ZodType>(schema: S, apiCode: ErrorCode, message: string) {

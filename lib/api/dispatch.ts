@@ -3,7 +3,7 @@ import type { HttpMethod, OperationDeclaration } from "./operation";
 /**
  * The process's way to serve an API request in process, as the platform server serves it from the route files: MCP
  * tools run their REST twin through it, so a tool is the operation itself (pipeline, handler, answer), and resolve
- * the declaration serving a path, so an operation added later gets its tool with no MCP change.
+ * the declaration serving a path, from which a tool's schemas are generated.
  */
 export type ApiDispatcher = {
   /** The answer of the route file serving the request's path, exactly as over HTTP. */

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hashApiKey } from "./api-key-format";
 
 /** A delegated credential's token: `ck_agent_` + 32 random bytes in base64url (ARCHITECTURE.md §6). */
-export const AGENT_TOKEN_PREFIX = "ck_agent_";
+const AGENT_TOKEN_PREFIX = "ck_agent_";
 const AGENT_TOKEN_PATTERN = /^ck_agent_[A-Za-z0-9_-]{43}$/;
 
 export function generateAgentToken(): { token: string; tokenHash: string } {

@@ -31,8 +31,8 @@ export function queueRunDriver(runId: string): Promise<string | null> {
  * Every step is idempotent and each transition is conditional on the run's state, so a job rerun after a crash, or
  * an advance or cancel arriving at the same time, never does a phase's work twice.
  */
-export async function driveRun(runId: string, budgetMs = JOB_BUDGET_MS): Promise<void> {
-  const deadline = Date.now() + budgetMs;
+async function driveRun(runId: string): Promise<void> {
+  const deadline = Date.now() + JOB_BUDGET_MS;
   for (;;) {
     const run = await db().conformanceRun.findUnique({ where: { id: runId } });
     if (!run || run.status === "ended" || run.status === "cancelled" || run.status === "expired") return;
@@ -44,7 +44,8 @@ export async function driveRun(runId: string, budgetMs = JOB_BUDGET_MS): Promise
 }
 
 /** One look at the run: does the live phase's work that is due, and ends the phase when it is over. */
-export async function stepRun(run: RunRow, now = Date.now()): Promise<void> {
+async function stepRun(run: RunRow): Promise<void> {
+  const now = Date.now();
   const phase = run.phase as Phase;
   if (phase !== "session" && now - run.phaseStartedAt.getTime() >= PHASE_TIMEOUT_MS) {
     await endPhase(run.id, phase, "timed_out");

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { PHASES } from "./limits";
 
-export const SYNC_MODES = ["one-time", "continuous"] as const;
-export const RUN_STATUSES = ["open", "ended", "cancelled", "expired"] as const;
-export const CHECK_STATUSES = ["passed", "failed", "inconclusive"] as const;
-export const VERDICTS = CHECK_STATUSES;
+const SYNC_MODES = ["one-time", "continuous"] as const;
+const RUN_STATUSES = ["open", "ended", "cancelled", "expired"] as const;
+const CHECK_STATUSES = ["passed", "failed", "inconclusive"] as const;
 
 export const createRunBodySchema = z
   .strictObject({
@@ -60,7 +59,7 @@ const runFields = {
   waitingFor: z.string().nullable().describe("What the run waits for from the integration now; null once ended."),
   phases: z.array(phaseEntrySchema),
   checks: z.array(checkSchema).describe("Graded checks so far, in phase order."),
-  verdict: z.enum(VERDICTS).nullable().describe("Set once the run ends: passed when every check passed, failed when any failed, else inconclusive."),
+  verdict: z.enum(CHECK_STATUSES).nullable().describe("Set once the run ends: passed when every check passed, failed when any failed, else inconclusive."),
   createdAt: z.string(),
   endedAt: z.string().nullable(),
 };

@@ -30,8 +30,8 @@ export async function callTool(
     path = path.replace(`{${name}}`, encodeURIComponent(value));
   }
   const url = new URL(set.prefix + path, mcp.request.url);
-  const queryNames = operation?.query instanceof z.ZodObject ? Object.keys(operation.query.shape) : [];
-  const inBody = entry.method !== "GET" && (operation === undefined || operation.body !== undefined);
+  const queryNames = operation.query instanceof z.ZodObject ? Object.keys(operation.query.shape) : [];
+  const inBody = entry.method !== "GET" && operation.body !== undefined;
   const body: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(rest)) {
     if (value === undefined) continue;

@@ -9,7 +9,7 @@ const REFUSED = -32001;
  * A request refused before any MCP message is read (bad key, a limit, a body too large) fails as a whole: a
  * JSON-RPC error with the HTTP status the REST API would answer, and the spec's envelope as its data.
  */
-export function jsonRpcErrorResponse(error: ApiError, requestId: string, headers: Record<string, string>): Response {
+function jsonRpcErrorResponse(error: ApiError, requestId: string, headers: Record<string, string>): Response {
   return Response.json(
     { jsonrpc: "2.0", id: null, error: { code: REFUSED, message: error.message, data: errorEnvelope(error, requestId) } },
     { status: error.status, headers: { ...headers, ...error.headers, "Cache-Control": NO_STORE } },

@@ -1,22 +1,22 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { operationName, type ApiDispatcher, type OperationDeclaration } from "@/lib/api";
-import { pathParameters, type ToolEntry, type ToolSet } from "./tools";
+import type { ToolEntry, ToolSet } from "./tools";
 
 type JsonSchema = { [keyword: string]: unknown };
 type ObjectSchema = Tool["inputSchema"];
 
-/** The declaration serving a tool's REST twin now, if one is declared (a capability not built yet has none). */
-export function toolOperation(set: ToolSet, entry: ToolEntry, dispatcher: ApiDispatcher): OperationDeclaration | undefined {
+/** The declaration serving a tool's REST twin. Every tool mirrors a declared operation (tool-definitions.test.ts). */
+export function toolOperation(set: ToolSet, entry: ToolEntry, dispatcher: ApiDispatcher): OperationDeclaration {
   const operation = dispatcher.operationAt(entry.method, set.prefix + entry.path);
-  return operation?.path === entry.path ? operation : undefined;
+  if (operation?.path !== entry.path) throw new Error(`MCP tool ${entry.name} mirrors ${operationName(entry)}, which no operation declares`);
+  return operation;
 }
 
 /**
  * A tool as tools/list describes it, generated from its operation's declaration: the summary and description, an
  * input schema merged from the same zod schemas that parse the REST request's path, query and body, the success
- * body's schema as the output schema, and hints from the method. A tool whose operation is not declared yet takes
- * its path parameters and answers its REST twin's error until the operation exists.
+ * body's schema as the output schema, and hints from the method.
  */
 export function toolDefinition(set: ToolSet, entry: ToolEntry, dispatcher: ApiDispatcher): Tool {
   const operation = toolOperation(set, entry, dispatcher);
@@ -24,10 +24,10 @@ export function toolDefinition(set: ToolSet, entry: ToolEntry, dispatcher: ApiDi
   const readOnly = entry.method === "GET";
   return {
     name: entry.name,
-    title: operation?.summary,
-    description: [operation && `${operation.summary.replace(/\.$/, "")}.`, operation?.description, twin].filter(Boolean).join(" "),
-    inputSchema: operation ? inputSchema(operation) : undeclaredInput(entry),
-    ...(operation && objectSchema(operation.success.schema) ? { outputSchema: objectSchema(operation.success.schema) } : {}),
+    title: operation.summary,
+    description: [`${operation.summary.replace(/\.$/, "")}.`, operation.description, twin].filter(Boolean).join(" "),
+    inputSchema: inputSchema(operation),
+    ...(objectSchema(operation.success.schema) ? { outputSchema: objectSchema(operation.success.schema) } : {}),
     annotations: { readOnlyHint: readOnly, destructiveHint: !readOnly && entry.destructive === true, idempotentHint: readOnly, openWorldHint: false },
   };
 }
@@ -35,11 +35,6 @@ export function toolDefinition(set: ToolSet, entry: ToolEntry, dispatcher: ApiDi
 function inputSchema(operation: OperationDeclaration): ObjectSchema {
   const shape = Object.assign({}, ...[operation.params, operation.query, operation.body].map((schema) => (schema instanceof z.ZodObject ? schema.shape : {})));
   return objectSchema(z.strictObject(shape), "input") ?? { type: "object" };
-}
-
-function undeclaredInput(entry: ToolEntry): ObjectSchema {
-  const names = pathParameters(entry.path);
-  return { type: "object", properties: Object.fromEntries(names.map((name) => [name, { type: "string" }])), required: names };
 }
 
 /**

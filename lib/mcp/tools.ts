@@ -3,7 +3,7 @@ import type { HttpMethod } from "@/lib/api";
 /**
  * One MCP tool: its name and the REST operation it mirrors, by method and path template. Everything else about the
  * tool (description, input and output schemas, the answer) comes from the operation's declaration, resolved when
- * the tool is listed or called, so an operation declared later gets its tool with no change here.
+ * the tool is listed or called, so a tool cannot drift from its operation.
  */
 export type ToolEntry = {
   name: string;

@@ -91,7 +91,7 @@ describe("the authenticated MCP server at /api/v1/mcp", () => {
     expect(byName.get_health_record!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(byName.cancel_connect_session!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.create_connect_session!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
-    // Not declared on this deployment yet: the tool takes its path parameters and answers as its REST twin does.
+    // A path parameter is a tool input like any other, required as the path requires it.
     expect(byName.get_conformance_run!.inputSchema).toMatchObject({ properties: { runId: { type: "string" } }, required: ["runId"] });
     expect(byName.get_conformance_run!.description).toContain("GET /conformance/runs/{runId}");
   });
@@ -152,7 +152,7 @@ describe("the authenticated MCP server at /api/v1/mcp", () => {
     expect(errorOf(event)).toEqual(envelope(eventTwin.body));
   });
 
-  it("answers a tool's errors as tool results with the spec's envelope: validation, scope, and capabilities not built yet", async () => {
+  it("answers a tool's errors as tool results with the spec's envelope: validation, scope, and the conformance refusals", async () => {
     const { sandboxKey, subject } = await sharingSubject({ allowlist: ["labs"], granted: ["labs"], facts: false });
     const client = await connect(sandboxKey);
     // Listed first, as clients do: the SDK client then checks every structured result against the output schema.
@@ -162,7 +162,7 @@ describe("the authenticated MCP server at /api/v1/mcp", () => {
       ["get_category_records", { subject: subject.id, category: "labs", limit: "500" }, "GET", `/users/${subject.id}/records/labs?limit=500`],
       ["get_health_record", { subject: "u_unknown" }, "GET", "/users/u_unknown/records"],
       ["create_connect_session", { categories: ["labs"], colour: "blue" }, "POST", "/connect/sessions", { categories: ["labs"], colour: "blue" }],
-      // Capabilities not built on every branch: their REST twin answers 404 until it is, then its own refusal.
+      // Conformance runs refuse an unknown scenario (400 invalid_scenario) and a run id that names nothing (404).
       ["start_conformance_run", { scenario: "no-such-scenario" }, "POST", "/conformance/runs", { scenario: "no-such-scenario" }],
       ["get_conformance_run", { runId: "run_x" }, "GET", "/conformance/runs/run_x"],
       ["advance_conformance_run", { runId: "run_x" }, "POST", "/conformance/runs/run_x/advance", {}],

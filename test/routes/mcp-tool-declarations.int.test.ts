@@ -7,9 +7,8 @@ import { startApiServer } from "@/test/api-server";
 import { createTestApplication } from "@/test/factories";
 import { testOperation } from "@/test/operations";
 
-// A tool whose REST operation is declared later (conformance runs, built elsewhere) starts working with no MCP
-// change: here the operation is declared and served at its path the way a route file serves it, and the MCP server
-// lists and calls it from that declaration alone.
+// A tool is its operation's declaration: here another declaration of its operation is served at its path the way
+// a route file serves it, and the MCP server lists and calls the tool from that declaration alone (no MCP change).
 
 const startRun = testOperation({
   method: "POST",
@@ -38,7 +37,7 @@ afterAll(async () => {
   await close();
 });
 
-describe("a tool whose operation is declared later", () => {
+describe("a tool follows the declaration serving its operation", () => {
   it("is listed with the declaration's schemas and answers as the operation, with no change to the MCP server", async () => {
     const { sandboxKey } = await createTestApplication();
     const client = new Client({ name: "later", version: "1.0.0" });
