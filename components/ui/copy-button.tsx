@@ -2,26 +2,34 @@
 
 import { Check, Copy } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
 import { Button } from "./button";
 
-/** Copies `value` to the clipboard and says so; the label names what is copied for screen readers. */
+/**
+ * Copies `value` to the clipboard and says so in a polite live region beside the button; the label names what is
+ * copied for screen readers. No toast: pages without the dashboard's toaster (the docs) use it too, and the toast
+ * library injects its stylesheet inline, which the page CSP refuses.
+ */
 export function CopyButton({ value, label = "Copy", what = "Value" }: { value: string; label?: string; what?: string }) {
-  const [copied, setCopied] = useState(false);
+  const [outcome, setOutcome] = useState<"copied" | "refused" | null>(null);
   async function copy() {
     try {
       await navigator.clipboard.writeText(value);
-      setCopied(true);
-      toast.success(`${what} copied to the clipboard`);
-      setTimeout(() => setCopied(false), 2000);
+      setOutcome("copied");
+      setTimeout(() => setOutcome(null), 4000);
     } catch {
-      toast.error("The browser refused the clipboard; select the text and copy it instead.");
+      setOutcome("refused");
     }
   }
+  const copied = outcome === "copied";
   return (
-    <Button variant="secondary" size="sm" onClick={copy} aria-label={`${label}: ${what.toLowerCase()}`}>
-      {copied ? <Check aria-hidden="true" className="h-4 w-4" /> : <Copy aria-hidden="true" className="h-4 w-4" />}
-      {copied ? "Copied" : label}
-    </Button>
+    <span className="inline-flex flex-col items-end gap-1">
+      <Button variant="secondary" size="sm" onClick={copy} aria-label={`${label}: ${what.toLowerCase()}`}>
+        {copied ? <Check aria-hidden="true" className="h-4 w-4" /> : <Copy aria-hidden="true" className="h-4 w-4" />}
+        {copied ? "Copied" : label}
+      </Button>
+      <span role="status" aria-live="polite" className={outcome ? "max-w-48 text-right text-xs text-slate-700" : "sr-only"}>
+        {outcome === "copied" ? `${what} copied to the clipboard` : outcome === "refused" ? "The browser refused the clipboard; select the text and copy it instead." : ""}
+      </span>
+    </span>
   );
 }
