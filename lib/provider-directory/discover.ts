@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { checkProviderUrl, guardedGet } from "@/lib/outbound";
+import { smartConfigurationSchema } from "@/lib/sources";
 
 /** What the platform found at a health system, as the operator sees it and as the provider row keeps it. */
 export type ProviderDiscovery = {
@@ -13,14 +14,6 @@ export type ProviderDiscovery = {
 };
 
 export type DiscoveryResult = { ok: true; fhirBaseUrl: string; discovery: ProviderDiscovery } | { ok: false; fhirBaseUrl: string; reason: string };
-
-const smartConfigurationSchema = z.object({
-  authorization_endpoint: z.url(),
-  token_endpoint: z.url(),
-  code_challenge_methods_supported: z.array(z.string()).optional(),
-  capabilities: z.array(z.string()).optional(),
-  scopes_supported: z.array(z.string()).optional(),
-});
 
 const capabilityStatementSchema = z.object({
   resourceType: z.literal("CapabilityStatement"),

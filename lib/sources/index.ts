@@ -8,6 +8,6 @@ export { findProvider, type ProviderRow } from "./providers";
 export { refreshSourceTokens } from "./refresh-access-token";
 export { backoffMs, retryAfterMs } from "./retrying-fetch";
 export { ensureSandboxProviders } from "./sandbox-providers";
-export { discoverSmartServer, type SmartServer } from "./smart-discovery";
+export { discoverSmartServer, smartConfigurationSchema, type SmartServer } from "./smart-discovery";
 export { SourceError, type SourceErrorCode } from "./source-error";
 export { openSourceTokens, sealSourceTokens, storeSourceTokens, type SealedSourceTokens, type SmartTokens } from "./source-tokens";

@@ -6,7 +6,7 @@ import { fetchWithRetries } from "./retrying-fetch";
 import { SourceError } from "./source-error";
 
 /** The parts of a SMART configuration (SMART App Launch 2.x §2.1) the client relies on. */
-const smartConfigurationSchema = z.object({
+export const smartConfigurationSchema = z.object({
   authorization_endpoint: z.url(),
   token_endpoint: z.url(),
   code_challenge_methods_supported: z.array(z.string()).optional(),
