@@ -42,6 +42,8 @@ for (const viewport of [
     await expect(page).toHaveURL(new RegExp(`/sign-in\\?next=${encodeURIComponent(keysPage)}&expired=1$`));
     await expect(page.getByRole("status")).toContainText("Your session ended, so nothing was changed");
     await expectNoHorizontalOverflow(page);
+    // The page itself, once the first key's toast (checked above, and mid-fade while it leaves) has gone.
+    await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
     await expectAccessible(page, "sign-in after the session ended");
 
     await page.getByLabel("Email address").fill(developer.email);

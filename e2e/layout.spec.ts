@@ -24,7 +24,8 @@ for (const viewport of [
     const applicationId = await createApplication(page, "Layout Check");
 
     const tabs = page.getByRole("navigation", { name: "Application" }).getByRole("link");
-    await expect(tabs).toHaveCount(7);
+    // Every section of the application, Conformance included.
+    await expect(tabs).toHaveCount(8);
     for (const tab of await tabs.all()) await expectInView(page, tab);
 
     await createSandboxKey(page, applicationId, "Old backend");
