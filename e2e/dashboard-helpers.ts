@@ -75,6 +75,8 @@ export async function keepScreenshot(page: Page, testInfo: TestInfo, name: strin
 
 /** The page fits a phone's width: nothing makes the whole document scroll sideways. */
 export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  // Polled: a chart lays out at a default width until it has measured its container, for a frame or two.
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), { timeout: 5_000 })
+    .toBeLessThanOrEqual(0);
 }
