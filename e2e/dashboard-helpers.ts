@@ -57,6 +57,10 @@ export async function createSandboxKey(page: Page, applicationId: string, name: 
  * parts `include` selects (a long page whose other parts other tests check).
  */
 export async function expectAccessible(page: Page, context = page.url(), include: string[] = []): Promise<void> {
+  // A toast mid-fade is lighter than it will be: judged once its entrance (or exit) animation has finished.
+  await page
+    .locator("[data-sonner-toast]")
+    .evaluateAll((toasts) => Promise.all(toasts.flatMap((toast) => toast.getAnimations({ subtree: true }).map((animation) => animation.finished.catch(() => undefined)))));
   const builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
   for (const selector of include) builder.include(selector);
   const results = await builder.analyze();
