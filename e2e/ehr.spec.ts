@@ -8,7 +8,7 @@ test.use({ viewport: { width: 390, height: 844 } });
 
 const PROVIDER = "riverbend-health";
 
-function authorizeUrl(baseURL: string | undefined): { url: string; redirectUri: string; state: string } {
+function authorizeUrl(baseURL: string | undefined, extra: Record<string, string> = {}): { url: string; redirectUri: string; state: string } {
   if (!baseURL) throw new Error("the Playwright config sets baseURL");
   // On this server, so the redirect lands on a page that exists; a loopback URL is registered on any port.
   const redirectUri = `${baseURL}/?from=ehr-e2e`;
@@ -22,6 +22,7 @@ function authorizeUrl(baseURL: string | undefined): { url: string; redirectUri: 
     state,
     code_challenge: challenge,
     code_challenge_method: "S256",
+    ...extra,
   });
   return { url: `/ehr/${PROVIDER}/authorize?${parameters}`, redirectUri, state };
 }
@@ -56,13 +57,21 @@ test("a patient picks their record with the keyboard and Allow returns a code an
   expect(landed.searchParams.get("code")).toMatch(/^[A-Za-z0-9_-]{43}$/);
 });
 
-test("Allow needs a patient; Deny needs none and returns access_denied with the state", async ({ page, baseURL }) => {
+test("the page names the application the record goes to and the parts of the record asked for", async ({ page, baseURL }) => {
+  const { url } = authorizeUrl(baseURL, { on_behalf_of: "Harbor Diabetes Coach", scope: "launch/patient offline_access patient/Observation.read patient/Condition.read" });
+  await page.goto(url);
+  await expect(page.getByText("Harbor Diabetes Coach, through Chartkey (sandbox), is asking to:")).toBeVisible();
+  const asks = page.getByRole("list").first();
+  await expect(asks).toContainText("Read these parts of your record: lab results and vital signs, conditions and diagnoses");
+  await expect(asks).not.toContainText("whole health record");
+});
+
+test("the only patient is chosen already; Deny returns access_denied with the state", async ({ page, baseURL }) => {
   const { url, state } = authorizeUrl(baseURL);
   await page.goto(url);
-  await page.getByRole("button", { name: "Allow" }).click();
-  // The browser keeps the form until a patient is chosen.
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in to Riverbend Health");
-  expect(await page.getByRole("radio").first().evaluate((radio) => (radio as HTMLInputElement).validity.valueMissing)).toBe(true);
+  // Riverbend has one fictional patient: preselected, so the browser never asks to "select one of these options".
+  await expect(page.getByRole("radio")).toHaveCount(1);
+  await expect(page.getByRole("radio")).toBeChecked();
 
   await page.getByRole("button", { name: "Deny" }).click();
   await page.waitForURL(/from=ehr-e2e/);

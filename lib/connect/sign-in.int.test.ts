@@ -39,6 +39,9 @@ describe("signing in at a health system from the hosted flow", () => {
   it("attaches the source with sealed tokens under the session's subject, which the application sees only after consent", async () => {
     const { key, session, token } = await pendingSession();
     const begun = await beginSignIn(token, PROVIDER, ehr.origin);
+    // The synthetic health system's page names the application the patient shares with, not only Chartkey.
+    const { application } = await db().connectSession.findUniqueOrThrow({ where: { id: session.id }, select: { application: { select: { name: true } } } });
+    expect(new URL(begun.authorizationUrl).searchParams.get("on_behalf_of")).toBe(application.name);
     const callback = await issueAuthorizationCodeDirectly({ authorizationUrl: begun.authorizationUrl, patientKey: "baseline-adult.primary" });
     expect(await finishSignIn(callback, (state) => state === begun.state)).toEqual({ token, error: null });
 

@@ -17,7 +17,7 @@ export async function beginSignIn(token: string, providerId: string, origin: str
   const session = await sessionByLink(token);
   if (session.status !== "pending") throw new ApiError("session_completed", "This session has already ended.");
   if (!session.providerIds.includes(providerId)) throw new ApiError("invalid_request", "Choose this health system first.");
-  return beginAuthorization({ connectSessionId: session.id, providerId, redirectUri: `${origin}${CALLBACK_PATH}` });
+  return beginAuthorization({ connectSessionId: session.id, providerId, redirectUri: `${origin}${CALLBACK_PATH}`, requesterName: session.application.name });
 }
 
 export type SignInOutcome = { token: string; error: "access_denied" | "failed" | null };

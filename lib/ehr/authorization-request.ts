@@ -13,6 +13,8 @@ export type AuthorizationRequest = {
   codeChallenge: string;
   /** The scopes granted, space-separated, in the order asked. */
   scope: string;
+  /** The application the client asks on behalf of (`on_behalf_of`), when it names one. */
+  onBehalfOf: string | null;
 };
 
 /**
@@ -28,6 +30,7 @@ export type AuthorizationCheck =
 /** PKCE S256 challenge: base64url SHA-256, 43 characters. */
 const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const MAX_STATE_LENGTH = 512;
+const MAX_ON_BEHALF_OF_LENGTH = 120;
 
 export function checkAuthorizationRequest(providerId: string, params: URLSearchParams): AuthorizationCheck {
   const provider = PROVIDERS.find((candidate) => candidate.id === providerId);
@@ -68,7 +71,10 @@ export function checkAuthorizationRequest(providerId: string, params: URLSearchP
     return fail("invalid_scope", "scope must include launch/patient and a patient read scope (patient/*.read or patient/{type}.read).");
   }
 
-  return { outcome: "valid", request: { provider, client, redirectUri, state, codeChallenge, scope: scopes.join(" ") } };
+  const onBehalfOf = params.get("on_behalf_of")?.trim() || null;
+  if (onBehalfOf && onBehalfOf.length > MAX_ON_BEHALF_OF_LENGTH) return fail("invalid_request", `on_behalf_of is longer than ${MAX_ON_BEHALF_OF_LENGTH} characters.`);
+
+  return { outcome: "valid", request: { provider, client, redirectUri, state, codeChallenge, scope: scopes.join(" "), onBehalfOf } };
 }
 
 /** The client's redirect URI with the response parameters added to whatever query it registered. */

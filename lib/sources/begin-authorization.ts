@@ -20,6 +20,12 @@ export type BeginAuthorizationInput = {
   /** Where the provider sends the patient back: the Connect flow's callback on this deployment's origin. */
   redirectUri: string;
   scope?: string;
+  /**
+   * The application the patient is sharing with, named to the sandbox's synthetic health systems (as
+   * `on_behalf_of`) so their page can say who receives the record through Chartkey. Live providers get the standard
+   * request only.
+   */
+  requesterName?: string;
 };
 
 export type BegunAuthorization = {
@@ -61,5 +67,6 @@ export async function beginAuthorization(input: BeginAuthorizationInput): Promis
   url.searchParams.set("code_challenge_method", "S256");
   // SMART: the FHIR server the token is for, so a provider can refuse a request meant for another.
   url.searchParams.set("aud", server.fhirBaseUrl);
+  if (input.requesterName && provider.environment === "sandbox") url.searchParams.set("on_behalf_of", input.requesterName);
   return { authorizationUrl: url.toString(), state, expiresAt };
 }

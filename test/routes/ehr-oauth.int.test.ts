@@ -73,6 +73,8 @@ describe("the authorization page", () => {
     expect(html).toContain("Chartkey (sandbox)");
     expect(html).toMatch(/<label class="patient" for="patient-0">\s*<input type="radio" id="patient-0" name="patient" value="baseline-adult.primary" required/);
     expect(html).toContain("Elena Marisol Vargas</span><span class=\"detail\" id=\"patient-0-detail\">Born 1978-06-14");
+    // The health system's only patient is chosen already.
+    expect(html).toContain('value="baseline-adult.primary" required checked');
     expect(html).toContain('value="allow">Allow</button>');
     expect(html).toContain('value="deny" formnovalidate>Deny</button>');
     expect(html).not.toMatch(/<script|https:\/\/fonts/);
@@ -81,6 +83,17 @@ describe("the authorization page", () => {
     expect(html).toContain(`<style nonce="${nonce}">`);
     expect(policy).toContain("form-action 'self' http://127.0.0.1:4999");
     expect(policy).toContain("default-src 'none'");
+  });
+
+  it("names the application asked on behalf of, escaped, and refuses an overlong name", async () => {
+    const named = await getAuthorize(authorizationParameters({ on_behalf_of: "Harbor <Coach>", scope: "launch/patient patient/Immunization.read" }));
+    const html = await named.text();
+    expect(html).toContain("<strong>Harbor &lt;Coach&gt;</strong>, through Chartkey (sandbox), is asking to:");
+    expect(html).toContain("Read these parts of your record: immunizations");
+    expect(html).toContain('name="on_behalf_of" value="Harbor &lt;Coach&gt;"');
+    const overlong = await getAuthorize(authorizationParameters({ on_behalf_of: "x".repeat(121) }));
+    expect(overlong.status).toBe(303);
+    expect(new URL(overlong.headers.get("location") ?? "").searchParams.get("error")).toBe("invalid_request");
   });
 
   it("reuses the nonce the platform's server put in the request's policy", async () => {
