@@ -68,6 +68,13 @@ for (const width of [390, 1280]) {
     await expectAccessible(page, `usage at ${width}px`);
     await expectNoHorizontalOverflow(page);
     await keepScreenshot(page, testInfo, `agent-reads-${width}`);
+    // A credential read's detail names the credential and the purpose it was issued for.
+    await reads.getByRole("row").filter({ hasText: "credential_scope_exceeded" }).getByRole("link", { name: /Details of the request at/ }).click();
+    await expect(page.getByRole("definition").filter({ hasText: PURPOSE })).toBeVisible();
+    await expect(page.getByRole("definition").filter({ hasText: credential.id })).toBeVisible();
+    await expect(page.getByRole("definition").filter({ hasText: `/api/v1/users/${subject}/records/labs` })).toBeVisible();
+    await expectAccessible(page, `request detail at ${width}px`);
+    await expectNoHorizontalOverflow(page);
 
     await page.goto(`/dashboard/${applicationId}/sandbox/subjects/${subject}`);
     const credentials = page.getByRole("table", { name: "Active agent credentials" });

@@ -48,6 +48,24 @@ test("create a key, call the API with it, see the calls in usage, revoke it and 
   await expectAccessible(page);
   await keepScreenshot(page, testInfo, "usage");
 
+  // A row opens its detail: the path as requested, the status with its code, the key, the request id to copy.
+  await log.getByRole("row").filter({ hasText: "not_found" }).getByRole("link", { name: /Details of the request at/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "GET /users/{subject}/records" })).toBeVisible();
+  await expect(page).toHaveTitle("Request · Usage · Chartkey");
+  const detail = page.getByRole("definition");
+  await expect(detail.filter({ hasText: "/api/v1/users/u_doesnotexist000000000000/records" })).toBeVisible();
+  await expect(detail.filter({ hasText: missing.headers()["request-id"]! })).toBeVisible();
+  await expect(detail.filter({ hasText: "not_found" })).toContainText("404");
+  await expect(detail.filter({ hasText: key.slice(0, 12) })).toContainText("Backend");
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByRole("button", { name: "Copy: request id" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Request id copied to the clipboard" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(missing.headers()["request-id"]);
+  await expectAccessible(page);
+  await page.goto(`/dashboard/${applicationId}/usage/requests/999999999999`);
+  await expect(page.getByRole("heading", { level: 1, name: "Request not found" })).toBeVisible();
+  await page.goto(`/dashboard/${applicationId}/usage`);
+
   await page.getByLabel("Status").selectOption("4xx");
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/status=4xx/);

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { INTERNAL_HEADER, newRequestId, recordRequest, type RouteResult } from "@/lib/http";
+import { INTERNAL_HEADER, newRequestId, recordRequest, requestPath, type RouteResult } from "@/lib/http";
 import { idPattern } from "@/lib/ids";
 import { log } from "@/lib/log";
 import type { AuthKind, Principals } from "./authenticators";
@@ -92,6 +92,7 @@ export async function runPipeline(
       conformanceRunId: key.conformanceRunId,
       method: request.method,
       route,
+      path: requestPath(request.url),
       subjectId: subjectOf(state),
       status: response.status,
       errorCode,

@@ -15,3 +15,4 @@ export * from "./request-log";
 export * from "./respond";
 export * from "./zod-issues";
 export * from "./page-text";
+export * from "./request-path";

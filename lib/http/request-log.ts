@@ -11,6 +11,8 @@ export type RequestLogEntry = {
   conformanceRunId: string | null;
   method: string;
   route: string;
+  /** The path as requested, without the query string (which may carry cursors). */
+  path: string;
   subjectId: string | null;
   status: number;
   /** The error envelope's `code` when the request was answered with an error. */
@@ -71,9 +73,9 @@ function insertRows(rows: readonly RequestLogEntry[]): pg.QueryConfig {
   return {
     name: "chartkey-request-log-insert",
     text: `INSERT INTO "RequestLog" ("requestId", "apiKeyId", "agentCredentialId", "applicationId", "environment", "conformanceRunId",
-             "method", "route", "subjectId", "status", "latencyMs", "createdAt", "errorCode")
+             "method", "route", "subjectId", "status", "latencyMs", "createdAt", "errorCode", "path")
            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::"Environment"[], $6::text[],
-             $7::text[], $8::text[], $9::text[], $10::int[], $11::int[], $12::timestamp(3)[], $13::text[])`,
+             $7::text[], $8::text[], $9::text[], $10::int[], $11::int[], $12::timestamp(3)[], $13::text[], $14::text[])`,
     values: [
       column((row) => row.requestId),
       column((row) => row.apiKeyId),
@@ -88,6 +90,7 @@ function insertRows(rows: readonly RequestLogEntry[]): pg.QueryConfig {
       column((row) => row.latencyMs),
       column((row) => row.createdAt.toISOString()),
       column((row) => row.errorCode ?? null),
+      column((row) => row.path),
     ],
   };
 }

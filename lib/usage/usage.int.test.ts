@@ -1,7 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { flushRequestLog, recordRequest, type RequestLogEntry } from "@/lib/http";
-import { createTestApplication } from "@/test/factories";
-import { latencyPercentiles, recentRequests, requestsPerDay } from "@/lib/usage";
+import { grantReceipt } from "@/lib/consent";
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { flushRequestLog, recordRequest, requestPath, type RequestLogEntry } from "@/lib/http";
+import { createTestApplication, createTestSubject } from "@/test/factories";
+import { latencyPercentiles, recentRequests, requestDetail, requestsPerDay } from "@/lib/usage";
 
 let counter = 0;
 function entry(overrides: Partial<RequestLogEntry> & Pick<RequestLogEntry, "applicationId" | "apiKeyId">): RequestLogEntry {
@@ -13,6 +17,7 @@ function entry(overrides: Partial<RequestLogEntry> & Pick<RequestLogEntry, "appl
     conformanceRunId: null,
     method: "GET",
     route: "GET /app",
+    path: "/api/v1/app",
     subjectId: null,
     status: 200,
     errorCode: null,
@@ -99,5 +104,67 @@ describe("usage", () => {
 
     const first = await recentRequests({ applicationId: application.id, limit: 1 });
     await expect(recentRequests({ applicationId: other.application.id, limit: 1, cursor: first.nextCursor! })).rejects.toMatchObject({ code: "invalid_cursor" });
+  });
+
+  it("opens one logged request with its path, key and, for a credential read, the purpose; never another application's row", async () => {
+    const { application, sandboxKeyId } = await createTestApplication();
+    const other = await createTestApplication();
+    const subject = await createTestSubject(application.id);
+    const receipt = await grantReceipt({ applicationId: application.id, environment: "sandbox", subjectId: subject.id, categories: ["labs"] });
+    const credential = await db().agentCredential.create({
+      data: {
+        id: newId("cred_"),
+        receiptId: receipt.id,
+        applicationId: application.id,
+        environment: "sandbox",
+        parentKeyId: sandboxKeyId,
+        subjectId: subject.id,
+        categories: ["labs"],
+        operations: ["get_category_records"],
+        purpose: "Summarise this week's glucose readings",
+        tokenHash: randomBytes(16).toString("hex"),
+        expiresAt: new Date(Date.now() + 3_600_000),
+      },
+    });
+    const requestId = `req_detail_${randomBytes(6).toString("hex")}`;
+    recordRequest(
+      entry({
+        applicationId: application.id,
+        apiKeyId: sandboxKeyId,
+        agentCredentialId: credential.id,
+        requestId,
+        route: "GET /users/{subject}/records/{category}",
+        path: `/api/v1/users/${subject.id}/records/labs`,
+        subjectId: subject.id,
+        status: 403,
+        errorCode: "consent_revoked",
+        latencyMs: 17,
+      }),
+    );
+    await flushRequestLog();
+    const row = await db().requestLog.findFirstOrThrow({ where: { requestId } });
+
+    expect(await requestDetail({ applicationId: application.id, id: row.id.toString() })).toEqual({
+      id: row.id.toString(),
+      createdAt: row.createdAt,
+      method: "GET",
+      route: "GET /users/{subject}/records/{category}",
+      path: `/api/v1/users/${subject.id}/records/labs`,
+      status: 403,
+      errorCode: "consent_revoked",
+      requestId,
+      latencyMs: 17,
+      environment: "sandbox",
+      subjectId: subject.id,
+      key: { id: sandboxKeyId, name: "Default key", displayPrefix: expect.stringMatching(/^ck_test_/) },
+      credential: { id: credential.id, purpose: "Summarise this week's glucose readings" },
+    });
+    expect(await requestDetail({ applicationId: other.application.id, id: row.id.toString() })).toBeNull();
+    for (const malformed of ["0", "-1", "abc", "99999999999999999999", "1e3"]) expect(await requestDetail({ applicationId: application.id, id: malformed })).toBeNull();
+  });
+
+  it("keeps the path without its query string", () => {
+    expect(requestPath("http://127.0.0.1:3000/api/v1/users/u_1/records/labs?cursor=abc&limit=5")).toBe("/api/v1/users/u_1/records/labs");
+    expect(requestPath("https://chartkey.example/api/v1/app")).toBe("/api/v1/app");
   });
 });

@@ -27,6 +27,16 @@ function milliseconds(value: number | null): string {
   return value === null ? "—" : `${Math.round(value)} ms`;
 }
 
+/** A log row's time, linking to the request's detail (path, key, credential purpose). */
+function RequestLink({ href, at }: { href: string; at: Date }) {
+  const time = at.toISOString().replace("T", " ").slice(0, 19);
+  return (
+    <Link href={href} className="text-teal-800 underline underline-offset-2" aria-label={`Details of the request at ${time} UTC`}>
+      {time}
+    </Link>
+  );
+}
+
 function statusTone(status: number) {
   return status >= 500 ? "danger" : status >= 400 ? "warning" : "success";
 }
@@ -162,7 +172,9 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
               <tbody className="divide-y divide-slate-100">
                 {agents.map((read) => (
                   <tr key={read.id}>
-                    <Td className="whitespace-nowrap font-mono text-xs">{read.createdAt.toISOString().replace("T", " ").slice(0, 19)}</Td>
+                    <Td className="whitespace-nowrap font-mono text-xs">
+                      <RequestLink href={`${base}/requests/${read.id}`} at={read.createdAt} />
+                    </Td>
                     <Td className="font-mono text-xs">{read.credentialId}</Td>
                     <Td className="min-w-48 text-sm">{read.purpose ?? "—"}</Td>
                     <Td className="font-mono text-xs">{read.subjectId ?? "—"}</Td>
@@ -179,7 +191,7 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
         </CardBody>
       </Card>
       <Card>
-        <CardHeader title="Recent requests" description="Newest first. Quote the request id to support: it is in every response's Request-Id header." />
+        <CardHeader title="Recent requests" description="Newest first; open a request's time for its detail. Quote the request id to support: it is in every response's Request-Id header." />
         <CardBody className="space-y-4">
           <RequestFilters days={days} status={search.status} apiKeyId={apiKeyId} keys={keys.map((key) => ({ id: key.id, label: `${key.name} (${key.displayPrefix}…)` }))} />
           {log.items.length === 0 ? (
@@ -201,7 +213,9 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
               <tbody className="divide-y divide-slate-100">
                 {log.items.map((request) => (
                   <tr key={request.id}>
-                    <Td className="whitespace-nowrap font-mono text-xs">{request.createdAt.toISOString().replace("T", " ").slice(0, 19)}</Td>
+                    <Td className="whitespace-nowrap font-mono text-xs">
+                      <RequestLink href={`${base}/requests/${request.id}`} at={request.createdAt} />
+                    </Td>
                     <Td className="font-mono text-xs">{request.method}</Td>
                     <Td className="font-mono text-xs break-all">{request.route.replace(/^[A-Z]+ /, "")}</Td>
                     <Td>
