@@ -92,6 +92,14 @@ test("set the endpoint, reveal and copy the secret, deliver and re-send a verifi
       await expect(deliveries(page).getByRole("row", { name: /webhook\.test/ }).filter({ hasText: "succeeded" })).toHaveCount(2, { timeout: 1_000 });
     }).toPass({ timeout: 30_000 });
 
+    // A sample of a business event, for trying the receiver's handler of that type: signed, verified, marked a sample.
+    await page.getByLabel("Event type").selectOption("records.updated");
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await expect(page.getByText(/Sample records\.updated event evt_\S+ queued for delivery/)).toBeVisible();
+    await expect.poll(() => receiver.received.filter((delivery) => delivery.type === "records.updated").length, { timeout: 60_000 }).toBe(1);
+    expect(receiver.received.find((delivery) => delivery.type === "records.updated")!.payload).toMatchObject({ data: { sample: true, upserts: 3, deletes: 1 } });
+    expect(receiver.rejected).toEqual([]);
+
     // Filtering by status.
     await page.getByLabel("Status").selectOption("failed");
     await page.getByRole("button", { name: "Apply filter" }).click();

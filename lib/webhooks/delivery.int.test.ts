@@ -11,6 +11,8 @@ import { webhookDeliveryJob } from "./deliver";
 import { NOT_PUBLIC } from "@/lib/outbound";
 import { postWebhook } from "./outbound";
 import { resendDelivery, sendTestEvent } from "./resend";
+import { SAMPLE_EVENT_TYPES } from "./schemas";
+import { idPattern } from "@/lib/ids";
 
 let worker: RunningWorker;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -205,6 +207,14 @@ describe("signed webhook delivery", () => {
     if (!test.ok) throw new Error(test.reason);
     const delivered = await waitFor(() => receiver.received.find((item) => item.id === test.eventId), "test event");
     expect(delivered.payload).toMatchObject({ type: "webhook.test", environment: "sandbox" });
+    // A sample of every business event, delivered and signed like a real one, marked as a sample, naming nothing.
+    for (const type of SAMPLE_EVENT_TYPES.filter((candidate) => candidate !== "webhook.test")) {
+      const sample = await sendTestEvent(application.id, "sandbox", type);
+      if (!sample.ok) throw new Error(sample.reason);
+      const arrived = await waitFor(() => receiver.received.find((item) => item.id === sample.eventId), `sample ${type}`);
+      expect(arrived.payload).toMatchObject({ type, environment: "sandbox", data: { sample: true, subject: expect.stringMatching(idPattern("u_")) } });
+      expect(await db().subject.findUnique({ where: { id: (arrived.payload as { data: { subject: string } }).data.subject } })).toBeNull();
+    }
     const { application: bare } = await createTestApplication();
     expect(await sendTestEvent(bare.id, "sandbox")).toEqual({ ok: false, reason: "no_webhook_url" });
   });

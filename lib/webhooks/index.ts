@@ -6,3 +6,4 @@ export { redispatchDeliveries, redispatchWebhookDeliveries } from "./redispatch"
 export { resendDelivery, sendTestEvent, type ResendResult } from "./resend";
 export { webhookSignature, type SealedSigningSecrets } from "./signing";
 export { getDelivery, listDeliveries, type DeliveryLogEntry } from "./delivery-log";
+export { isSampleEventType, SAMPLE_EVENT_TYPES, type SampleEventType } from "./schemas";

@@ -2,6 +2,8 @@ import { db } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
 import { newId } from "@/lib/ids";
 import { enqueueDelivery } from "./deliver";
+import { sampleEventData } from "./sample-events";
+import type { SampleEventType } from "./schemas";
 
 export type ResendResult =
   | { ok: true; deliveryId: string }
@@ -26,14 +28,14 @@ export async function resendDelivery(deliveryId: string, applicationId: string):
 }
 
 /**
- * A `webhook.test` event on demand: stored like any event (a delivery needs its event, and the dashboard's log
- * shows it), so it is delivered, signed and logged exactly like the five business events. Its data names the
- * environment only.
+ * A `webhook.test` event, or a sample of any business event (lib/webhooks/sample-events.ts), on demand: stored like
+ * any event (a delivery needs its event, and the dashboard's log shows it), so it is delivered, signed and logged
+ * exactly like real events. Samples carry `data.sample: true` and identifiers that name nothing.
  */
-export async function sendTestEvent(applicationId: string, environment: "sandbox" | "live") {
+export async function sendTestEvent(applicationId: string, environment: "sandbox" | "live", type: SampleEventType = "webhook.test") {
   const application = await db().application.findUniqueOrThrow({ where: { id: applicationId }, select: { webhookUrl: true } });
   if (!application.webhookUrl) return { ok: false as const, reason: "no_webhook_url" as const };
-  const event = await recordEvent({ applicationId, environment, type: "webhook.test", data: { message: "This is a test event from Chartkey." } });
+  const event = await recordEvent({ applicationId, environment, type, data: sampleEventData(type) });
   const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { eventId: event.id } });
   return { ok: true as const, eventId: event.id, deliveryId: delivery.id };
 }

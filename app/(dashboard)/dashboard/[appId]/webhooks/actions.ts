@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { revealSigningSecret, rotateSigningSecretFor, setWebhookUrl } from "@/lib/applications";
 import { applicationAction, withApplication, type ActionFailure } from "@/lib/dashboard";
 import { requirePermission, TeamError, type ApplicationAccess } from "@/lib/team";
-import { resendDelivery, sendTestEvent } from "@/lib/webhooks";
+import { isSampleEventType, resendDelivery, sendTestEvent } from "@/lib/webhooks";
 
 export type RevealedSecret = { ok: true; secret: string; previousExpiresAt: string | null; message: string } | ActionFailure;
 
@@ -48,16 +48,18 @@ export async function rotateSecretAction(applicationId: string): Promise<Reveale
   );
 }
 
-export async function sendTestEventAction(applicationId: string) {
+export async function sendTestEventAction(applicationId: string, type: unknown = "webhook.test") {
   return applicationAction(
     applicationId,
     async (access) => {
       requirePermission(access, "application.manage");
-      const sent = await sendTestEvent(access.application.id, access.application.productionEnabled ? "live" : "sandbox");
+      if (!isSampleEventType(type)) throw new TeamError("invalid_input", "Choose one of the listed event types.");
+      const sent = await sendTestEvent(access.application.id, access.application.productionEnabled ? "live" : "sandbox", type);
       if (!sent.ok) throw new TeamError("invalid_input", "Set a webhook URL first: there is nowhere to send the test event.");
-      return sent.eventId;
+      return { eventId: sent.eventId, type };
     },
-    (eventId) => `Test event ${eventId} queued for delivery. It shows in the delivery log below.`,
+    ({ eventId, type: sent }) =>
+      sent === "webhook.test" ? `Test event ${eventId} queued for delivery. It shows in the delivery log below.` : `Sample ${sent} event ${eventId} queued for delivery. It shows in the delivery log below.`,
   );
 }
 
