@@ -6,7 +6,7 @@ import { CopyButton } from "./copy-button";
  */
 export function CopyableValue({ value, what }: { value: string; what: string }) {
   return (
-    <span className="flex min-w-0 items-start gap-2">
+    <span className="inline-flex min-w-0 max-w-full items-start gap-2 align-top">
       <code className="min-w-0 break-all pt-1 font-mono text-xs text-slate-900">{value}</code>
       <CopyButton value={value} what={what} />
     </span>

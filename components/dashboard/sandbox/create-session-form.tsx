@@ -7,6 +7,7 @@ import { toast } from "sonner";
 import { createSessionAction } from "@/app/(dashboard)/dashboard/[appId]/sandbox/actions";
 import { Button, buttonClass } from "@/components/ui/button";
 import { CodeBlock } from "@/components/ui/code-block";
+import { CopyableValue } from "@/components/ui/copyable-value";
 import { Field, FormAlert } from "@/components/ui/field";
 
 type CreatedSession = { id: string; connectUrl: string; expiresAt: string };
@@ -76,7 +77,7 @@ export function CreateSessionForm({ applicationId, categories }: { applicationId
       {created ? (
         <div className="space-y-3 rounded-md border border-teal-200 bg-teal-50 p-4" aria-live="polite">
           <p className="text-sm font-medium text-slate-900">
-            Session <span className="font-mono">{created.id}</span> is waiting for the patient.
+            Session <CopyableValue value={created.id} what="Session id" /> is waiting for the patient.
           </p>
           <CodeBlock code={created.connectUrl} what="Connect link" label="Hosted Connect link (valid until the session expires)" />
           <div className="flex flex-wrap gap-2">

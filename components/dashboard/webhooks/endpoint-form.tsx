@@ -8,6 +8,7 @@ import { setWebhookUrlAction } from "@/app/(dashboard)/dashboard/[appId]/webhook
 import { webhookUrlInputSchema } from "@/lib/applications/schemas";
 import { Button } from "@/components/ui/button";
 import { Field, FormAlert } from "@/components/ui/field";
+import { CopyableValue } from "@/components/ui/copyable-value";
 
 type EndpointFormProps = { applicationId: string; webhookUrl: string | null; live: boolean; canManage: boolean; localReceivers: boolean };
 
@@ -48,7 +49,7 @@ export function EndpointForm({ applicationId, webhookUrl, live, canManage, local
         <p className="text-sm text-slate-600">
           {webhookUrl ? (
             <>
-              Current: <span className="break-all font-mono text-xs text-slate-900">{webhookUrl}</span>
+              Current: <CopyableValue value={webhookUrl} what="Webhook URL" />
             </>
           ) : (
             "No endpoint yet: events are not delivered until you set one. Leave it empty and save to stop deliveries."

@@ -3,6 +3,7 @@ import { ApplicationNav } from "@/components/dashboard/application-nav";
 import { ApplicationStatusBadge } from "@/components/dashboard/application-status";
 import { Badge } from "@/components/ui/badge";
 import { requireApplication } from "@/lib/dashboard";
+import { CopyableValue } from "@/components/ui/copyable-value";
 
 export default async function ApplicationLayout({ children, params }: { children: ReactNode; params: Promise<{ appId: string }> }) {
   const { appId } = await params;
@@ -13,7 +14,7 @@ export default async function ApplicationLayout({ children, params }: { children
         <p className="text-lg font-semibold text-slate-900">{application.name}</p>
         <ApplicationStatusBadge status={application.status} productionEnabled={application.productionEnabled} />
         <Badge>{role === "owner" ? "Owner" : "Member"}</Badge>
-        <span className="font-mono text-xs text-slate-600">{application.id}</span>
+        <CopyableValue value={application.id} what="Application id" />
       </div>
       <ApplicationNav applicationId={application.id} />
       <div>{children}</div>

@@ -8,6 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireOperatorPage } from "@/lib/dashboard";
 import { listLiveProviders } from "@/lib/provider-directory";
+import { CopyableValue } from "@/components/ui/copyable-value";
 
 export const metadata: Metadata = { title: "Provider directory" };
 
@@ -46,7 +47,7 @@ export default async function ProviderDirectoryPage() {
                     <CardHeader
                       headingId={`provider-${provider.id}`}
                       title={provider.name}
-                      description={<span className="break-all font-mono text-xs">{provider.fhirBaseUrl}</span>}
+                      description={<CopyableValue value={provider.fhirBaseUrl} what="FHIR base URL" />}
                       actions={
                         <>
                           {provider.disabled ? <Badge tone="neutral">Disabled</Badge> : <Badge tone="success">Enabled</Badge>}
@@ -61,7 +62,7 @@ export default async function ProviderDirectoryPage() {
                         </p>
                       ) : null}
                       <p className="text-slate-700">
-                        Client id <span className="font-mono">{provider.clientId}</span> · {provider.hasSecret ? "secret stored (encrypted)" : "public client (no secret)"}
+                        Client id <CopyableValue value={provider.clientId} what="Client id" /> · {provider.hasSecret ? "secret stored (encrypted)" : "public client (no secret)"}
                       </p>
                       {provider.discovery ? <DiscoveryDetails discovery={provider.discovery} /> : null}
                       <ProviderControls provider={provider} />

@@ -12,6 +12,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { requireApplication } from "@/lib/dashboard";
 import { can } from "@/lib/team";
 import { getDelivery } from "@/lib/webhooks";
+import { CopyableValue } from "@/components/ui/copyable-value";
 
 export const metadata: Metadata = { title: "Webhook delivery" };
 
@@ -33,7 +34,12 @@ export default async function DeliveryPage({ params }: { params: Promise<{ appId
         title={delivery.event.type}
         description={
           <>
-            Delivery <span className="font-mono text-xs">{delivery.id}</span> of event <span className="font-mono text-xs">{delivery.event.id}</span>
+            <span className="mr-4">
+              Delivery <CopyableValue value={delivery.id} what="Delivery id" />
+            </span>
+            <span>
+              of event <CopyableValue value={delivery.event.id} what="Event id" />
+            </span>
           </>
         }
         actions={<ResendDeliveryButton applicationId={access.application.id} deliveryId={delivery.id} disabled={!can(access.role, "application.manage")} />}
@@ -62,7 +68,9 @@ export default async function DeliveryPage({ params }: { params: Promise<{ appId
             </div>
             <div className="sm:col-span-2 lg:col-span-4">
               <dt className="text-slate-600">Sent to</dt>
-              <dd className="mt-1 break-all font-mono text-xs text-slate-900">{delivery.url}</dd>
+              <dd className="mt-1">
+                <CopyableValue value={delivery.url} what="Endpoint URL" />
+              </dd>
             </div>
           </dl>
           {pending ? <p className="mt-4 text-sm text-slate-600">Still being delivered: this page refreshes by itself. Fixed your endpoint? Re-send now instead of waiting for the next retry.</p> : null}

@@ -6,6 +6,7 @@ import { buttonClass } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { dashboardOrigin, readSandboxSession, requireApplication, sandboxScenarios } from "@/lib/dashboard";
 import { ApiError } from "@/lib/http";
+import { CopyableValue } from "@/components/ui/copyable-value";
 
 export const metadata: Metadata = { title: "Connect session · Sandbox" };
 
@@ -34,7 +35,7 @@ export default async function SandboxSessionPage({ params }: { params: Promise<{
 
   return (
     <div className="space-y-6">
-      <PageHeader title="Connect session" description={<span className="font-mono">{session.id}</span>} actions={back} />
+      <PageHeader title="Connect session" description={<CopyableValue value={session.id} what="Session id" />} actions={back} />
       <SessionProgress applicationId={application.id} initial={session} scenarios={sandboxScenarios()} />
     </div>
   );

@@ -15,6 +15,7 @@ import { activeCredentials } from "@/lib/agents";
 import { CATEGORY_TEXT } from "@/lib/connect";
 import { readSubjectRecords, requireApplication, sandboxSubjectView } from "@/lib/dashboard";
 import { CATEGORIES, isCategory, type Category } from "@/lib/records";
+import { CopyableValue } from "@/components/ui/copyable-value";
 
 export const metadata: Metadata = { title: "Synthetic subject · Sandbox" };
 
@@ -53,7 +54,7 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
     <div className="space-y-6">
       {/* State changes elsewhere too: the worker marks receipts expired, imports finish, a teammate acts. */}
       <AutoRefresh active />
-      <PageHeader title="Synthetic subject" description={<span className="font-mono">{subject.id}</span>} actions={back} />
+      <PageHeader title="Synthetic subject" description={<CopyableValue value={subject.id} what="Subject id" />} actions={back} />
 
       <Card>
         <CardHeader title="Consent and sources" description={subject.scenarioTitle ? `Scenario: ${subject.scenarioTitle} (${subject.scenario})` : "Connected through the hosted Connect flow."} />
@@ -62,7 +63,7 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
             <Detail label="Receipt">
               <span className="flex flex-wrap items-center gap-2">
                 <ReceiptStatusBadge status={subject.receipt?.status ?? null} />
-                {subject.receipt ? <span className="font-mono text-xs">{subject.receipt.id}</span> : null}
+                {subject.receipt ? <CopyableValue value={subject.receipt.id} what="Receipt id" /> : null}
               </span>
             </Detail>
             <Detail label="Shared categories">{subject.receipt?.categories.join(", ") || "—"}</Detail>
