@@ -1,26 +1,27 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PRIMARY_BUTTON } from "@/components/connect/flow-shell";
+import { pageLocale, translatorFor } from "@/lib/i18n";
 
 export const metadata: Metadata = { title: "Page not found", robots: { index: false } };
 
 /**
  * Every unknown path and every notFound() outside the dashboard (a mistyped or unknown sharing-receipt link among
- * them) lands here. It is styled by the stylesheet alone, so the pages' CSP (no inline styles without a nonce)
- * blocks nothing, unlike Next's built-in page. The same words whether a link never existed or was mistyped: a link
- * reveals nothing.
+ * them) lands here, in the patient's language. It is styled by the stylesheet alone, so the pages' CSP (no inline
+ * styles without a nonce) blocks nothing, unlike Next's built-in page. The same words whether a link never existed
+ * or was mistyped: a link reveals nothing.
  */
-export default function NotFound() {
+export default async function NotFound() {
+  const locale = await pageLocale();
+  const t = translatorFor(locale);
   return (
-    <main className="mx-auto min-h-screen max-w-xl px-4 py-8 sm:px-6 sm:py-12">
+    <main lang={locale} className="mx-auto min-h-screen max-w-xl px-4 py-8 sm:px-6 sm:py-12">
+      <title>{`${t("notFound.metaTitle")} · Chartkey`}</title>
       <p className="text-xs font-semibold uppercase tracking-wide text-teal-800">Chartkey</p>
-      <h1 className="mt-4 text-2xl font-bold tracking-tight sm:text-3xl">We could not find this page</h1>
-      <p className="mt-4 text-slate-700">
-        The address may be mistyped or incomplete. If you followed a link to your sharing receipt, open it again from
-        the message or the application that gave it to you, and check that the whole link was copied.
-      </p>
+      <h1 className="mt-4 text-2xl font-bold tracking-tight sm:text-3xl">{t("notFound.title")}</h1>
+      <p className="mt-4 text-slate-700">{t("notFound.body")}</p>
       <Link href="/" className={`mt-6 ${PRIMARY_BUTTON}`}>
-        Go to the Chartkey home page
+        {t("notFound.home")}
       </Link>
     </main>
   );

@@ -1,15 +1,25 @@
 import type { ReactNode } from "react";
+import { LanguageSwitcher } from "@/components/i18n/language-switcher";
+import { PatientIntlProvider } from "@/components/i18n/patient-intl-provider";
+import { messagesFor, translatorFor, type Locale } from "@/lib/i18n";
 
-const STEPS = ["Choose", "Sign in", "Review", "Done"] as const;
+const STEPS = ["choose", "signIn", "review", "done"] as const;
 export type FlowStep = (typeof STEPS)[number];
 
-/** The frame of every hosted-flow page: who is asking, where the patient is, and a way out at every step. */
-export function FlowShell(props: { applicationName: string; step: FlowStep; title: string; children: ReactNode; cancel?: () => Promise<void> }) {
+/**
+ * The frame of every hosted-flow page: who is asking, where the patient is, the language switcher, and a way out at
+ * every step. `lang` on the page's main element: the document's root says English for the dashboard's sake.
+ */
+export function FlowShell(props: { locale: Locale; path: string; applicationName: string; step: FlowStep; title: string; children: ReactNode; cancel?: () => Promise<void> }) {
+  const t = translatorFor(props.locale);
   const current = STEPS.indexOf(props.step);
   return (
-    <main className="mx-auto min-h-screen max-w-xl px-4 py-8 sm:px-6 sm:py-12">
-      <p className="text-xs font-semibold uppercase tracking-wide text-teal-800">Chartkey · for {props.applicationName}</p>
-      <nav aria-label="Progress" className="mt-4">
+    <main lang={props.locale} className="mx-auto min-h-screen max-w-xl px-4 py-8 sm:px-6 sm:py-12">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-xs font-semibold uppercase tracking-wide text-teal-800">{t("flow.brand", { application: props.applicationName })}</p>
+        <LanguageSwitcher locale={props.locale} returnTo={props.path} />
+      </div>
+      <nav aria-label={t("flow.progress")} className="mt-4">
         <ol className="flex gap-2 text-xs sm:text-sm">
           {STEPS.map((step, index) => (
             <li
@@ -17,17 +27,19 @@ export function FlowShell(props: { applicationName: string; step: FlowStep; titl
               aria-current={index === current ? "step" : undefined}
               className={`flex-1 rounded-full px-2 py-1 text-center ${index === current ? "bg-teal-800 font-semibold text-white" : index < current ? "bg-teal-100 text-teal-900" : "bg-slate-200 text-slate-700"}`}
             >
-              {step}
+              {t(`flow.steps.${step}`)}
             </li>
           ))}
         </ol>
       </nav>
       <h1 className="mt-8 text-2xl font-bold tracking-tight sm:text-3xl">{props.title}</h1>
-      <div className="mt-6 space-y-6">{props.children}</div>
+      <PatientIntlProvider locale={props.locale} messages={messagesFor(props.locale)}>
+        <div className="mt-6 space-y-6">{props.children}</div>
+      </PatientIntlProvider>
       {props.cancel ? (
         <form action={props.cancel} className="mt-10 border-t border-slate-200 pt-6">
           <button type="submit" className="text-sm font-medium text-slate-700 underline underline-offset-4 hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-700">
-            Cancel and return without sharing
+            {t("flow.cancel")}
           </button>
         </form>
       ) : null}

@@ -1,31 +1,33 @@
 "use client";
 
 import { useId, useState } from "react";
+import { useTranslations } from "use-intl";
 import type { ProviderChoice } from "@/lib/connect";
 
 /** Search and pick one or more health systems; checkboxes, so it works with a keyboard and a screen reader. */
 export function ProviderPicker(props: { providers: ProviderChoice[]; selected: string[] }) {
+  const t = useTranslations("picker");
   const [query, setQuery] = useState("");
   const searchId = useId();
   const words = query.trim().toLowerCase();
   const shown = props.providers.filter((provider) => `${provider.name} ${provider.location}`.toLowerCase().includes(words));
   return (
     <fieldset className="space-y-3">
-      <legend className="font-semibold">Where do you get care?</legend>
-      <p className="text-sm text-slate-700">Choose every health system that has your records. You will sign in at each one.</p>
+      <legend className="font-semibold">{t("legend")}</legend>
+      <p className="text-sm text-slate-700">{t("hint")}</p>
       <label htmlFor={searchId} className="block text-sm font-medium">
-        Search health systems
+        {t("search")}
       </label>
       <input
         id={searchId}
         type="search"
         value={query}
         onChange={(event) => setQuery(event.target.value)}
-        placeholder="Name or city"
+        placeholder={t("placeholder")}
         className="w-full rounded-lg border border-slate-400 bg-white px-3 py-2 focus:border-teal-700 focus:outline-none focus:ring-2 focus:ring-teal-700"
       />
       <p aria-live="polite" className="sr-only">
-        {shown.length} health {shown.length === 1 ? "system" : "systems"} shown
+        {t("shown", { count: shown.length })}
       </p>
       <ul className="space-y-2">
         {props.providers.map((provider) => (
@@ -40,7 +42,7 @@ export function ProviderPicker(props: { providers: ProviderChoice[]; selected: s
           </li>
         ))}
       </ul>
-      {shown.length === 0 ? <p className="text-sm text-slate-700">No health system matches “{query}”.</p> : null}
+      {shown.length === 0 ? <p className="text-sm text-slate-700">{t("noMatch", { query })}</p> : null}
     </fieldset>
   );
 }

@@ -1,7 +1,6 @@
 import { effectiveStatus } from "@/lib/consent";
 import { db } from "@/lib/db";
 import type { Category } from "@/lib/records";
-import { CATEGORY_TEXT } from "./category-text";
 import { linkToken } from "./link-tokens";
 import { countTotal } from "./present-session";
 import { availableProviders } from "./providers";
@@ -24,7 +23,7 @@ export async function flowState(token: string) {
     applicationName: session.application.name,
     /** Until when the share would last if the patient consented now. */
     shareUntil: new Date(Date.now() + session.consentDays * 24 * 60 * 60 * 1000),
-    categories: (session.categories as Category[]).map((category) => ({ category, ...CATEGORY_TEXT[category] })),
+    categories: session.categories as Category[],
     providers,
     chosen: chosen.map((provider) => {
       const source = sources.find((candidate) => candidate.providerId === provider.id);

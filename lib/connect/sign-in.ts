@@ -13,11 +13,11 @@ export const CALLBACK_PATH = "/connect/callback";
  * Sends the patient to a health system's SMART sign-in for one of the systems they chose. Returns the provider's
  * authorization URL and the `state` the browser must keep (the callback is honoured only with it).
  */
-export async function beginSignIn(token: string, providerId: string, origin: string) {
+export async function beginSignIn(token: string, providerId: string, origin: string, locale?: string) {
   const session = await sessionByLink(token);
   if (session.status !== "pending") throw new ApiError("session_completed", "This session has already ended.");
   if (!session.providerIds.includes(providerId)) throw new ApiError("invalid_request", "Choose this health system first.");
-  return beginAuthorization({ connectSessionId: session.id, providerId, redirectUri: `${origin}${CALLBACK_PATH}`, requesterName: session.application.name });
+  return beginAuthorization({ connectSessionId: session.id, providerId, redirectUri: `${origin}${CALLBACK_PATH}`, requesterName: session.application.name, uiLocales: locale });
 }
 
 export type SignInOutcome = { token: string; error: "access_denied" | "failed" | null };

@@ -1,48 +1,59 @@
 import type { AuthorizationRequest } from "./authorization-request";
 import { escapeHtml } from "@/lib/http";
+import { LOCALES, longDate, messagesFor, translatorFor, type Locale, type Messages, type Translator } from "@/lib/i18n";
 import type { EhrPatient } from "./patients";
 import { LAUNCH_PATIENT, OFFLINE_ACCESS } from "./scopes";
 
 /** The request's parameters the form carries back, so the POST is checked exactly as the GET was. */
-export const FORWARDED_PARAMETERS = ["response_type", "client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method", "scope", "aud", "on_behalf_of"] as const;
+export const FORWARDED_PARAMETERS = [
+  "response_type",
+  "client_id",
+  "redirect_uri",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+  "scope",
+  "aud",
+  "on_behalf_of",
+  "ui_locales",
+] as const;
 
-/** FHIR resource types in the words a patient uses for that part of their record. */
-const RECORD_PARTS: Record<string, string> = {
-  AllergyIntolerance: "allergies",
-  Condition: "conditions and diagnoses",
-  Coverage: "insurance coverage",
-  DiagnosticReport: "test reports",
-  DocumentReference: "documents and clinical notes",
-  Encounter: "visits",
-  ExplanationOfBenefit: "insurance claims",
-  Claim: "insurance claims",
-  Immunization: "immunizations",
-  Medication: "medications",
-  MedicationRequest: "medications",
-  MedicationStatement: "medications",
-  Observation: "lab results and vital signs",
-  Patient: "your name, birth date and contact details",
-  Procedure: "procedures",
-};
+type RecordPart = keyof Messages["ehr"]["parts"];
+function isRecordPart(type: string): type is RecordPart {
+  return Object.hasOwn(messagesFor("en").ehr.parts, type);
+}
 
-/** What each granted scope lets the application do, in the patient's words. */
-export function scopeSentences(scope: string): string[] {
+/** What each granted scope lets the application do, in the patient's words (FHIR types named as parts of a record). */
+export function scopeSentences(scope: string, t: Translator = translatorFor("en")): string[] {
   const scopes = scope.split(" ");
   const types = scopes.filter((item) => item.startsWith("patient/")).map((item) => item.slice("patient/".length).split(".")[0] ?? "");
-  const parts = [...new Set(types.map((type) => RECORD_PARTS[type] ?? type))];
-  const sentences = [types.includes("*") ? "Read your whole health record here" : `Read these parts of your record: ${parts.join(", ")}`];
-  if (scopes.includes(LAUNCH_PATIENT)) sentences.push("Know which patient record you chose");
-  if (scopes.includes(OFFLINE_ACCESS)) sentences.push("Keep reading it after you leave, until you or the application end the access");
+  const parts = [...new Set(types.map((type) => (isRecordPart(type) ? t(`ehr.parts.${type}`) : type)))];
+  const sentences = [types.includes("*") ? t("ehr.readWhole") : t("ehr.readParts", { parts: parts.join(", ") })];
+  if (scopes.includes(LAUNCH_PATIENT)) sentences.push(t("ehr.knowPatient"));
+  if (scopes.includes(OFFLINE_ACCESS)) sentences.push(t("ehr.offline"));
   return sentences;
 }
 
-function patientChoice(patient: EhrPatient, index: number, selected: string | null | undefined): string {
+function patientChoice(patient: EhrPatient, index: number, selected: string | null | undefined, locale: Locale): string {
+  const t = translatorFor(locale);
   const id = `patient-${index}`;
-  const born = patient.birthDate ? `Born ${escapeHtml(patient.birthDate)}` : "Birth date not recorded";
+  const born = patient.birthDate ? escapeHtml(t("ehr.born", { date: longDate(locale, new Date(`${patient.birthDate}T00:00:00Z`)) })) : escapeHtml(t("ehr.noBirthDate"));
   return `<label class="patient" for="${id}">
 <input type="radio" id="${id}" name="patient" value="${escapeHtml(patient.patientKey)}" required${selected === patient.patientKey ? " checked" : ""} aria-describedby="${id}-detail">
-<span><span>${escapeHtml(patient.displayName)}</span><span class="detail" id="${id}-detail">${born} · record ${escapeHtml(patient.fhirPatientId)}</span></span>
+<span><span>${escapeHtml(patient.displayName)}</span><span class="detail" id="${id}-detail">${born} · ${escapeHtml(t("ehr.recordId", { id: patient.fhirPatientId }))}</span></span>
 </label>`;
+}
+
+/** English / Español as links to this same request in the other language (`ui_locales`): the page has no script. */
+function languageLinks(parameters: URLSearchParams, providerId: string, locale: Locale): string {
+  const links = LOCALES.map((option) => {
+    const name = translatorFor(option)(`language.${option}`);
+    if (option === locale) return `<span lang="${option}" aria-current="true">${escapeHtml(name)}</span>`;
+    const target = new URLSearchParams(FORWARDED_PARAMETERS.flatMap((key) => (parameters.has(key) ? [[key, parameters.get(key) as string]] : [])));
+    target.set("ui_locales", option);
+    return `<a lang="${option}" hreflang="${option}" href="/ehr/${encodeURIComponent(providerId)}/authorize?${escapeHtml(target.toString())}">${escapeHtml(name)}</a>`;
+  });
+  return `<nav class="languages" aria-label="${escapeHtml(translatorFor(locale)("language.label"))}">${links.join(" · ")}</nav>`;
 }
 
 export type ConsentPageInput = {
@@ -50,50 +61,56 @@ export type ConsentPageInput = {
   patients: EhrPatient[];
   /** The original parameters, forwarded as hidden fields. */
   parameters: URLSearchParams;
+  locale: Locale;
   selected?: string | null;
   problem?: string | null;
 };
 
 /**
- * The synthetic sign-in and consent page: who asks, for what, which fictional patient to sign in as, then Allow
- * or Deny. Deny skips the browser's "choose a patient" check (formnovalidate): refusing needs no choice.
+ * The synthetic sign-in and consent page: who asks (the application, through Chartkey), for what parts of the record,
+ * which fictional patient to sign in as, then Allow or Deny. Deny skips the browser's "choose a patient" check
+ * (formnovalidate): refusing needs no choice.
  */
-export function consentPageBody({ request, patients, parameters, selected = null, problem = null }: ConsentPageInput): string {
+export function consentPageBody({ request, patients, parameters, locale, selected = null, problem = null }: ConsentPageInput): string {
+  const t = translatorFor(locale);
   const { provider, client } = request;
   // One fictional patient is the only possible choice: chosen already, so Allow needs no extra tap.
   const chosen = selected ?? (patients.length === 1 ? patients[0]?.patientKey : null);
+  const strong = (chunks: string) => `<strong>${chunks}</strong>`;
   const asker = request.onBehalfOf
-    ? `<strong>${escapeHtml(request.onBehalfOf)}</strong>, through ${escapeHtml(client.name)}, is asking to:`
-    : `<strong>${escapeHtml(client.name)}</strong> is asking to:`;
+    ? t.markup("ehr.askingOnBehalf", { b: strong, application: escapeHtml(request.onBehalfOf), client: escapeHtml(client.name) })
+    : t.markup("ehr.asking", { b: strong, client: escapeHtml(client.name) });
   const hidden = FORWARDED_PARAMETERS.flatMap((name) => {
     const value = parameters.get(name);
     return value === null ? [] : [`<input type="hidden" name="${name}" value="${escapeHtml(value)}">`];
   }).join("\n");
   return `<div class="card">
+${languageLinks(parameters, provider.id, locale)}
 <p class="brand">${escapeHtml(provider.name)} · ${escapeHtml(provider.city)}, ${escapeHtml(provider.state)}</p>
-<h1>Sign in to ${escapeHtml(provider.name)}</h1>
-<p class="notice">A synthetic health system of the Chartkey sandbox: fictional patients, no password. Choosing a patient stands in for signing in.</p>
+<h1>${escapeHtml(t("ehr.signInTo", { provider: provider.name }))}</h1>
+<p class="notice">${escapeHtml(t("ehr.notice"))}</p>
 <p>${asker}</p>
-<ul class="scopes">${scopeSentences(request.scope).map((sentence) => `<li>${escapeHtml(sentence)}</li>`).join("")}</ul>
+<ul class="scopes">${scopeSentences(request.scope, t).map((sentence) => `<li>${escapeHtml(sentence)}</li>`).join("")}</ul>
 ${problem ? `<p class="error" role="alert" id="problem">${escapeHtml(problem)}</p>` : ""}
 <form method="post" action="/ehr/${encodeURIComponent(provider.id)}/authorize">
 ${hidden}
 <fieldset${problem ? ' aria-describedby="problem"' : ""}>
-<legend>Choose a patient</legend>
-${patients.map((patient, index) => patientChoice(patient, index, chosen)).join("\n")}
+<legend>${escapeHtml(t("ehr.choosePatient"))}</legend>
+${patients.map((patient, index) => patientChoice(patient, index, chosen, locale)).join("\n")}
 </fieldset>
 <div class="actions">
-<button type="submit" class="allow" name="decision" value="allow">Allow</button>
-<button type="submit" class="deny" name="decision" value="deny" formnovalidate>Deny</button>
+<button type="submit" class="allow" name="decision" value="allow">${escapeHtml(t("ehr.allow"))}</button>
+<button type="submit" class="deny" name="decision" value="deny" formnovalidate>${escapeHtml(t("ehr.deny"))}</button>
 </div>
 </form>
 </div>`;
 }
 
-export function errorPageBody(message: string): string {
+export function errorPageBody(message: string, locale: Locale): string {
+  const t = translatorFor(locale);
   return `<div class="card">
-<h1>This sign-in request cannot continue</h1>
+<h1>${escapeHtml(t("ehr.cannotContinue"))}</h1>
 <p class="error" role="alert">${escapeHtml(message)}</p>
-<p>Nothing was shared. Go back to the application that sent you here and start again.</p>
+<p>${escapeHtml(t("ehr.nothingShared"))}</p>
 </div>`;
 }

@@ -1,8 +1,18 @@
 import { issueAuthorizationCode } from "./authorization-codes";
 import { checkAuthorizationRequest, redirectWith, type AuthorizationRequest } from "./authorization-request";
+import { negotiateLocale, translatorFor, type Locale } from "@/lib/i18n";
 import { consentPageBody, errorPageBody } from "./authorize-page";
 import { htmlPageResponse } from "./html";
 import { ehrPatients } from "./patients";
+
+/**
+ * The page's language: OpenID's `ui_locales` (which Chartkey's SMART client sends as the patient's Connect
+ * language, and the page's own language links set), then the browser's Accept-Language. A separate system from the
+ * platform, it reads none of the platform's cookies.
+ */
+function pageLocaleOf(request: Request, parameters: URLSearchParams): Locale {
+  return negotiateLocale({ uiLocales: parameters.get("ui_locales"), acceptLanguage: request.headers.get("accept-language") });
+}
 
 function seeOther(location: string): Response {
   // 303: the browser follows a POST's answer with a GET, never re-posting the form to the client.
@@ -10,14 +20,17 @@ function seeOther(location: string): Response {
 }
 
 function consentPage(request: Request, authorization: AuthorizationRequest, parameters: URLSearchParams, options: { selected?: string | null; problem?: string; status?: number } = {}) {
+  const locale = pageLocaleOf(request, parameters);
   return htmlPageResponse(request, {
-    title: `Sign in to ${authorization.provider.name}`,
+    title: translatorFor(locale)("ehr.signInTo", { provider: authorization.provider.name }),
+    locale,
     status: options.status,
     redirectOrigin: new URL(authorization.redirectUri).origin,
     body: consentPageBody({
       request: authorization,
       patients: ehrPatients(authorization.provider.id),
       parameters,
+      locale,
       selected: options.selected,
       problem: options.problem,
     }),
@@ -28,7 +41,8 @@ function consentPage(request: Request, authorization: AuthorizationRequest, para
 function checked(request: Request, providerId: string, parameters: URLSearchParams): Response | AuthorizationRequest {
   const check = checkAuthorizationRequest(providerId, parameters);
   if (check.outcome === "error-page") {
-    return htmlPageResponse(request, { title: "Sign-in request refused", status: check.status, body: errorPageBody(check.message) });
+    const locale = pageLocaleOf(request, parameters);
+    return htmlPageResponse(request, { title: translatorFor(locale)("ehr.refusedTitle"), locale, status: check.status, body: errorPageBody(check.message, locale) });
   }
   if (check.outcome === "redirect-error") {
     return seeOther(redirectWith(check.redirectUri, { error: check.error, error_description: check.description, state: check.state }));
@@ -56,7 +70,8 @@ async function formOf(request: Request): Promise<URLSearchParams | null> {
 export async function decideAuthorization(providerId: string, request: Request): Promise<Response> {
   const form = await formOf(request);
   if (!form) {
-    return htmlPageResponse(request, { title: "Sign-in request refused", status: 415, body: errorPageBody("The form was not sent as a form.") });
+    const locale = pageLocaleOf(request, new URLSearchParams());
+    return htmlPageResponse(request, { title: translatorFor(locale)("ehr.refusedTitle"), locale, status: 415, body: errorPageBody("The form was not sent as a form.", locale) });
   }
   const result = checked(request, providerId, form);
   if (result instanceof Response) return result;
@@ -67,7 +82,8 @@ export async function decideAuthorization(providerId: string, request: Request):
   const patientKey = form.get("patient");
   const patient = ehrPatients(providerId).find((candidate) => candidate.patientKey === patientKey);
   if (decision !== "allow" || !patient) {
-    return consentPage(request, result, form, { selected: patientKey, problem: "Choose a patient, then Allow or Deny.", status: 400 });
+    const problem = translatorFor(pageLocaleOf(request, form))("ehr.problemChoose");
+    return consentPage(request, result, form, { selected: patientKey, problem, status: 400 });
   }
   const code = await issueAuthorizationCode(result, patient);
   return seeOther(redirectWith(result.redirectUri, { code, state: result.state }));

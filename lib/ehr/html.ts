@@ -1,4 +1,5 @@
 import { escapeHtml, styleNonce } from "@/lib/http";
+import type { Locale } from "@/lib/i18n";
 
 /**
  * The page's own policy, stricter than the server's default: no script at all, only the nonce'd stylesheet. Forms
@@ -40,15 +41,17 @@ button.allow { background: var(--accent); color: var(--accent-ink); border: 1px 
 button.deny { background: #fff; color: var(--ink); border: 1px solid var(--ink); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .error { color: var(--danger); font-weight: 600; }
+.languages { text-align: right; font-size: 0.875rem; margin-bottom: 0.5rem; }
+.languages a { color: var(--accent); }
 `;
 
-export type HtmlPage = { title: string; body: string; status?: number; redirectOrigin?: string | null };
+export type HtmlPage = { title: string; body: string; locale?: Locale; status?: number; redirectOrigin?: string | null };
 
 /** A complete, self-contained page: no external font, script or stylesheet; readable on a phone. */
 export function htmlPageResponse(request: Request, page: HtmlPage): Response {
   const nonce = styleNonce(request);
   const document = `<!doctype html>
-<html lang="en">
+<html lang="${page.locale ?? "en"}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -70,6 +73,8 @@ ${page.body}
       "Cache-Control": "no-store",
       "Content-Security-Policy": contentSecurityPolicy(nonce, page.redirectOrigin ?? null),
       "Referrer-Policy": "no-referrer",
+      "Content-Language": page.locale ?? "en",
+      Vary: "Accept-Language",
     },
   });
 }

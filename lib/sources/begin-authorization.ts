@@ -26,6 +26,8 @@ export type BeginAuthorizationInput = {
    * request only.
    */
   requesterName?: string;
+  /** The patient's language, as OpenID's `ui_locales`, so the provider's sign-in page can match the Connect flow's. */
+  uiLocales?: string;
 };
 
 export type BegunAuthorization = {
@@ -67,6 +69,7 @@ export async function beginAuthorization(input: BeginAuthorizationInput): Promis
   url.searchParams.set("code_challenge_method", "S256");
   // SMART: the FHIR server the token is for, so a provider can refuse a request meant for another.
   url.searchParams.set("aud", server.fhirBaseUrl);
+  if (input.uiLocales) url.searchParams.set("ui_locales", input.uiLocales);
   if (input.requesterName && provider.environment === "sandbox") url.searchParams.set("on_behalf_of", input.requesterName);
   return { authorizationUrl: url.toString(), state, expiresAt };
 }

@@ -72,7 +72,8 @@ describe("the authorization page", () => {
     expect(html).toContain("<h1>Sign in to Riverbend Health</h1>");
     expect(html).toContain("Chartkey (sandbox)");
     expect(html).toMatch(/<label class="patient" for="patient-0">\s*<input type="radio" id="patient-0" name="patient" value="baseline-adult.primary" required/);
-    expect(html).toContain("Elena Marisol Vargas</span><span class=\"detail\" id=\"patient-0-detail\">Born 1978-06-14");
+    expect(html).toContain("Elena Marisol Vargas</span><span class=\"detail\" id=\"patient-0-detail\">Born June 14, 1978");
+    expect(html).toContain('<html lang="en">');
     // The health system's only patient is chosen already.
     expect(html).toContain('value="baseline-adult.primary" required checked');
     expect(html).toContain('value="allow">Allow</button>');
@@ -94,6 +95,27 @@ describe("the authorization page", () => {
     const overlong = await getAuthorize(authorizationParameters({ on_behalf_of: "x".repeat(121) }));
     expect(overlong.status).toBe(303);
     expect(new URL(overlong.headers.get("location") ?? "").searchParams.get("error")).toBe("invalid_request");
+  });
+
+  it("speaks the patient's language: ui_locales first, then Accept-Language, with links to the other language", async () => {
+    const spanish = await getAuthorize(authorizationParameters({ ui_locales: "es-MX", on_behalf_of: "Harbor Coach", scope: "launch/patient patient/Observation.read" }));
+    const html = await spanish.text();
+    expect(spanish.headers.get("content-language")).toBe("es");
+    expect(html).toContain('<html lang="es">');
+    expect(html).toContain("<h1>Inicie sesión en Riverbend Health</h1>");
+    expect(html).toContain("<strong>Harbor Coach</strong>, a través de Chartkey (sandbox), pide:");
+    expect(html).toContain("Leer estas partes de su expediente: resultados de laboratorio y signos vitales");
+    expect(html).toContain("Nació el 14 de junio de 1978");
+    expect(html).toContain('value="allow">Permitir</button>');
+    expect(html).toContain('<input type="hidden" name="ui_locales" value="es-MX">');
+    expect(html).toMatch(/<a lang="en" hreflang="en" href="\/ehr\/riverbend-health\/authorize\?[^"]*ui_locales=en[^"]*">English<\/a>/);
+
+    const request = new Request(`http://localhost/ehr/${PROVIDER}/authorize?${authorizationParameters()}`, { headers: { "accept-language": "es-ES,es;q=0.9,en;q=0.5" } });
+    const { GET } = await import("@/app/ehr/[providerId]/authorize/route");
+    const negotiated = await GET(request, routeContext({ providerId: PROVIDER }));
+    expect(await negotiated.text()).toContain("Elija un paciente");
+    const english = await getAuthorize(authorizationParameters({ ui_locales: "fr en" }));
+    expect(await english.text()).toContain("<legend>Choose a patient</legend>");
   });
 
   it("reuses the nonce the platform's server put in the request's policy", async () => {

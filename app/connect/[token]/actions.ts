@@ -4,6 +4,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { beginSignIn, CALLBACK_PATH, cancelFromFlow, chooseProviders, completeSession, flowState, returnUrl, startImports } from "@/lib/connect";
 import { ApiError } from "@/lib/http";
+import { pageLocale } from "@/lib/i18n";
 import { flowOrigin } from "./flow";
 import { SIGN_IN_COOKIE_PREFIX, SIGN_IN_MINUTES } from "./sign-in-cookie";
 
@@ -26,7 +27,7 @@ export async function chooseProvidersAction(token: string, formData: FormData): 
  */
 export async function signInAction(token: string, providerId: string): Promise<void> {
   const origin = await flowOrigin();
-  const begun = await beginSignIn(token, providerId, origin);
+  const begun = await beginSignIn(token, providerId, origin, await pageLocale());
   (await cookies()).set(`${SIGN_IN_COOKIE_PREFIX}${begun.state}`, "1", {
     httpOnly: true,
     sameSite: "lax",

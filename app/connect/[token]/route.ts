@@ -1,6 +1,7 @@
 import { ApiError, errorResponse, newRequestId } from "@/lib/http";
 import { sessionByLink } from "@/lib/connect";
 import { linkPage } from "@/components/connect/link-page";
+import { requestLocale, translatorFor } from "@/lib/i18n";
 
 export const dynamic = "force-dynamic";
 
@@ -18,12 +19,13 @@ export async function GET(request: Request, context: { params: Promise<{ token: 
     if (!(error instanceof ApiError)) throw error;
     if ((request.headers.get("accept") ?? "").includes("application/json")) return errorResponse(error, newRequestId());
     const expired = error.code === "session_expired";
+    const locale = requestLocale(request);
+    const t = translatorFor(locale);
     return linkPage(request, {
       status: error.status,
-      title: expired ? "This link has expired" : "This link is not valid",
-      message: expired
-        ? "Links to connect your health records work for 60 minutes. Go back to the app that sent you and start again to get a new one."
-        : "Check that you opened the whole link, or go back to the app that sent you and start again.",
+      locale,
+      title: t(expired ? "link.expiredTitle" : "link.invalidTitle"),
+      message: t(expired ? "link.expired" : "link.invalid"),
     });
   }
 }

@@ -1,6 +1,7 @@
 import { cookies } from "next/headers";
 import { linkPage } from "@/components/connect/link-page";
 import { finishSignIn } from "@/lib/connect";
+import { requestLocale, translatorFor } from "@/lib/i18n";
 import { SIGN_IN_COOKIE_PREFIX } from "../[token]/sign-in-cookie";
 
 export const dynamic = "force-dynamic";
@@ -10,11 +11,9 @@ export async function GET(request: Request): Promise<Response> {
   const jar = await cookies();
   const outcome = await finishSignIn(request.url, (state) => jar.has(`${SIGN_IN_COOKIE_PREFIX}${state}`));
   if (!outcome) {
-    return linkPage(request, {
-      status: 400,
-      title: "This sign-in cannot be finished",
-      message: "It was not started here, or it already finished. Go back to the app that sent you and start again.",
-    });
+    const locale = requestLocale(request);
+    const t = translatorFor(locale);
+    return linkPage(request, { status: 400, locale, title: t("link.callbackTitle"), message: t("link.callback") });
   }
   const state = new URL(request.url).searchParams.get("state");
   if (state) jar.delete(`${SIGN_IN_COOKIE_PREFIX}${state}`);

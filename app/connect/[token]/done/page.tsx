@@ -2,21 +2,26 @@ import type { Metadata } from "next";
 import { FlowShell, PRIMARY_BUTTON } from "@/components/connect/flow-shell";
 import { ImportProgress } from "@/components/connect/import-progress";
 import { receiptForSession, receiptUrl, returnUrl } from "@/lib/connect";
+import { pageLocale, translatorFor } from "@/lib/i18n";
 import { flowOrigin, pageState } from "../flow";
 
-export const metadata: Metadata = { title: "Done" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: translatorFor(await pageLocale())("done.metaTitle") };
+}
 
 const LINK = "font-medium text-teal-800 underline underline-offset-4";
 
 export default async function DonePage(props: { params: Promise<{ token: string }> }) {
   const { token } = await props.params;
-  const state = await pageState(token, "any");
-  const { session, applicationName } = state;
+  const [state, locale] = await Promise.all([pageState(token, "any"), pageLocale()]);
+  const t = translatorFor(locale);
+  const { session, applicationName: application } = state;
+  const shell = { locale, path: `/connect/${token}/done`, applicationName: application };
   if (session.status === "pending") {
     return (
-      <FlowShell applicationName={applicationName} step="Choose" title="You have not finished yet">
+      <FlowShell {...shell} step="choose" title={t("done.notFinished")}>
         <a className={PRIMARY_BUTTON} href={`/connect/${token}`}>
-          Continue where you left off
+          {t("done.continueWhereLeft")}
         </a>
       </FlowShell>
     );
@@ -28,38 +33,36 @@ export default async function DonePage(props: { params: Promise<{ token: string 
   const back = returnUrl(session.redirectUrl, session.id, completed ? "completed" : "cancelled", link);
   const sharing = receipt?.status === "active";
   const title = !completed
-    ? "Nothing was shared"
+    ? t("done.nothingShared")
     : sharing || !receipt
-      ? `You are sharing with ${applicationName}`
+      ? t("done.sharing", { application })
       : receipt.status === "revoked"
-        ? `You stopped sharing with ${applicationName}`
-        : `Sharing with ${applicationName} has ended`;
+        ? t("done.stopped", { application })
+        : t("done.ended", { application });
   return (
-    <FlowShell applicationName={applicationName} step="Done" title={title}>
+    <FlowShell {...shell} step="done" title={title}>
       {!completed ? (
-        <p className="text-slate-700">You cancelled, so {applicationName} received none of your records.</p>
+        <p className="text-slate-700">{t("done.cancelled", { application })}</p>
       ) : sharing || !receipt ? (
         <ImportProgress token={token} initial={state.chosen.map(({ id, name, syncStatus, records }) => ({ id, name, status: syncStatus, records }))} />
       ) : (
-        <p className="text-slate-700">
-          {applicationName} can no longer read your records. Records it received before stay with it.
-        </p>
+        <p className="text-slate-700">{t("done.noLongerReads", { application })}</p>
       )}
       {link ? (
         <p className="text-slate-700">
-          {sharing ? "Keep this private link to see what you share and to stop sharing at any time: " : "Keep this private link to see what you shared: "}
+          {t(sharing ? "done.keepLinkSharing" : "done.keepLinkShared")}{" "}
           <a className={LINK} href={link.url}>
-            your sharing receipt
+            {t("done.receiptLink")}
           </a>
           .
         </p>
       ) : null}
       {back ? (
         <a className={PRIMARY_BUTTON} href={back}>
-          Return to {applicationName}
+          {t("done.return", { application })}
         </a>
       ) : (
-        <p className="text-slate-700">You can close this page.</p>
+        <p className="text-slate-700">{t("done.close")}</p>
       )}
     </FlowShell>
   );

@@ -1,0 +1,4 @@
+export * from "./locales";
+export * from "./messages";
+export * from "./translator";
+export * from "./page-locale";

@@ -1,0 +1,3 @@
+// Client-safe: types only, for the patient pages' client components.
+export type { Locale } from "./locales";
+export type { Messages } from "./messages";
