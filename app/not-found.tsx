@@ -16,7 +16,6 @@ export default async function NotFound() {
   const t = translatorFor(locale);
   return (
     <main lang={locale} className="mx-auto min-h-screen max-w-xl px-4 py-8 sm:px-6 sm:py-12">
-      <title>{`${t("notFound.metaTitle")} · Chartkey`}</title>
       <p className="text-xs font-semibold uppercase tracking-wide text-teal-800">Chartkey</p>
       <h1 className="mt-4 text-2xl font-bold tracking-tight sm:text-3xl">{t("notFound.title")}</h1>
       <p className="mt-4 text-slate-700">{t("notFound.body")}</p>

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, expectNoHorizontalOverflow } from "./dashboard-helpers";
+import { createApplication, expectAccessible, expectNoHorizontalOverflow, signUp } from "./dashboard-helpers";
 
 // Issue 26, item 5: unknown paths and mistyped patient links get a branded 404 with a way home, styled by the
 // stylesheet alone, so the pages' CSP (inline styles only with a nonce) blocks nothing on it.
@@ -31,3 +31,17 @@ for (const viewport of [
     await expect(page).toHaveURL(/\/$/);
   });
 }
+
+test("a dashboard page that is not found is titled so, not after the page it would have been", async ({ page }) => {
+  await signUp(page);
+  const applicationId = await createApplication(page, "Titles");
+  for (const [path, heading] of [
+    ["/dashboard/app_doesnotexist000000000000000", "Application not found"],
+    [`/dashboard/${applicationId}/webhooks/whd_doesnotexist0000000000`, "Delivery not found"],
+    [`/dashboard/${applicationId}/usage/requests/999999999999`, "Request not found"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await expect(page).toHaveTitle(`${heading} · Chartkey`);
+  }
+});

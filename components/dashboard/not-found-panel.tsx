@@ -9,6 +9,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 export function NotFoundPanel({ title, summary = "Nothing to show here", description }: { title: string; summary?: string; description: string }) {
   return (
     <div className="space-y-4">
+      {/* The page's own metadata title ("Overview", "Webhook delivery") was resolved before the lookup failed. */}
+      <title>{`${title} · Chartkey`}</title>
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
       <EmptyState
         title={summary}
