@@ -1,4 +1,3 @@
 export * from "./locales";
 export * from "./messages";
 export * from "./translator";
-export * from "./page-locale";

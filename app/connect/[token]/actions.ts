@@ -4,7 +4,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { beginSignIn, CALLBACK_PATH, cancelFromFlow, chooseProviders, completeSession, flowState, returnUrl, startImports } from "@/lib/connect";
 import { ApiError } from "@/lib/http";
-import { pageLocale } from "@/lib/i18n";
+import { pageLocale } from "@/components/i18n/page-locale";
 import { flowOrigin } from "./flow";
 import { SIGN_IN_COOKIE_PREFIX, SIGN_IN_MINUTES } from "./sign-in-cookie";
 

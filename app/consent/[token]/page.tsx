@@ -4,7 +4,8 @@ import { DANGER_BUTTON, SECONDARY_BUTTON } from "@/components/connect/flow-shell
 import { LanguageSwitcher } from "@/components/i18n/language-switcher";
 import { receiptByLink } from "@/lib/connect";
 import { ApiError } from "@/lib/http";
-import { longDate, pageLocale, translatorFor } from "@/lib/i18n";
+import { longDate, translatorFor } from "@/lib/i18n";
+import { pageLocale } from "@/components/i18n/page-locale";
 import { CATEGORIES, type Category } from "@/lib/records";
 import { revokeAction } from "./actions";
 

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { FlowShell, PRIMARY_BUTTON } from "@/components/connect/flow-shell";
 import { ImportProgress } from "@/components/connect/import-progress";
 import { receiptForSession, receiptUrl, returnUrl } from "@/lib/connect";
-import { pageLocale, translatorFor } from "@/lib/i18n";
+import { translatorFor } from "@/lib/i18n";
+import { pageLocale } from "@/components/i18n/page-locale";
 import { flowOrigin, pageState } from "../flow";
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { FlowShell, PRIMARY_BUTTON } from "@/components/connect/flow-shell";
-import { longDate, pageLocale, translatorFor } from "@/lib/i18n";
+import { longDate, translatorFor } from "@/lib/i18n";
+import { pageLocale } from "@/components/i18n/page-locale";
 import { cancelAction, consentAction } from "../actions";
 import { pageState } from "../flow";
 

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { FlowShell, PRIMARY_BUTTON } from "@/components/connect/flow-shell";
-import { pageLocale, translatorFor } from "@/lib/i18n";
+import { translatorFor } from "@/lib/i18n";
+import { pageLocale } from "@/components/i18n/page-locale";
 import { cancelAction, signInAction } from "../actions";
 import { pageState } from "../flow";
 

@@ -1,5 +1,5 @@
 import { cookies, headers } from "next/headers";
-import { LOCALE_COOKIE, negotiateLocale, type Locale } from "./locales";
+import { LOCALE_COOKIE, negotiateLocale, type Locale } from "@/lib/i18n";
 
 /** The locale of the patient page being rendered: the switcher's cookie, then Accept-Language. */
 export async function pageLocale(): Promise<Locale> {
