@@ -39,7 +39,7 @@ test("a patient picks their record with the keyboard and Allow returns a code an
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
   const patient = page.getByRole("radio", { name: /Elena Marisol Vargas/ });
-  await expect(page.getByRole("group", { name: "Choose a patient" })).toContainText("Born 1978-06-14");
+  await expect(page.getByRole("group", { name: "Choose a patient" })).toContainText("Born June 14, 1978");
   await page.keyboard.press("Tab");
   await expect(patient).toBeFocused();
   await page.keyboard.press("Space");
