@@ -40,7 +40,8 @@ test("a dashboard page that is not found is titled so, not after the page it wou
     [`/dashboard/${applicationId}/webhooks/whd_doesnotexist0000000000`, "Delivery not found"],
     [`/dashboard/${applicationId}/usage/requests/999999999999`, "Request not found"],
   ] as const) {
-    await page.goto(path);
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
     await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
     await expect(page).toHaveTitle(`${heading} · Chartkey`);
   }
