@@ -40,6 +40,9 @@ test("a patient picks their record with the keyboard and Allow returns a code an
 
   const patient = page.getByRole("radio", { name: /Elena Marisol Vargas/ });
   await expect(page.getByRole("group", { name: "Choose a patient" })).toContainText("Born June 14, 1978");
+  // First the page's language link, then the patient.
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Español" })).toBeFocused();
   await page.keyboard.press("Tab");
   await expect(patient).toBeFocused();
   await page.keyboard.press("Space");
