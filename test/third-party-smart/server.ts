@@ -189,7 +189,7 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
     // client may refresh all the same, and its tokens outlive the login session.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     expiresWithSession: async () => false,
-    ttl: { AccessToken: options.accessTokenSeconds ?? 3600 },
+    ttl: { AccessToken: options.accessTokenSeconds ?? 3600, Interaction: 3600, Session: 86_400, Grant: 30 * 86_400, RefreshToken: 30 * 86_400 },
     pkce: { required: () => true },
     cookies: { keys: ["third-party-smart-test-cookie-key"] },
   };
