@@ -40,7 +40,7 @@ async function liveProvider() {
   added ??= (async () => {
     const operator = await createTestDeveloper();
     vi.stubEnv("CHARTKEY_OPERATOR_EMAILS", operator.email);
-    const provider = await createLiveProvider(operator.id, { name: "Third Party Health", fhirBaseUrl: smart.fhirBaseUrl, clientId: smart.clientId, clientSecret: smart.clientSecret });
+    const provider = await createLiveProvider(operator.id, { name: "Third Party Health", location: "Springfield, IL", fhirBaseUrl: smart.fhirBaseUrl, clientId: smart.clientId, clientSecret: smart.clientSecret });
     return { operator, provider };
   })();
   const found = await added;
@@ -79,7 +79,7 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     allowTestServerHost();
     const { provider } = await liveProvider();
     const live = await availableProviders("live");
-    expect(live.map((choice) => choice.id)).toContain(provider.id);
+    expect(live).toContainEqual({ id: provider.id, name: "Third Party Health", location: "Springfield, IL", description: "" });
     expect((await availableProviders("sandbox")).map((choice) => choice.id)).not.toContain(provider.id);
 
     const connected = await connectLivePatient(provider.id, "999");

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { FlowShell, PRIMARY_BUTTON } from "@/components/connect/flow-shell";
+import { LiveProviderPicker } from "@/components/connect/live-provider-picker";
 import { ProviderPicker } from "@/components/connect/provider-picker";
 import { cancelAction, chooseProvidersAction } from "../actions";
 import { pageState } from "../flow";
@@ -32,7 +33,11 @@ export default async function StartPage(props: { params: Promise<{ token: string
             Choose at least one health system.
           </p>
         ) : null}
-        <ProviderPicker providers={state.providers} selected={state.session.providerIds} />
+        {state.session.environment === "live" ? (
+          <LiveProviderPicker providers={state.providers} selected={state.session.providerIds} />
+        ) : (
+          <ProviderPicker providers={state.providers} selected={state.session.providerIds} />
+        )}
         <button type="submit" className={PRIMARY_BUTTON}>
           Continue
         </button>

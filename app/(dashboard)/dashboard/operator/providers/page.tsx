@@ -46,7 +46,12 @@ export default async function ProviderDirectoryPage() {
                     <CardHeader
                       headingId={`provider-${provider.id}`}
                       title={provider.name}
-                      description={<span className="break-all font-mono text-xs">{provider.fhirBaseUrl}</span>}
+                      description={
+                        <>
+                          {provider.location ? <span className="block">{provider.location}</span> : null}
+                          <span className="break-all font-mono text-xs">{provider.fhirBaseUrl}</span>
+                        </>
+                      }
                       actions={
                         <>
                           {provider.disabled ? <Badge tone="neutral">Disabled</Badge> : <Badge tone="success">Enabled</Badge>}
