@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { startThirdPartySmartServer, type ThirdPartySmartServer } from "@/test/third-party-smart/server";
 import { LIVE_OPERATOR_EMAIL } from "../playwright.config";
-import { createApplication, expectAccessible, newDeveloper, signUp } from "./dashboard-helpers";
+import { createApplication, createLiveKey, expectAccessible, newDeveloper, signUp } from "./dashboard-helpers";
 
 // Going live end to end in Chromium, against a SMART on FHIR server no code of ours serves (oidc-provider in front
 // of @medplum/fhir-router, test/third-party-smart): the operator adds it through the dashboard, a developer's
@@ -55,14 +55,7 @@ test("an operator adds a third-party SMART server, an approved application's liv
   await operator.getByRole("group", { name: appName }).getByRole("button", { name: "Approve production" }).click();
   await expect(operator.getByText("Production approved: the application's live keys work now.")).toBeVisible();
   await operator.context().close();
-  await page.goto(`/dashboard/${applicationId}/keys`);
-  await page.getByRole("button", { name: "Create key" }).click();
-  const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Key name").fill("Production backend");
-  await dialog.getByRole("radio", { name: /Live/ }).check();
-  await dialog.getByRole("button", { name: "Create key" }).click();
-  const liveKey = (await dialog.locator("pre").first().textContent())!.trim();
-  expect(liveKey).toMatch(/^ck_live_/);
+  const liveKey = await createLiveKey(page, applicationId, "Production backend");
   const headers = { Authorization: `Bearer ${liveKey}` };
 
   // The application opens a live Connect session; the patient finds the health system by its city.

@@ -1,12 +1,13 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { listenOnFreePort } from "@/test/raw-http";
 import { guardedFetch, OutboundError } from "./guarded-request";
 
 // guardedFetch is the SMART client's fetch for live providers: the same rules as guardedGet (which the provider
 // directory's tests cover in depth), with fetch's shape: methods, bodies, headers and the redirect modes.
 let base = "";
-const server = http.createServer((request, response) => {
+let server: Awaited<ReturnType<typeof listenOnFreePort>>;
+function answer(request: IncomingMessage, response: ServerResponse) {
   const chunks: Buffer[] = [];
   request.on("data", (chunk: Buffer) => chunks.push(chunk));
   request.on("end", () => {
@@ -19,16 +20,13 @@ const server = http.createServer((request, response) => {
     if (request.url === "/empty") return void response.writeHead(204).end();
     response.writeHead(404).end();
   });
-});
+}
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenOnFreePort(answer);
+  base = `http://127.0.0.1:${server.port}`;
 });
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
+afterAll(() => server.close());
 afterEach(() => vi.unstubAllEnvs());
 
 const LIMITS = { timeoutMs: 5_000, maxBytes: 1_000 };
