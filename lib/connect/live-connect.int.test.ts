@@ -3,7 +3,7 @@ import { grantReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { importSource, runSourceImport } from "@/lib/imports";
 import { newId } from "@/lib/ids";
-import { createLiveProvider, testLiveProvider } from "@/lib/provider-directory";
+import { createLiveProvider, setLiveProviderDisabled, testLiveProvider } from "@/lib/provider-directory";
 import { sourceResources } from "@/lib/sandbox";
 import { request, startApiServer } from "@/test/api-server";
 import { createTestApplication, createTestDeveloper, createTestSubject } from "@/test/factories";
@@ -77,13 +77,19 @@ const tokenRequests = () => smart.requests.filter((line) => line.startsWith("POS
 describe("the live Connect flow against a third-party SMART on FHIR server", () => {
   it("lists the deployment's enabled live providers, authorizes with PKCE S256 at the provider, and imports through the import job", async () => {
     allowTestServerHost();
-    const { provider } = await liveProvider();
+    const { operator, provider } = await liveProvider();
     const live = await availableProviders("live");
     expect(live).toContainEqual({ id: provider.id, name: "Third Party Health", location: "Springfield, IL", description: "" });
     expect((await availableProviders("sandbox")).map((choice) => choice.id)).not.toContain(provider.id);
 
     const connected = await connectLivePatient(provider.id, "999");
     expect(connected.source).toMatchObject({ connected: true, fhirPatientId: "999" });
+    // The operator disables it: a session that chose it earlier starts no new sign-in there.
+    const pending = (await request(api.origin, "POST", "/api/v1/connect/sessions", { token: connected.liveKey, body: { categories: ["labs"] } })).body.id as string;
+    await chooseProviders(pending, "live", [provider.id]);
+    await setLiveProviderDisabled(operator.id, provider.id, true);
+    await expect(beginSignIn(linkToken("session", pending), provider.id, FLOW_ORIGIN)).rejects.toMatchObject({ code: "invalid_request", message: expect.stringContaining("no longer offered") });
+    await setLiveProviderDisabled(operator.id, provider.id, false);
     await importSource(connected.source.id);
     expect(await db().source.findUniqueOrThrow({ where: { id: connected.source.id } })).toMatchObject({ syncStatus: "synced", lastError: null });
     // Every read went to the third-party server, for its patient.
