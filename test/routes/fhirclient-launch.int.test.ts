@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import smart from "fhirclient";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ehrEndpoints, SANDBOX_CLIENT_ID, SANDBOX_PUBLIC_CLIENT_ID, sandboxClientSecret } from "@/lib/ehr";
+import { sourceResources } from "@/lib/sandbox";
 import { FHIR_PATIENT_ID, PATIENT_KEY, PROVIDER } from "@/test/ehr";
 import { listenOnFreePort } from "@/test/raw-http";
 import { serveRouteFiles } from "@/test/route-server";
@@ -29,8 +30,18 @@ async function appRoutes(req: IncomingMessage, res: ServerResponse) {
   if (url.pathname === "/callback") {
     const client = await smart(req, res, storage).ready();
     const patient = await client.patient.read();
+    // Every page of a search, following the server's next links as fhirclient does.
+    const observations = (await client.request(`Observation?patient=${client.patient.id}&_count=5`, { pageLimit: 0, flat: true })) as { resourceType: string; id: string }[];
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ patient, patientId: client.patient.id, scope: client.state.tokenResponse?.scope, refreshToken: Boolean(client.state.tokenResponse?.refresh_token) }));
+    res.end(
+      JSON.stringify({
+        patient,
+        patientId: client.patient.id,
+        observationIds: observations.map((resource) => `${resource.resourceType}/${resource.id}`),
+        scope: client.state.tokenResponse?.scope,
+        refreshToken: Boolean(client.state.tokenResponse?.refresh_token),
+      }),
+    );
     return;
   }
   res.writeHead(404).end();
@@ -82,7 +93,7 @@ async function launchAndRead(options: Record<string, unknown>) {
   const answer = await fetch(callback);
   const text = await answer.text();
   expect(answer.status, text).toBe(200);
-  return JSON.parse(text) as { patient: { resourceType: string; id: string }; patientId: string; scope: string; refreshToken: boolean };
+  return JSON.parse(text) as { patient: { resourceType: string; id: string }; patientId: string; observationIds: string[]; scope: string; refreshToken: boolean };
 }
 
 describe("fhirclient (SMART Health IT) against a synthetic health system", () => {
@@ -92,6 +103,10 @@ describe("fhirclient (SMART Health IT) against a synthetic health system", () =>
     expect(read.patient).toMatchObject({ resourceType: "Patient", id: FHIR_PATIENT_ID });
     expect(read.scope.split(" ")).toEqual(expect.arrayContaining(["launch/patient", "patient/*.read"]));
     expect(read.refreshToken).toBe(true);
+    // The same Observations the platform's own client imports for this patient, across several pages of five.
+    const expected = sourceResources("baseline-adult", "primary", 0).filter((resource) => resource.resourceType === "Observation");
+    expect(expected.length).toBeGreaterThan(5);
+    expect(read.observationIds.sort()).toEqual(expected.map((resource) => `Observation/${resource.id}`).sort());
   });
 
   it("completes it as a public client (PKCE only) too", async () => {
