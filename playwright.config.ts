@@ -10,6 +10,8 @@ process.env.E2E_DATA_DIR = dataDir;
 
 /** Exported for e2e/operator.spec.ts, which signs this account up. */
 export const OPERATOR_EMAIL = "operator@e2e.example.test";
+/** A second operator, for e2e/live-connect.spec.ts (its own account, so the files run in any order). */
+export const LIVE_OPERATOR_EMAIL = "live-operator@e2e.example.test";
 
 export default defineConfig({
   testDir: "e2e",
@@ -49,9 +51,10 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       CHARTKEY_ALLOW_PRIVATE_WEBHOOKS: "on",
       CHARTKEY_PASSWORD_CHECKS_PER_MINUTE: "1000",
-      // The one operator of the browser tests' deployment (e2e/operator.spec.ts signs it up).
-      CHARTKEY_OPERATOR_EMAILS: OPERATOR_EMAIL,
-      // The provider directory test's SMART server listens on this machine (e2e/operator.spec.ts).
+      // The operators of the browser tests' deployment (e2e/operator.spec.ts and e2e/live-connect.spec.ts sign them up).
+      CHARTKEY_OPERATOR_EMAILS: `${OPERATOR_EMAIL},${LIVE_OPERATOR_EMAIL}`,
+      // The provider directory test's SMART server and the third-party SMART server of e2e/live-connect.spec.ts
+      // listen on this machine.
       CHARTKEY_PROVIDER_PRIVATE_HOSTS: "127.0.0.1",
     },
   },

@@ -52,6 +52,19 @@ export async function createSandboxKey(page: Page, applicationId: string, name: 
   return key;
 }
 
+/** Creates a live key (production must be approved) from the application's keys page and returns the secret shown once. */
+export async function createLiveKey(page: Page, applicationId: string, name: string): Promise<string> {
+  await page.goto(`/dashboard/${applicationId}/keys`);
+  await page.getByRole("button", { name: "Create key" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Key name").fill(name);
+  await dialog.getByRole("radio", { name: /Live/ }).check();
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const key = (await dialog.locator("pre").first().textContent())!.trim();
+  expect(key).toMatch(/^ck_live_/);
+  return key;
+}
+
 /**
  * No serious or critical axe-core violations (WCAG 2.1 A and AA rules) on the page as it is now, or only in the
  * parts `include` selects (a long page whose other parts other tests check).

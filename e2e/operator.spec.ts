@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { OPERATOR_EMAIL } from "../playwright.config";
-import { createApplication, expectAccessible, expectNoHorizontalOverflow, keepScreenshot, newDeveloper, signIn, signUp, type TestDeveloper } from "./dashboard-helpers";
+import { createApplication, createLiveKey, expectAccessible, expectNoHorizontalOverflow, keepScreenshot, newDeveloper, signIn, signUp, type TestDeveloper } from "./dashboard-helpers";
 
 // One operator account for the file (the deployment names its email): the first test signs it up, the next signs in.
 test.describe.configure({ mode: "serial" });
@@ -58,14 +58,7 @@ test("an operator refuses, then approves a production request; the live key work
   await operator.reload();
   await group(operator).getByRole("button", { name: "Approve production" }).click();
   await expect(operator.getByText("Production approved: the application's live keys work now.")).toBeVisible();
-  await page.goto(`/dashboard/${applicationId}/keys`);
-  await page.getByRole("button", { name: "Create key" }).click();
-  const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Key name").fill("Production backend");
-  await dialog.getByRole("radio", { name: /Live/ }).check();
-  await dialog.getByRole("button", { name: "Create key" }).click();
-  const liveKey = (await dialog.locator("pre").first().textContent())!.trim();
-  expect(liveKey).toMatch(/^ck_live_/);
+  const liveKey = await createLiveKey(page, applicationId, "Production backend");
   const headers = { Authorization: `Bearer ${liveKey}` };
   expect(await (await request.get("/api/v1/app", { headers })).json()).toMatchObject({ environment: "live", productionEnabled: true, status: "active" });
 

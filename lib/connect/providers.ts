@@ -12,5 +12,5 @@ export async function availableProviders(environment: "sandbox" | "live"): Promi
     return PROVIDERS.map((provider) => ({ id: provider.id, name: provider.name, location: `${provider.city}, ${provider.state}`, description: provider.description }));
   }
   const rows = await db().provider.findMany({ where: { environment: "live", disabledAt: null }, orderBy: { name: "asc" } });
-  return rows.map((row) => ({ id: row.id, name: row.name, location: "", description: "" }));
+  return rows.map((row) => ({ id: row.id, name: row.name, location: row.location, description: "" }));
 }

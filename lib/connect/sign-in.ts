@@ -4,6 +4,7 @@ import { newId } from "@/lib/ids";
 import { beginAuthorization, completeAuthorization, sealSourceTokens, SourceError, type SmartTokens } from "@/lib/sources";
 import { sessionSubject } from "./complete-session";
 import { linkToken } from "./link-tokens";
+import { availableProviders } from "./providers";
 import { sessionByLink } from "./session-by-link";
 
 /** The path the health systems send the patient back to, on the origin their browser is on. */
@@ -17,6 +18,10 @@ export async function beginSignIn(token: string, providerId: string, origin: str
   const session = await sessionByLink(token);
   if (session.status !== "pending") throw new ApiError("session_completed", "This session has already ended.");
   if (!session.providerIds.includes(providerId)) throw new ApiError("invalid_request", "Choose this health system first.");
+  // Chosen while it was offered, since disabled by an operator: no new sign-in starts there.
+  if (!(await availableProviders(session.environment)).some((provider) => provider.id === providerId)) {
+    throw new ApiError("invalid_request", "This health system is no longer offered; choose another.");
+  }
   return beginAuthorization({ connectSessionId: session.id, providerId, redirectUri: `${origin}${CALLBACK_PATH}`, requesterName: session.application.name, uiLocales: locale });
 }
 

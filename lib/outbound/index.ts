@@ -1,2 +1,2 @@
 export * from "./destination";
-export * from "./guarded-get";
+export * from "./guarded-request";

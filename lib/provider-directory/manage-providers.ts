@@ -10,6 +10,7 @@ import { createProviderInputSchema, providerUrlInputSchema, updateProviderInputS
 export type DirectoryProvider = {
   id: string;
   name: string;
+  location: string;
   fhirBaseUrl: string;
   authorizeUrl: string;
   tokenUrl: string;
@@ -25,6 +26,7 @@ export type DirectoryProvider = {
 const FIELDS = {
   id: true,
   name: true,
+  location: true,
   fhirBaseUrl: true,
   authorizeUrl: true,
   tokenUrl: true,
@@ -73,6 +75,7 @@ export async function createLiveProvider(operatorId: string, input: CreateProvid
         id: newId("prov_"),
         environment: "live",
         name: data.name,
+        location: data.location,
         fhirBaseUrl: found.fhirBaseUrl,
         authorizeUrl: found.discovery.authorizeUrl,
         tokenUrl: found.discovery.tokenUrl,
@@ -94,7 +97,7 @@ async function liveProvider(id: string) {
   return row;
 }
 
-/** Renames, changes the client id and (when given) replaces the secret. */
+/** Renames, changes the location (when given), the client id and (when given) replaces the secret. */
 export async function updateLiveProvider(operatorId: string, providerId: string, input: UpdateProviderInput): Promise<DirectoryProvider> {
   const operator = await requireOperator(operatorId);
   const data = updateProviderInputSchema.parse(input);
@@ -102,7 +105,7 @@ export async function updateLiveProvider(operatorId: string, providerId: string,
   return withTransaction("ReadCommitted", async (tx) => {
     const row = await tx.provider.update({
       where: { id: providerId },
-      data: { name: data.name, clientId: data.clientId, ...(data.clientSecret ? { clientSecretEncrypted: encryptSecret(data.clientSecret) } : {}) },
+      data: { name: data.name, ...(data.location === undefined ? {} : { location: data.location }), clientId: data.clientId, ...(data.clientSecret ? { clientSecretEncrypted: encryptSecret(data.clientSecret) } : {}) },
       select: FIELDS,
     });
     await recordOperatorAction(tx, operator, { action: "provider.update", targetType: "provider", targetId: row.id, detail: { name: row.name, secretReplaced: Boolean(data.clientSecret) } });

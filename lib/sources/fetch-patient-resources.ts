@@ -64,7 +64,7 @@ class SourceSession {
 
   private send(url: string, describe: string): Promise<Response> {
     const headers = { Accept: "application/fhir+json", Authorization: `Bearer ${this.tokens.accessToken}` };
-    return fetchWithRetries(url, { headers, redirect: "error" }, this.policy, { describe, retryUnanswered: true });
+    return fetchWithRetries(url, { headers, redirect: "error" }, this.policy, { describe, retryUnanswered: true, outbound: this.provider.environment === "live" });
   }
 }
 

@@ -1,3 +1,4 @@
+import { guardedFetch, OutboundError } from "@/lib/outbound";
 import { type HttpPolicy } from "./http-policy";
 import { SourceError } from "./source-error";
 
@@ -33,7 +34,27 @@ export type RetryOptions = {
    * token requests, where the first attempt may have spent the code or rotated the refresh token unseen.
    */
   retryUnanswered: boolean;
+  /**
+   * A live provider's request: sent through lib/outbound's guarded fetch (public https addresses only, unless the
+   * deployment names the host in CHARTKEY_PROVIDER_PRIVATE_HOSTS; redirects re-checked; the answer size capped).
+   * Sandbox providers are this deployment's own synthetic health systems and are reached directly.
+   */
+  outbound?: boolean;
 };
+
+/** The largest answer taken from a live provider: a FHIR search page of 100 rich resources stays well below it. */
+export const MAX_PROVIDER_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** A request the outbound rules refused never reaches the provider, so retrying it cannot help. */
+function refusal(error: OutboundError, describe: string): SourceError {
+  if (error.kind === "too_large") return new SourceError("invalid_response", `${describe}: ${error.reason}.`);
+  return new SourceError("provider_unavailable", `${describe} was refused by the outbound rules: ${error.reason}.`);
+}
+
+function send(url: string, init: RequestInit, policy: HttpPolicy, outbound: boolean): Promise<Response> {
+  if (!outbound) return fetch(url, { ...init, signal: AbortSignal.timeout(policy.timeoutMs) });
+  return guardedFetch(url, init, { timeoutMs: policy.timeoutMs, maxBytes: MAX_PROVIDER_ANSWER_BYTES });
+}
 
 /**
  * One logical request with the policy's timeouts and retries: 429 and 5xx answers (and, for reads, timeouts and
@@ -47,11 +68,12 @@ export async function fetchWithRetries(url: string, init: RequestInit, policy: H
   for (let attempt = 0; attempt < policy.maxAttempts; attempt += 1) {
     let answer: { status: number; headers: Headers; body: string } | null = null;
     try {
-      const response = await fetch(url, { ...init, signal: AbortSignal.timeout(policy.timeoutMs) });
+      const response = await send(url, init, policy, options.outbound ?? false);
       answer = { status: response.status, headers: response.headers, body: await response.text() };
     } catch (error) {
+      if (error instanceof OutboundError && error.kind !== "unanswered") throw refusal(error, options.describe);
       const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-      lastProblem = timedOut ? `timed out after ${policy.timeoutMs} ms` : "could not connect";
+      lastProblem = error instanceof OutboundError ? error.reason : timedOut ? `timed out after ${policy.timeoutMs} ms` : "could not connect";
       lastStatus = undefined;
       if (!options.retryUnanswered) throw new SourceError("source_unavailable", `${options.describe} ${lastProblem}.`, { cause: error });
     }

@@ -1,5 +1,6 @@
 import type * as oauth from "oauth4webapi";
 import { z } from "zod";
+import { checkProviderUrl } from "@/lib/outbound";
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import type { ProviderRow } from "./providers";
 import { fetchWithRetries } from "./retrying-fetch";
@@ -7,6 +8,8 @@ import { SourceError } from "./source-error";
 
 /** The parts of a SMART configuration (SMART App Launch 2.x §2.1) the client relies on. */
 export const smartConfigurationSchema = z.object({
+  /** The OAuth issuer, when the server names one (SMART 2.x; an authorization response's `iss` must equal it). */
+  issuer: z.url().optional(),
   authorization_endpoint: z.url(),
   token_endpoint: z.url(),
   code_challenge_methods_supported: z.array(z.string()).optional(),
@@ -15,7 +18,10 @@ export const smartConfigurationSchema = z.object({
 });
 
 export type SmartServer = {
-  /** The authorization server as oauth4webapi takes it; its issuer is the FHIR base URL (SMART has no other). */
+  /**
+   * The authorization server as oauth4webapi takes it. Its issuer is the configuration's `issuer` when there is one
+   * (an authorization server in front of the FHIR API, which sends it back as RFC 9207's `iss`), else the FHIR base URL.
+   */
   as: oauth.AuthorizationServer;
   fhirBaseUrl: string;
   capabilities: string[];
@@ -37,6 +43,7 @@ export async function discoverSmartServer(provider: ProviderRow, policy: HttpPol
   const response = await fetchWithRetries(url, { headers: { Accept: "application/json" } }, policy, {
     describe: `SMART discovery at ${provider.id}`,
     retryUnanswered: true,
+    outbound: provider.environment === "live",
   });
   if (!response.ok) throw new SourceError("provider_unavailable", `SMART discovery at ${provider.id} answered ${response.status}.`, { status: response.status });
   let parsed;
@@ -50,13 +57,18 @@ export async function discoverSmartServer(provider: ProviderRow, policy: HttpPol
   if (!configuration.code_challenge_methods_supported?.includes("S256")) {
     throw new SourceError("provider_unavailable", `${provider.id} does not offer PKCE with S256.`);
   }
-  const endpoints = [fhirBaseUrl, configuration.authorization_endpoint, configuration.token_endpoint];
-  if (provider.environment === "live" && endpoints.some((endpoint) => new URL(endpoint).protocol !== "https:")) {
-    throw new SourceError("provider_unavailable", `${provider.id} is a live provider and must use https throughout.`);
+  // A live provider's endpoints follow the outbound rules: https to public addresses, unless the deployment names
+  // the host in CHARTKEY_PROVIDER_PRIVATE_HOSTS (a self-hosted network). The patient's browser goes to the
+  // authorization endpoint, so it is checked here too, not only when the platform connects.
+  if (provider.environment === "live") {
+    for (const endpoint of [fhirBaseUrl, configuration.authorization_endpoint, configuration.token_endpoint]) {
+      const checked = checkProviderUrl(endpoint);
+      if (!checked.ok) throw new SourceError("provider_unavailable", `${provider.id}'s endpoint ${endpoint} is refused: ${checked.reason}.`);
+    }
   }
   const server: SmartServer = {
     as: {
-      issuer: fhirBaseUrl,
+      issuer: configuration.issuer ?? fhirBaseUrl,
       authorization_endpoint: configuration.authorization_endpoint,
       token_endpoint: configuration.token_endpoint,
       code_challenge_methods_supported: configuration.code_challenge_methods_supported,

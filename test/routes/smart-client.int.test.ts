@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { FhirResource } from "fhir/r4";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { decryptSecret, encryptSecret } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { advanceEhrPatientPhase, clearEhrFaults, injectEhrFault, issueAuthorizationCodeDirectly, SANDBOX_CLIENT_ID, sandboxClientSecret } from "@/lib/ehr";
@@ -267,11 +267,13 @@ describe("the SMART on FHIR client against a synthetic health system, over HTTP"
 describe("providers the SMART client refuses", () => {
   // A SMART server of our own making: each path prefix serves its own configuration (discovery is cached per base).
   const configurations = new Map<string, Record<string, unknown>>();
+  const seen: string[] = [];
   let smart: Awaited<ReturnType<typeof listenOnFreePort>>;
   const origin = () => `http://127.0.0.1:${smart.port}`;
 
   beforeAll(async () => {
     smart = await listenOnFreePort((request, response) => {
+      seen.push(request.url ?? "");
       const name = /^\/([\w-]+)\/fhir\/\.well-known\/smart-configuration$/.exec(request.url ?? "")?.[1];
       const configuration = name ? configurations.get(name) : undefined;
       response.writeHead(configuration ? 200 : 404, { "content-type": "application/json" });
@@ -281,12 +283,12 @@ describe("providers the SMART client refuses", () => {
   afterAll(() => smart.close());
 
   /** A provider row whose SMART configuration this test serves, with PKCE S256 unless `methods` says otherwise. */
-  async function provider(environment: "sandbox" | "live", methods?: string[]) {
+  async function provider(environment: "sandbox" | "live", methods?: string[], endpoints: { authorize?: string; token?: string } = {}) {
     const id = `test-${environment}-${randomBytes(4).toString("hex")}`;
     const base = `${origin()}/${id}`;
     configurations.set(id, {
-      authorization_endpoint: `${base}/authorize`,
-      token_endpoint: `${base}/token`,
+      authorization_endpoint: endpoints.authorize ?? `${base}/authorize`,
+      token_endpoint: endpoints.token ?? `${base}/token`,
       ...(methods ? { code_challenge_methods_supported: methods } : {}),
       capabilities: ["launch-standalone", "client-confidential-symmetric"],
     });
@@ -310,10 +312,25 @@ describe("providers the SMART client refuses", () => {
     expect(new URL(begun.authorizationUrl).searchParams.get("code_challenge_method")).toBe("S256");
   });
 
-  it("a live provider must be https throughout; a sandbox one may be plain http", async () => {
+  it("a live provider must be https throughout, unless the deployment names its host; a sandbox one may be plain http", async () => {
     const live = await provider("live", ["S256"]);
-    await expect(discoverSmartServer(live)).rejects.toMatchObject({ code: "provider_unavailable", message: `${live.id} is a live provider and must use https throughout.` });
+    // Refused before any connection: the discovery request itself breaks the outbound rules.
+    await expect(discoverSmartServer(live)).rejects.toMatchObject({ code: "provider_unavailable", message: expect.stringMatching(/was refused by the outbound rules: refused http:\/\/127\.0\.0\.1:\d+\/.* health systems must use https/) });
+    expect(seen.some((url) => url.includes(live.id))).toBe(false);
     const sandbox = await provider("sandbox", ["S256"]);
     expect((await discoverSmartServer(sandbox)).fhirBaseUrl).toBe(sandbox.fhirBaseUrl);
+
+    vi.stubEnv("CHARTKEY_PROVIDER_PRIVATE_HOSTS", "127.0.0.1");
+    try {
+      const named = await provider("live", ["S256"]);
+      expect((await discoverSmartServer(named)).fhirBaseUrl).toBe(named.fhirBaseUrl);
+      // A named host's configuration may not send the patient or the token request to plain http elsewhere.
+      const elsewhere = await provider("live", ["S256"], { authorize: "http://ehr.example.com/authorize" });
+      await expect(discoverSmartServer(elsewhere)).rejects.toMatchObject({ code: "provider_unavailable", message: expect.stringContaining("http://ehr.example.com/authorize is refused: health systems must use https") });
+      const metadata = await provider("live", ["S256"], { token: "https://169.254.169.254/token" });
+      await expect(discoverSmartServer(metadata)).rejects.toMatchObject({ code: "provider_unavailable", message: expect.stringContaining("the host is not a public address") });
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

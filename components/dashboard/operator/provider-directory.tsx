@@ -39,11 +39,11 @@ export function DiscoveryDetails({ discovery }: { discovery: ProviderDiscovery }
   );
 }
 
-type AddValues = { name: string; fhirBaseUrl: string; clientId: string; clientSecret: string };
+type AddValues = { name: string; location: string; fhirBaseUrl: string; clientId: string; clientSecret: string };
 
 /** Look up a FHIR base URL (what discovery finds is shown), then add it with the client credentials. */
 export function AddProviderForm() {
-  const [values, setValues] = useState<AddValues>({ name: "", fhirBaseUrl: "", clientId: "", clientSecret: "" });
+  const [values, setValues] = useState<AddValues>({ name: "", location: "", fhirBaseUrl: "", clientId: "", clientSecret: "" });
   const [found, setFound] = useState<DiscoveryResult | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [pending, setPending] = useState<"lookup" | "add" | null>(null);
@@ -66,7 +66,7 @@ export function AddProviderForm() {
     setPending(null);
     setRefusal(result.ok ? null : result.error);
     if (announce(result)) {
-      setValues({ name: "", fhirBaseUrl: "", clientId: "", clientSecret: "" });
+      setValues({ name: "", location: "", fhirBaseUrl: "", clientId: "", clientSecret: "" });
       setFound(null);
     }
   }
@@ -91,8 +91,9 @@ export function AddProviderForm() {
           </p>
         )
       ) : null}
-      <div className="grid gap-3 sm:grid-cols-3">
+      <div className="grid gap-3 sm:grid-cols-2">
         <Field label="Display name" value={values.name} onChange={set("name")} />
+        <Field label="City and region" hint="Patients search by name or city in Connect." placeholder="Springfield, IL" value={values.location} onChange={set("location")} />
         <Field label="Client id" value={values.clientId} onChange={set("clientId")} autoComplete="off" />
         <Field label="Client secret" type="password" hint="Stored encrypted; leave empty for a public client." value={values.clientSecret} onChange={set("clientSecret")} autoComplete="new-password" />
       </div>
@@ -103,8 +104,9 @@ export function AddProviderForm() {
   );
 }
 
-export function ProviderControls({ provider }: { provider: { id: string; name: string; clientId: string; disabled: boolean } }) {
+export function ProviderControls({ provider }: { provider: { id: string; name: string; location: string; clientId: string; disabled: boolean } }) {
   const [name, setName] = useState(provider.name);
+  const [location, setLocation] = useState(provider.location);
   const [clientId, setClientId] = useState(provider.clientId);
   const [clientSecret, setClientSecret] = useState("");
   const [pending, setPending] = useState<string | null>(null);
@@ -119,13 +121,14 @@ export function ProviderControls({ provider }: { provider: { id: string; name: s
     <div className="space-y-4">
       <form
         noValidate
-        className="grid gap-3 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end"
+        className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_auto] lg:items-end"
         onSubmit={async (event) => {
           event.preventDefault();
-          if (await run("save", () => updateProviderAction(provider.id, { name, clientId, clientSecret: clientSecret || undefined }))) setClientSecret("");
+          if (await run("save", () => updateProviderAction(provider.id, { name, location, clientId, clientSecret: clientSecret || undefined }))) setClientSecret("");
         }}
       >
         <Field label={`Name of ${provider.name}`} value={name} onChange={(event) => setName(event.target.value)} />
+        <Field label={`City and region of ${provider.name}`} value={location} onChange={(event) => setLocation(event.target.value)} />
         <Field label={`Client id of ${provider.name}`} value={clientId} onChange={(event) => setClientId(event.target.value)} autoComplete="off" />
         <Field label={`New client secret of ${provider.name}`} type="password" hint="Empty keeps the stored one." value={clientSecret} onChange={(event) => setClientSecret(event.target.value)} autoComplete="new-password" />
         <Button type="submit" variant="secondary" pending={pending === "save"}>

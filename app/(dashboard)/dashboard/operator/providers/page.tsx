@@ -47,7 +47,12 @@ export default async function ProviderDirectoryPage() {
                     <CardHeader
                       headingId={`provider-${provider.id}`}
                       title={provider.name}
-                      description={<CopyableValue value={provider.fhirBaseUrl} what="FHIR base URL" />}
+                      description={
+                        <>
+                          {provider.location ? <span className="block">{provider.location}</span> : null}
+                          <CopyableValue value={provider.fhirBaseUrl} what="FHIR base URL" />
+                        </>
+                      }
                       actions={
                         <>
                           {provider.disabled ? <Badge tone="neutral">Disabled</Badge> : <Badge tone="success">Enabled</Badge>}

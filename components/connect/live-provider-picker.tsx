@@ -1,0 +1,78 @@
+"use client";
+
+import { useId, useState } from "react";
+import type { ProviderChoice } from "@/lib/connect";
+
+/** More matches than this ask the patient to type more: a deployment's live directory can list hundreds. */
+const MAX_SHOWN = 20;
+
+/** Every word typed must appear in the name or the city and region, in any order ("mercy springfield"). */
+function matches(provider: ProviderChoice, query: string): boolean {
+  const haystack = `${provider.name} ${provider.location}`.toLowerCase();
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => haystack.includes(word));
+}
+
+/**
+ * The live Connect flow's health system picker: the deployment's enabled providers, searched by name and city.
+ * Checkboxes (keyboard and screen reader friendly); the ones already chosen stay listed whatever the search, and
+ * at most MAX_SHOWN others are, so a large directory stays usable.
+ */
+export function LiveProviderPicker(props: { providers: ProviderChoice[]; selected: string[] }) {
+  const [query, setQuery] = useState("");
+  const [chosen, setChosen] = useState<string[]>(props.selected);
+  const searchId = useId();
+  const found = props.providers.filter((provider) => matches(provider, query));
+  const shown = new Set([...found.slice(0, MAX_SHOWN).map((provider) => provider.id), ...chosen]);
+  const more = found.length - found.slice(0, MAX_SHOWN).length;
+  const toggle = (id: string, on: boolean) => setChosen(on ? [...chosen, id] : chosen.filter((other) => other !== id));
+  return (
+    <fieldset className="space-y-3">
+      <legend className="font-semibold">Where do you get care?</legend>
+      <p className="text-sm text-slate-700">Find every health system that has your records. You will sign in at each one.</p>
+      <label htmlFor={searchId} className="block text-sm font-medium">
+        Search by name or city
+      </label>
+      <input
+        id={searchId}
+        type="search"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+        placeholder="For example: Mercy, or Springfield"
+        className="w-full rounded-lg border border-slate-400 bg-white px-3 py-2 focus:border-teal-700 focus:outline-none focus:ring-2 focus:ring-teal-700"
+      />
+      <p aria-live="polite" className="sr-only">
+        {found.length} health {found.length === 1 ? "system matches" : "systems match"}
+      </p>
+      <ul className="space-y-2">
+        {props.providers
+          .filter((provider) => shown.has(provider.id))
+          .map((provider) => (
+            <li key={provider.id}>
+              <label className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 bg-white p-3 has-[:checked]:border-teal-700 has-[:checked]:bg-teal-50">
+                <input
+                  type="checkbox"
+                  name="provider"
+                  value={provider.id}
+                  checked={chosen.includes(provider.id)}
+                  onChange={(event) => toggle(provider.id, event.target.checked)}
+                  className="mt-1 h-5 w-5 accent-teal-800"
+                />
+                <span>
+                  <span className="block font-medium">{provider.name}</span>
+                  {provider.location ? <span className="block text-sm text-slate-700">{provider.location}</span> : null}
+                </span>
+              </label>
+            </li>
+          ))}
+      </ul>
+      {more > 0 ? <p className="text-sm text-slate-700">{more} more match. Type more of the name or city to narrow the list.</p> : null}
+      {found.length === 0 ? (
+        <p className="text-sm text-slate-700">{props.providers.length === 0 ? "No health system can be connected here yet." : `No health system matches “${query}”.`}</p>
+      ) : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,195 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { grantReceipt } from "@/lib/consent";
+import { db } from "@/lib/db";
+import { importSource, runSourceImport } from "@/lib/imports";
+import { newId } from "@/lib/ids";
+import { createLiveProvider, setLiveProviderDisabled, testLiveProvider } from "@/lib/provider-directory";
+import { sourceResources } from "@/lib/sandbox";
+import { request, startApiServer } from "@/test/api-server";
+import { createTestApplication, createTestDeveloper, createTestSubject } from "@/test/factories";
+import { authorizeWithoutBrowser, startThirdPartySmartServer, type ThirdPartySmartServer } from "@/test/third-party-smart/server";
+import { availableProviders, beginSignIn, chooseProviders, completeSession, finishSignIn } from ".";
+import { linkToken } from "./link-tokens";
+
+// The live Connect flow end to end at the domain level, against a SMART on FHIR server no code of ours serves
+// (test/third-party-smart), with the platform's API answering over real HTTP.
+
+const FLOW_ORIGIN = "https://connect.chartkey.test";
+let smart: ThirdPartySmartServer;
+let api: Awaited<ReturnType<typeof startApiServer>>;
+
+beforeAll(async () => {
+  smart = await startThirdPartySmartServer({ redirectUris: [`${FLOW_ORIGIN}/connect/callback`] });
+  api = await startApiServer();
+});
+afterEach(() => vi.unstubAllEnvs());
+afterAll(async () => {
+  await smart?.stop();
+  await api?.close();
+});
+
+/** The deployment names the test server's host, as a self-hosted network would name its EHR. */
+function allowTestServerHost() {
+  vi.stubEnv("CHARTKEY_PROVIDER_PRIVATE_HOSTS", "127.0.0.1");
+}
+
+let added: Promise<{ operator: { id: string; email: string }; provider: { id: string } }> | null = null;
+
+/** The third-party server in the live directory, added once by an operator (one row per FHIR base URL). */
+async function liveProvider() {
+  added ??= (async () => {
+    const operator = await createTestDeveloper();
+    vi.stubEnv("CHARTKEY_OPERATOR_EMAILS", operator.email);
+    const provider = await createLiveProvider(operator.id, { name: "Third Party Health", location: "Springfield, IL", fhirBaseUrl: smart.fhirBaseUrl, clientId: smart.clientId, clientSecret: smart.clientSecret });
+    return { operator, provider };
+  })();
+  const found = await added;
+  vi.stubEnv("CHARTKEY_OPERATOR_EMAILS", found.operator.email);
+  return found;
+}
+
+/** An approved application's live key opens a session; the patient signs in at the third-party server and consents. */
+async function connectLivePatient(providerId: string, patient: string, syncMode: "one_time" | "continuous" = "one_time") {
+  const app = await createTestApplication({ syncMode });
+  await db().application.update({ where: { id: app.application.id }, data: { productionEnabled: true, status: "active" } });
+  const created = await request(api.origin, "POST", "/api/v1/connect/sessions", { token: app.liveKey, body: { categories: ["labs", "vitals", "conditions", "medications", "allergies"] } });
+  expect(created.status).toBe(201);
+  expect(created.body.environment).toBe("live");
+  const sessionId = created.body.id as string;
+  const token = linkToken("session", sessionId);
+
+  await chooseProviders(sessionId, "live", [providerId]);
+  const begun = await beginSignIn(token, providerId, FLOW_ORIGIN);
+  const authorization = new URL(begun.authorizationUrl);
+  expect(authorization.origin).toBe(smart.origin);
+  expect(authorization.searchParams.get("code_challenge_method")).toBe("S256");
+  expect(authorization.searchParams.get("redirect_uri")).toBe(`${FLOW_ORIGIN}/connect/callback`);
+  const callback = await authorizeWithoutBrowser(begun.authorizationUrl, patient);
+  expect(await finishSignIn(callback, (state) => state === begun.state)).toEqual({ token, error: null });
+  const { subjectId } = await completeSession(sessionId, ["labs", "vitals", "conditions", "medications", "allergies"]);
+  const source = await db().source.findFirstOrThrow({ where: { subjectId, providerId } });
+  return { ...app, sessionId, subjectId, source };
+}
+
+const records = async (key: string, subject: string) => request(api.origin, "GET", `/api/v1/users/${subject}/records`, { token: key });
+const tokenRequests = () => smart.requests.filter((line) => line.startsWith("POST /token")).length;
+
+describe("the live Connect flow against a third-party SMART on FHIR server", () => {
+  it("lists the deployment's enabled live providers, authorizes with PKCE S256 at the provider, and imports through the import job", async () => {
+    allowTestServerHost();
+    const { operator, provider } = await liveProvider();
+    const live = await availableProviders("live");
+    expect(live).toContainEqual({ id: provider.id, name: "Third Party Health", location: "Springfield, IL", description: "" });
+    expect((await availableProviders("sandbox")).map((choice) => choice.id)).not.toContain(provider.id);
+
+    const connected = await connectLivePatient(provider.id, "999");
+    expect(connected.source).toMatchObject({ connected: true, fhirPatientId: "999" });
+    // The operator disables it: a session that chose it earlier starts no new sign-in there.
+    const pending = (await request(api.origin, "POST", "/api/v1/connect/sessions", { token: connected.liveKey, body: { categories: ["labs"] } })).body.id as string;
+    await chooseProviders(pending, "live", [provider.id]);
+    await setLiveProviderDisabled(operator.id, provider.id, true);
+    await expect(beginSignIn(linkToken("session", pending), provider.id, FLOW_ORIGIN)).rejects.toMatchObject({ code: "invalid_request", message: expect.stringContaining("no longer offered") });
+    await setLiveProviderDisabled(operator.id, provider.id, false);
+    await importSource(connected.source.id);
+    expect(await db().source.findUniqueOrThrow({ where: { id: connected.source.id } })).toMatchObject({ syncStatus: "synced", lastError: null });
+    // Every read went to the third-party server, for its patient.
+    expect(smart.requests).toEqual(expect.arrayContaining(["GET /fhir/Patient/999", expect.stringMatching(/^GET \/fhir\/Observation\?patient=999&/)]));
+
+    const read = await records(connected.liveKey, connected.subjectId);
+    expect(read.status).toBe(200);
+    // The Inferno sample patient's conditions, each traced to its resource on the third-party server.
+    const text = JSON.stringify(read.body);
+    expect(text).toContain("Type 2 diabetes mellitus");
+    expect(text).toContain('"resourceId":"pdex-Condition-2"');
+    expect(await db().record.count({ where: { subjectId: connected.subjectId, deletedAt: null } })).toBeGreaterThan(3);
+  });
+
+  it("live data never reaches a sandbox key, and sandbox data never reaches a live key", async () => {
+    allowTestServerHost();
+    const { provider } = await liveProvider();
+    const connected = await connectLivePatient(provider.id, "pat015");
+    await importSource(connected.source.id);
+    expect((await records(connected.liveKey, connected.subjectId)).status).toBe(200);
+    // The same application's sandbox key: the live subject does not exist for it, and no list shows it.
+    expect((await records(connected.sandboxKey, connected.subjectId)).body.error?.code).toBe("not_found");
+    const sandboxList = await request(api.origin, "GET", "/api/v1/users", { token: connected.sandboxKey });
+    expect(JSON.stringify(sandboxList.body)).not.toContain(connected.subjectId);
+
+    // The reverse: a sandbox subject of the same application, with records and an active share.
+    const subject = await createTestSubject(connected.application.id, "sandbox");
+    const sandboxProvider = await db().provider.upsert({
+      where: { id: "isolation-sandbox" },
+      update: {},
+      create: { id: "isolation-sandbox", environment: "sandbox", name: "Sandbox Health", fhirBaseUrl: "http://x/fhir", authorizeUrl: "http://x/a", tokenUrl: "http://x/t", clientId: "c", clientSecretEncrypted: "" },
+    });
+    const source = await db().source.create({ data: { id: newId("src_"), patientId: subject.patientId, subjectId: subject.id, providerId: sandboxProvider.id, connected: true } });
+    await runSourceImport(source.id, async () => sourceResources("baseline-adult", "primary", 0));
+    await grantReceipt({ applicationId: connected.application.id, environment: "sandbox", subjectId: subject.id, categories: ["labs", "vitals"], expiresAt: new Date(Date.now() + 86_400_000) });
+    expect((await records(connected.sandboxKey, subject.id)).status).toBe(200);
+    expect((await records(connected.liveKey, subject.id)).body.error?.code).toBe("not_found");
+    const liveList = await request(api.origin, "GET", "/api/v1/users", { token: connected.liveKey });
+    expect(JSON.stringify(liveList.body)).toContain(connected.subjectId);
+    expect(JSON.stringify(liveList.body)).not.toContain(subject.id);
+  });
+
+  it("an expired access token is refreshed during an import, and the change on the server arrives", async () => {
+    allowTestServerHost();
+    const { provider } = await liveProvider();
+    const connected = await connectLivePatient(provider.id, "999");
+    await importSource(connected.source.id);
+    const before = await db().source.findUniqueOrThrow({ where: { id: connected.source.id } });
+
+    await smart.putResource({
+      resourceType: "Observation",
+      id: "third-party-new-glucose",
+      status: "final",
+      category: [{ coding: [{ system: "http://terminology.hl7.org/CodeSystem/observation-category", code: "laboratory" }] }],
+      code: { coding: [{ system: "http://loinc.org", code: "2345-7", display: "Glucose [Mass/volume] in Serum or Plasma" }], text: "Glucose" },
+      subject: { reference: "Patient/999" },
+      effectiveDateTime: "2026-11-20T08:00:00Z",
+      valueQuantity: { value: 97, unit: "mg/dL", system: "http://unitsofmeasure.org", code: "mg/dL" },
+    });
+    await smart.expireAccessTokens();
+    const tokensBefore = tokenRequests();
+    await importSource(connected.source.id);
+
+    const after = await db().source.findUniqueOrThrow({ where: { id: connected.source.id } });
+    expect(after).toMatchObject({ syncStatus: "synced", lastError: null });
+    // One refresh (the 401 of the first read), stored sealed: the access token at rest changed.
+    expect(tokenRequests()).toBe(tokensBefore + 1);
+    expect(after.accessTokenEncrypted).not.toBe(before.accessTokenEncrypted);
+    expect(JSON.stringify((await records(connected.liveKey, connected.subjectId)).body)).toContain("Glucose");
+  });
+
+  it("a revoked refresh token fails the source as reauthorization_required, and a continuous application gets sync.failed", async () => {
+    allowTestServerHost();
+    const { provider } = await liveProvider();
+    const connected = await connectLivePatient(provider.id, "pat015", "continuous");
+    await importSource(connected.source.id);
+    await smart.revokeRefreshTokens();
+    await smart.expireAccessTokens();
+
+    await expect(importSource(connected.source.id)).rejects.toMatchObject({ code: "reauthorization_required" });
+    const source = await db().source.findUniqueOrThrow({ where: { id: connected.source.id } });
+    expect(source.syncStatus).toBe("partial");
+    expect(source.lastError).toMatch(/^reauthorization_required: .*invalid_grant/);
+    const failures = await db().event.findMany({ where: { applicationId: connected.application.id, type: "sync.failed" } });
+    expect(failures.map((event) => event.data)).toEqual([expect.objectContaining({ sourceId: source.id, providerId: provider.id, code: "reauthorization_required" })]);
+    // Records already imported stay readable.
+    expect((await records(connected.liveKey, connected.subjectId)).status).toBe(200);
+  });
+
+  it("a request the outbound rules refuse fails the source with the reason, and the operator's connection test shows it", async () => {
+    allowTestServerHost();
+    const { operator, provider } = await liveProvider();
+    const connected = await connectLivePatient(provider.id, "999");
+    // The deployment stops naming the host: the server is now a plain-http loopback address like any other.
+    vi.stubEnv("CHARTKEY_PROVIDER_PRIVATE_HOSTS", "");
+    const readsBefore = smart.requests.length;
+    await expect(importSource(connected.source.id)).rejects.toMatchObject({ code: "provider_unavailable" });
+    expect(smart.requests.length).toBe(readsBefore);
+    const source = await db().source.findUniqueOrThrow({ where: { id: connected.source.id } });
+    expect(source.lastError).toMatch(/^provider_unavailable: The Patient read was refused by the outbound rules: refused http:\/\/127\.0\.0\.1:\d+\/fhir\/Patient\/999: health systems must use https/);
+    expect(await testLiveProvider(operator.id, provider.id)).toMatchObject({ checkError: expect.stringContaining("health systems must use https") });
+  });
+});

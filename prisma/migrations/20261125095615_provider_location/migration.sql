@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Provider" ADD COLUMN     "location" TEXT NOT NULL DEFAULT '';
