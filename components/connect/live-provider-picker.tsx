@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import { useTranslations } from "use-intl";
 import type { ProviderChoice } from "@/lib/connect";
 
 /** More matches than this ask the patient to type more: a deployment's live directory can list hundreds. */
@@ -22,6 +23,7 @@ function matches(provider: ProviderChoice, query: string): boolean {
  * at most MAX_SHOWN others are, so a large directory stays usable.
  */
 export function LiveProviderPicker(props: { providers: ProviderChoice[]; selected: string[] }) {
+  const t = useTranslations("livePicker");
   const [query, setQuery] = useState("");
   const [chosen, setChosen] = useState<string[]>(props.selected);
   const searchId = useId();
@@ -31,21 +33,21 @@ export function LiveProviderPicker(props: { providers: ProviderChoice[]; selecte
   const toggle = (id: string, on: boolean) => setChosen(on ? [...chosen, id] : chosen.filter((other) => other !== id));
   return (
     <fieldset className="space-y-3">
-      <legend className="font-semibold">Where do you get care?</legend>
-      <p className="text-sm text-slate-700">Find every health system that has your records. You will sign in at each one.</p>
+      <legend className="font-semibold">{t("legend")}</legend>
+      <p className="text-sm text-slate-700">{t("hint")}</p>
       <label htmlFor={searchId} className="block text-sm font-medium">
-        Search by name or city
+        {t("search")}
       </label>
       <input
         id={searchId}
         type="search"
         value={query}
         onChange={(event) => setQuery(event.target.value)}
-        placeholder="For example: Mercy, or Springfield"
+        placeholder={t("placeholder")}
         className="w-full rounded-lg border border-slate-400 bg-white px-3 py-2 focus:border-teal-700 focus:outline-none focus:ring-2 focus:ring-teal-700"
       />
       <p aria-live="polite" className="sr-only">
-        {found.length} health {found.length === 1 ? "system matches" : "systems match"}
+        {t("matches", { count: found.length })}
       </p>
       <ul className="space-y-2">
         {props.providers
@@ -69,9 +71,9 @@ export function LiveProviderPicker(props: { providers: ProviderChoice[]; selecte
             </li>
           ))}
       </ul>
-      {more > 0 ? <p className="text-sm text-slate-700">{more} more match. Type more of the name or city to narrow the list.</p> : null}
+      {more > 0 ? <p className="text-sm text-slate-700">{t("more", { count: more })}</p> : null}
       {found.length === 0 ? (
-        <p className="text-sm text-slate-700">{props.providers.length === 0 ? "No health system can be connected here yet." : `No health system matches “${query}”.`}</p>
+        <p className="text-sm text-slate-700">{props.providers.length === 0 ? t("none") : t("noMatch", { query })}</p>
       ) : null}
     </fieldset>
   );
