@@ -1,6 +1,7 @@
 import type * as oauth from "oauth4webapi";
 import { z } from "zod";
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
+import { plainHttpAllowed } from "./plain-http";
 import type { ProviderRow } from "./providers";
 import { fetchWithRetries } from "./retrying-fetch";
 import { SourceError } from "./source-error";
@@ -51,7 +52,7 @@ export async function discoverSmartServer(provider: ProviderRow, policy: HttpPol
     throw new SourceError("provider_unavailable", `${provider.id} does not offer PKCE with S256.`);
   }
   const endpoints = [fhirBaseUrl, configuration.authorization_endpoint, configuration.token_endpoint];
-  if (provider.environment === "live" && endpoints.some((endpoint) => new URL(endpoint).protocol !== "https:")) {
+  if (endpoints.some((endpoint) => new URL(endpoint).protocol !== "https:" && !plainHttpAllowed(provider, endpoint))) {
     throw new SourceError("provider_unavailable", `${provider.id} is a live provider and must use https throughout.`);
   }
   const server: SmartServer = {
