@@ -1,33 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { authenticateKey } from "@/lib/auth";
 import { attachSource, chooseProviders, completeSession, createSession } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { issueAuthorizationCodeDirectly } from "@/lib/ehr";
-import { beginAuthorization, completeAuthorization, ensureSandboxProviders } from "@/lib/sources";
+import { beginAuthorization, completeAuthorization } from "@/lib/sources";
 import { createTestApplication } from "@/test/factories";
-import { serveRouteFiles } from "@/test/route-server";
+import { serveSyntheticEhr } from "@/test/sandbox";
 import { importSource } from "./import-job";
 
 // Issue 26 item 1: the platform asks a health system only for the scopes of the categories the patient is asked
 // to share, reads only the shared categories' types, and stores only the shared categories' records.
 const PROVIDER = "riverbend-health";
 const PATIENT_KEY = "baseline-adult.primary";
-let ehr: Awaited<ReturnType<typeof serveRouteFiles>>;
-const previousPublicUrl = process.env.CHARTKEY_PUBLIC_URL;
-
-beforeAll(async () => {
-  ehr = await serveRouteFiles("ehr");
-  process.env.CHARTKEY_PUBLIC_URL = ehr.origin;
-  await ensureSandboxProviders();
-});
-
-afterAll(async () => {
-  process.env.CHARTKEY_PUBLIC_URL = previousPublicUrl;
-  await ehr.close();
-});
+const server = serveSyntheticEhr();
 
 /** A Connect session asking for `asked`, the patient signing in at the health system and then sharing `granted`. */
 async function connect(sandboxKey: string, asked: string[], granted: string[], externalUserId: string) {
+  const ehr = server();
   const key = await authenticateKey(`Bearer ${sandboxKey}`);
   const session = await createSession(key, { categories: asked, externalUserId }, ehr.origin);
   await chooseProviders(session.id, "sandbox", [PROVIDER]);
@@ -94,7 +83,7 @@ describe("importing only what the patient shared", () => {
   it("the synthetic health system refuses reads outside the granted per-type scopes", async () => {
     const { sandboxKey } = await createTestApplication();
     const shared = await connect(sandboxKey, ["allergies"], ["allergies"], "patient-d");
-    const fhir = `${ehr.origin}/ehr/${PROVIDER}/fhir`;
+    const fhir = `${server().origin}/ehr/${PROVIDER}/fhir`;
     const get = (path: string) => fetch(`${fhir}/${path}`, { headers: { Authorization: `Bearer ${shared.tokens.accessToken}`, Accept: "application/fhir+json" } });
     expect((await get(`AllergyIntolerance?patient=${shared.tokens.patientId}`)).status).toBe(200);
     expect((await get(`Condition?patient=${shared.tokens.patientId}`)).status).toBe(403);
