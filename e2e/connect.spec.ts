@@ -37,6 +37,7 @@ for (const viewport of [
   { name: "desktop", width: 1280, height: 900 },
 ]) {
   test(`on a ${viewport.name}: one health system, a deselected category, live import, receipt and revoke`, async ({ page, request, baseURL }) => {
+    test.setTimeout(60_000);
     await page.setViewportSize(viewport);
     const session = await createSession(request, baseURL!, ["labs", "vitals", "medications", "allergies"]);
 

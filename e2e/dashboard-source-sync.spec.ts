@@ -20,6 +20,7 @@ for (const viewport of [
     await page.getByRole("link", { name: /Open subject u_/ }).click();
 
     const sources = page.getByRole("table", { name: "Sources of the subject" });
+    await expect(sources.getByText(/^source_unavailable: /)).toBeVisible();
     const headers = await sources.getByRole("columnheader").allTextContents();
     expect(headers).toEqual(expect.arrayContaining(["Last synced", "Next sync", "Last error"]));
     const rows = sources.getByRole("row");
