@@ -37,6 +37,7 @@ for (const viewport of [
   { name: "desktop", width: 1280, height: 900 },
 ]) {
   test(`on a ${viewport.name}: one health system, a deselected category, live import, receipt and revoke`, async ({ page, request, baseURL }) => {
+    test.setTimeout(60_000);
     await page.setViewportSize(viewport);
     const session = await createSession(request, baseURL!, ["labs", "vitals", "medications", "allergies"]);
 
@@ -63,6 +64,18 @@ for (const viewport of [
     expect(completed.grantedCategories).toEqual(["medications", "allergies", "labs"]);
     expect(completed.sources).toEqual([expect.objectContaining({ status: "synced" })]);
     expect(completed.sources[0]!.recordCount).toBeGreaterThan(0);
+
+    // Only what the patient shared was fetched and stored, so the done page's count is the shared records' count.
+    const shown = Number(/· (\d+) records/.exec((await page.locator('[data-status="synced"]').textContent())!)![1]);
+    const snapshot = (await (await request.get(`/api/v1/users/${completed.subject}/records`, { headers: auth() })).json()) as { sections: Record<string, { records: unknown[] }> };
+    expect(Object.keys(snapshot.sections).sort()).toEqual(["allergies", "labs", "medications"]);
+    expect(shown).toBe(Object.values(snapshot.sections).reduce((sum, section) => sum + section.records.length, 0));
+    expect(shown).toBe(completed.sources[0]!.recordCount);
+    const db = new pg.Client({ connectionString: platformDatabaseUrl() });
+    await db.connect();
+    const stored = await db.query<{ category: string }>(`SELECT DISTINCT "category" FROM "Record" WHERE "subjectId" = $1 ORDER BY 1`, [completed.subject]);
+    await db.end();
+    expect(stored.rows.map((row) => row.category)).toEqual(["allergies", "labs", "medications"]);
 
     const labs = await request.get(`/api/v1/users/${completed.subject}/records/labs?limit=5`, { headers: auth() });
     expect(labs.status()).toBe(200);

@@ -15,9 +15,10 @@ export type Session = Json & { id: string; status: string; subject: string | nul
 
 /**
  * Serves the synthetic health systems over HTTP for the file's tests (the SMART client talks to them as to any
- * provider) and points CHARTKEY_PUBLIC_URL at them, as a deployment's own origin would be.
+ * provider) and points CHARTKEY_PUBLIC_URL at them, as a deployment's own origin would be. Returns the server (its
+ * origin and the requests it served) for tests to call once it has started.
  */
-export function serveSyntheticEhr() {
+export function serveSyntheticEhr(): () => Awaited<ReturnType<typeof serveRouteFiles>> {
   let ehr: Awaited<ReturnType<typeof serveRouteFiles>> | undefined;
   const previous = process.env.CHARTKEY_PUBLIC_URL;
   beforeAll(async () => {
@@ -29,6 +30,10 @@ export function serveSyntheticEhr() {
     process.env.CHARTKEY_PUBLIC_URL = previous;
     await ehr?.close();
   });
+  return () => {
+    if (!ehr) throw new Error("the synthetic health systems are served from beforeAll on");
+    return ehr;
+  };
 }
 
 async function call(handler: (request: Request, context: ReturnType<typeof routeContext>) => Promise<Response>, path: string, key: string, params: Record<string, string>, body?: unknown) {

@@ -47,3 +47,16 @@ export function sandboxPatientLimit(): number {
 export function agentRequestsPerMinute(): number {
   return positiveInteger("CHARTKEY_AGENT_RATE_LIMIT_PER_MINUTE", 300);
 }
+
+/**
+ * How often continuous consent re-imports each live source (design §6 Sources: every 6 hours), in minutes; each
+ * source's next sync is jittered around it (lib/imports/continuous-sync.ts).
+ */
+export function syncIntervalMinutes(): number {
+  return positiveInteger("CHARTKEY_SYNC_INTERVAL_MINUTES", 360);
+}
+
+/** Scheduled source imports the deployment runs at once, across all its workers. */
+export function syncConcurrency(): number {
+  return positiveInteger("CHARTKEY_SYNC_CONCURRENCY", 4);
+}

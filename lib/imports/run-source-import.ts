@@ -3,11 +3,14 @@ import { db, Prisma } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { applySourceFacts, normalizeResources, summarizeNormalization, type ApplyOutcome } from "@/lib/records";
+import { applySourceFacts, CATEGORIES, normalizeResources, parseCategoryList, summarizeNormalization, type ApplyOutcome, type Category } from "@/lib/records";
 import { SourceError } from "@/lib/sources";
 
-/** Reads a source's current resources from its health system (the SMART on FHIR client, for sandbox and live). */
-export type FetchSourceResources = (sourceId: string) => Promise<FhirResource[]>;
+/**
+ * Reads a source's current resources of the categories shared from its health system (the SMART on FHIR client,
+ * for sandbox and live).
+ */
+export type FetchSourceResources = (sourceId: string, categories: readonly Category[]) => Promise<FhirResource[]>;
 
 export type ImportResult = { importId: string; outcome: ApplyOutcome };
 
@@ -62,10 +65,13 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     // The sandbox's `source.fail`: this one import fails as an unreachable health system would; the flag is spent.
     const failed = await db().source.updateMany({ where: { id: sourceId, failNextImport: true }, data: { failNextImport: false } });
     if (failed.count > 0) throw new SourceError("source_unavailable", "The health system could not be reached (sandbox source.fail).");
-    const resources = await fetchResources(sourceId);
-    const result = normalizeResources(resources, { sourceId, sourceName: source.provider.name }, source.subjectId);
+    const categories = await sharedCategories(source);
+    const resources = await fetchResources(sourceId, categories);
+    const normalized = normalizeResources(resources, { sourceId, sourceName: source.provider.name }, source.subjectId);
+    // A type read for one category can yield another (a DiagnosticReport read for labs is a documents record).
+    const result = { ...normalized, facts: normalized.facts.filter((fact) => categories.includes(fact.category)) };
     const summary = summarizeNormalization(result);
-    const outcome = await applySourceFacts({ subjectId: source.subjectId, sourceId, facts: result.facts });
+    const outcome = await applySourceFacts({ subjectId: source.subjectId, sourceId, facts: result.facts, categories });
     const finishedAt = now();
     await db().$transaction([
       // Conditional: an import another attempt already declared interrupted stays so, even if it finishes after all.
@@ -123,6 +129,18 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     }
     throw error;
   }
+}
+
+/**
+ * What the patient shares, so what an import reads and stores: the categories of the subject's newest receipt (a
+ * later consent that adds categories is imported by the next import), or, before the patient has consented, those
+ * the session that attached the source asked for.
+ */
+async function sharedCategories(source: { subjectId: string; connectSessionId: string | null }): Promise<Category[]> {
+  const receipt = await db().consentReceipt.findFirst({ where: { subjectId: source.subjectId }, orderBy: [{ grantedAt: "desc" }, { id: "desc" }], select: { categories: true } });
+  if (receipt) return parseCategoryList(receipt.categories);
+  const session = source.connectSessionId ? await db().connectSession.findUnique({ where: { id: source.connectSessionId }, select: { categories: true } }) : null;
+  return session ? parseCategoryList(session.categories) : [...CATEGORIES];
 }
 
 function countByType(resources: readonly FhirResource[]): Record<string, number> {

@@ -4,4 +4,5 @@ export const QUEUE = {
   sandboxSimulation: "sandbox-simulation",
   webhookDelivery: "webhook-delivery",
   conformanceRun: "conformance-run",
+  continuousSync: "continuous-sync",
 } as const;

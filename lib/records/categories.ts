@@ -2,6 +2,7 @@ import { ApiError } from "@/lib/http";
 import { CATEGORIES, isCategory, type Category } from "./category-names";
 
 export * from "./category-names";
+export * from "./category-resource-types";
 
 /** Validates category names (400 `invalid_categories` for any unknown one); returns them deduplicated, in category order. */
 export function parseCategoryList(names: readonly string[]): Category[] {

@@ -2,6 +2,7 @@ import * as oauth from "oauth4webapi";
 import { encryptSecret } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
+import { parseCategoryList, resourceTypesFor, type Category } from "@/lib/records";
 import { findProvider } from "./providers";
 import { discoverSmartServer } from "./smart-discovery";
 
@@ -9,16 +10,30 @@ import { discoverSmartServer } from "./smart-discovery";
 export const AUTHORIZATION_MINUTES = 15;
 
 /**
- * What the platform asks every provider for: the patient picked at sign-in, a refresh token so continuous consent
- * can re-import, and read access to the patient's record.
+ * What the platform asks a provider for to share `categories`: the patient picked at sign-in, a refresh token so
+ * continuous consent can re-import, and read access to the resource types those categories are read from, no
+ * more (SMART App Launch v1 syntax, which v2 servers accept as well).
  */
-export const DEFAULT_SCOPE = "launch/patient offline_access patient/*.read";
+export function scopeForCategories(categories: readonly Category[]): string {
+  return ["launch/patient", "offline_access", ...resourceTypesFor(categories).map((type) => `patient/${type}.read`)].join(" ");
+}
+
+/**
+ * The categories a session's sign-in asks for: those the patient granted once the session has completed (a
+ * simulation signs in after consenting), else those the application requested, which the patient chooses among
+ * after signing in.
+ */
+async function sessionCategories(connectSessionId: string): Promise<Category[]> {
+  const session = await db().connectSession.findUniqueOrThrow({ where: { id: connectSessionId }, select: { categories: true, grantedCategories: true } });
+  return parseCategoryList(session.grantedCategories.length > 0 ? session.grantedCategories : session.categories);
+}
 
 export type BeginAuthorizationInput = {
   connectSessionId: string;
   providerId: string;
   /** Where the provider sends the patient back: the Connect flow's callback on this deployment's origin. */
   redirectUri: string;
+  /** Default: `scopeForCategories` of the session's categories. */
   scope?: string;
   /**
    * The application the patient is sharing with, named to the sandbox's synthetic health systems (as
@@ -63,7 +78,7 @@ export async function beginAuthorization(input: BeginAuthorizationInput): Promis
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", provider.clientId);
   url.searchParams.set("redirect_uri", input.redirectUri);
-  url.searchParams.set("scope", input.scope ?? DEFAULT_SCOPE);
+  url.searchParams.set("scope", input.scope ?? scopeForCategories(await sessionCategories(input.connectSessionId)));
   url.searchParams.set("state", state);
   url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(codeVerifier));
   url.searchParams.set("code_challenge_method", "S256");

@@ -1,7 +1,7 @@
 import type { Bundle, FhirResource, Patient } from "fhir/r4";
 import { db } from "@/lib/db";
 import { nestsDeeperThan } from "@/lib/http";
-import { NORMALIZERS } from "@/lib/records";
+import { CATEGORIES, resourceTypesFor } from "@/lib/records";
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import type { ProviderRow } from "./providers";
 import { REFRESH_MARGIN_MS, refreshSourceTokens } from "./refresh-access-token";
@@ -9,9 +9,9 @@ import { fetchWithRetries } from "./retrying-fetch";
 import { SourceError } from "./source-error";
 import { openSourceTokens, type SmartTokens } from "./source-tokens";
 
-/** The types a records import reads: every type a normalizer maps, the Patient itself read directly. */
+/** The types an import of every category reads (the Patient itself is read directly, the others searched). */
 export function importedResourceTypes(): string[] {
-  return Object.keys(NORMALIZERS).filter((type) => type !== "Patient");
+  return resourceTypesFor(CATEGORIES);
 }
 
 export type FetchOptions = {
@@ -22,7 +22,8 @@ export type FetchOptions = {
 
 export type FetchedPatientRecord = {
   patientId: string;
-  patient: Patient;
+  /** Null unless `Patient` was among the types asked for (demographics shared). */
+  patient: Patient | null;
   /** The Patient first, then each type's matches in the server's order; one copy of each type/id. */
   resources: FhirResource[];
   /** Searches the provider refused (400, 403, 404: a type it does not serve, or outside the granted scope). */
@@ -121,9 +122,18 @@ async function searchType(session: SourceSession, fhirBaseUrl: string, resourceT
   return found;
 }
 
+async function readPatient(session: SourceSession, fhirBaseUrl: string): Promise<Patient> {
+  const describe = "The Patient read";
+  const response = await session.get(`${fhirBaseUrl}/Patient/${encodeURIComponent(session.patientId)}`, describe);
+  if (!response.ok) throw new SourceError("invalid_response", `${describe} answered ${response.status}.`, { status: response.status });
+  const patient = (await readSourceJson(response, describe)) as Patient;
+  if (patient?.resourceType !== "Patient") throw new SourceError("invalid_response", `${describe} did not answer a Patient.`);
+  return patient;
+}
+
 /**
- * Everything the source holds for its patient: the Patient read, then a search per type (`patient` and `_count`),
- * following `next` links. Each request has the policy's timeout and retries (429 after Retry-After, 5xx with
+ * What the source holds for its patient, of the given types: the Patient read (when asked for), then a search per
+ * other type (`patient` and `_count`), following `next` links. Each request has the policy's timeout and retries (429 after Retry-After, 5xx with
  * backoff); an expiring token is refreshed first, and a 401 refreshes it once. Tokens are read from and written
  * back to the Source row, sealed.
  */
@@ -134,13 +144,8 @@ export async function fetchPatientResources(source: { id: string }, types: reado
   await session.refreshIfExpiring();
   const fhirBaseUrl = row.provider.fhirBaseUrl.replace(/\/+$/, "");
 
-  const patientDescribe = "The Patient read";
-  const patientResponse = await session.get(`${fhirBaseUrl}/Patient/${encodeURIComponent(session.patientId)}`, patientDescribe);
-  if (!patientResponse.ok) throw new SourceError("invalid_response", `${patientDescribe} answered ${patientResponse.status}.`, { status: patientResponse.status });
-  const patient = (await readSourceJson(patientResponse, patientDescribe)) as Patient;
-  if (patient?.resourceType !== "Patient") throw new SourceError("invalid_response", `${patientDescribe} did not answer a Patient.`);
-
-  const resources = new Map<string, FhirResource>([[`Patient/${patient.id}`, patient]]);
+  const patient = types.includes("Patient") ? await readPatient(session, fhirBaseUrl) : null;
+  const resources = new Map<string, FhirResource>(patient ? [[`Patient/${patient.id}`, patient]] : []);
   const unavailableTypes: FetchedPatientRecord["unavailableTypes"] = [];
   for (const resourceType of types.filter((type) => type !== "Patient")) {
     const result = await searchType(session, fhirBaseUrl, resourceType, options.pageSize ?? DEFAULT_PAGE_SIZE);

@@ -1,6 +1,6 @@
 // Health-system sources: the SMART on FHIR client the Connect flow and the import jobs share, for sandbox and
 // live providers alike.
-export { AUTHORIZATION_MINUTES, beginAuthorization, DEFAULT_SCOPE, type BeginAuthorizationInput, type BegunAuthorization } from "./begin-authorization";
+export { AUTHORIZATION_MINUTES, beginAuthorization, scopeForCategories, type BeginAuthorizationInput, type BegunAuthorization } from "./begin-authorization";
 export { completeAuthorization, type CompleteAuthorizationInput, type CompletedAuthorization } from "./complete-authorization";
 export { fetchPatientResources, importedResourceTypes, type FetchedPatientRecord, type FetchOptions } from "./fetch-patient-resources";
 export { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";

@@ -7,6 +7,7 @@ import { advanceEhrPatientPhase, clearEhrFaults, injectEhrFault, issueAuthorizat
 import { withTestDataTag } from "@/lib/fhir";
 import { validateFhirResource } from "@/test/fhir-validate";
 import { newId } from "@/lib/ids";
+import { CATEGORIES } from "@/lib/records";
 import { sourceResources } from "@/lib/sandbox";
 import {
   beginAuthorization,
@@ -15,6 +16,7 @@ import {
   ensureSandboxProviders,
   fetchPatientResources,
   importedResourceTypes,
+  scopeForCategories,
   SourceError,
   storeSourceTokens,
   type HttpPolicy,
@@ -50,7 +52,8 @@ async function connectSession(): Promise<string> {
       id: newId("cs_"),
       applicationId: application.id,
       environment: "sandbox",
-      categories: ["conditions"],
+      // Every category: these tests read every type the import reads, and the sign-in asks for the session's scopes.
+      categories: [...CATEGORIES],
       connectTokenHash: randomBytes(16).toString("hex"),
       expiresAt: new Date(Date.now() + 3_600_000),
     },
@@ -137,7 +140,8 @@ describe("the SMART on FHIR client against a synthetic health system, over HTTP"
       response_type: "code",
       client_id: SANDBOX_CLIENT_ID,
       redirect_uri: callbackUri(),
-      scope: "launch/patient offline_access patient/*.read",
+      // Read access to exactly the types of the session's categories (here all ten), never patient/*.read.
+      scope: scopeForCategories(CATEGORIES),
       state: begun.state,
       code_challenge_method: "S256",
       aud: `${ehr.origin}/ehr/${PROVIDER}/fhir`,
@@ -158,7 +162,7 @@ describe("the SMART on FHIR client against a synthetic health system, over HTTP"
 
     const completed = await completeAuthorization({ state: begun.state, callbackUrl, policy: POLICY });
     expect(completed).toMatchObject({ connectSessionId: sessionId, providerId: PROVIDER });
-    expect(completed.tokens).toMatchObject({ patientId: "baseline-adult-patient", scope: "launch/patient offline_access patient/*.read" });
+    expect(completed.tokens).toMatchObject({ patientId: "baseline-adult-patient", scope: scopeForCategories(CATEGORIES) });
     expect(completed.tokens.refreshToken).toBeTruthy();
     expect(completed.tokens.expiresAt.getTime()).toBeGreaterThan(Date.now() + 290_000);
     // Single use.
@@ -250,8 +254,8 @@ describe("the SMART on FHIR client against a synthetic health system, over HTTP"
   it("retries 5xx with backoff and gives up as source_unavailable; a Retry-After beyond the policy is not waited for", async () => {
     const { sourceId } = await connectedSource();
     injectEhrFault(PROVIDER, PATIENT_KEY, { status: 503, count: 2, retryAfterSeconds: 0 });
-    const recovered = await fetchPatientResources({ id: sourceId }, ["Condition"], { policy: POLICY });
-    expect(recovered.patient.id).toBe("baseline-adult-patient");
+    const recovered = await fetchPatientResources({ id: sourceId }, ["Patient", "Condition"], { policy: POLICY });
+    expect(recovered.patient?.id).toBe("baseline-adult-patient");
 
     injectEhrFault(PROVIDER, PATIENT_KEY, { status: 503, count: POLICY.maxAttempts, retryAfterSeconds: 0 });
     await expectSourceError(fetchPatientResources({ id: sourceId }, ["Condition"], { policy: POLICY }), "source_unavailable");

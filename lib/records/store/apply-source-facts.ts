@@ -12,6 +12,11 @@ export type SourceFacts = {
   sourceId: string;
   /** The source's whole current state, normalized with the subject as scope (so record ids are the subject's). */
   facts: readonly NormalizedFact[];
+  /**
+   * The categories the facts cover (default all): the source's records of other categories were not read (the
+   * patient does not share them now), so they are left as they are rather than taken for deleted.
+   */
+  categories?: readonly Category[];
 };
 
 /** What an import changed: feed entries written (upserts, tombstones), facts left alone, and the categories touched. */
@@ -46,7 +51,7 @@ type Change = { category: Category; recordId: string; changeType: "upsert" | "de
  * it again with the same facts writes nothing. Imports of one subject run one at a time (the subject row is locked);
  * imports of different subjects never wait on each other.
  */
-export async function applySourceFacts({ subjectId, sourceId, facts }: SourceFacts): Promise<ApplyOutcome> {
+export async function applySourceFacts({ subjectId, sourceId, facts, categories: covered = CATEGORIES }: SourceFacts): Promise<ApplyOutcome> {
   return withTransaction("ReadCommitted", async (tx) => {
     await lockSubject(tx, subjectId);
     const stored = await storedRecords(tx, subjectId);
@@ -77,7 +82,7 @@ export async function applySourceFacts({ subjectId, sourceId, facts }: SourceFac
     }
 
     for (const record of stored) {
-      if (record.deletedAt !== null || seen.has(factKeyOf(record.category, record.factKey))) continue;
+      if (record.deletedAt !== null || seen.has(factKeyOf(record.category, record.factKey)) || !covered.includes(record.category as Category)) continue;
       if (!record.sources.some((contribution) => contribution.sourceId === sourceId)) continue;
       const contributions = withoutSource(record.sources, sourceId);
       if (contributions.length === 0) {

@@ -90,7 +90,8 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
                 <Th>Status</Th>
                 <Th>Phase</Th>
                 <Th>Last synced</Th>
-                <Th>Error</Th>
+                <Th>Next sync</Th>
+                <Th>Last error</Th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -107,6 +108,10 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
                     <span data-testid="source-phase">phase {source.phase}</span>
                   </Td>
                   <Td className="whitespace-nowrap font-mono text-xs">{source.lastSyncedAt?.toISOString() ?? "—"}</Td>
+                  <Td className="text-xs">
+                    {/* Live sources of continuous applications sync on a schedule; a sandbox source changes only when advanced. */}
+                    {application.syncMode === "continuous" ? "When advanced (records.advance imports it at once)" : "None: one-time consent imports once"}
+                  </Td>
                   <Td className="text-xs">{source.lastError ?? "—"}</Td>
                 </tr>
               ))}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { authenticateKey } from "@/lib/auth";
+import { attachSource, chooseProviders, completeSession, createSession } from "@/lib/connect";
+import { db } from "@/lib/db";
+import { issueAuthorizationCodeDirectly } from "@/lib/ehr";
+import { beginAuthorization, completeAuthorization } from "@/lib/sources";
+import { createTestApplication } from "@/test/factories";
+import { serveSyntheticEhr } from "@/test/sandbox";
+import { importSource } from "./import-job";
+
+// Issue 26 item 1: the platform asks a health system only for the scopes of the categories the patient is asked
+// to share, reads only the shared categories' types, and stores only the shared categories' records.
+const PROVIDER = "riverbend-health";
+const PATIENT_KEY = "baseline-adult.primary";
+const server = serveSyntheticEhr();
+
+/** A Connect session asking for `asked`, the patient signing in at the health system and then sharing `granted`. */
+async function connect(sandboxKey: string, asked: string[], granted: string[], externalUserId: string) {
+  const ehr = server();
+  const key = await authenticateKey(`Bearer ${sandboxKey}`);
+  const session = await createSession(key, { categories: asked, externalUserId }, ehr.origin);
+  await chooseProviders(session.id, "sandbox", [PROVIDER]);
+  const begun = await beginAuthorization({ connectSessionId: session.id, providerId: PROVIDER, redirectUri: `${ehr.origin}/connect/callback` });
+  const callbackUrl = await issueAuthorizationCodeDirectly({ authorizationUrl: begun.authorizationUrl, patientKey: PATIENT_KEY });
+  const completed = await completeAuthorization({ state: begun.state, callbackUrl });
+  const sourceId = await attachSource(session.id, PROVIDER, completed.tokens);
+  const { subjectId } = await completeSession(session.id, granted);
+  const mark = ehr.served.length;
+  const imported = await importSource(sourceId);
+  const requested = ehr.served.slice(mark).filter((request) => request.method === "GET").map((request) => new URL(request.path, ehr.origin).pathname.split("/")[4]);
+  return { requestedScope: new URL(begun.authorizationUrl).searchParams.get("scope"), tokens: completed.tokens, sourceId, subjectId, imported, requested };
+}
+
+/** The categories an import counted records of. */
+const counted = (counts: Record<string, number>) => Object.keys(counts).filter((category) => counts[category]! > 0).sort();
+
+async function storedCategories(subjectId: string): Promise<string[]> {
+  const rows = await db().record.groupBy({ by: ["category"], where: { subjectId, deletedAt: null }, orderBy: { category: "asc" } });
+  return rows.map((row) => row.category);
+}
+
+describe("importing only what the patient shared", () => {
+  it("asks for exactly the shared categories' scopes, reads only their types and stores only their records", async () => {
+    const { sandboxKey } = await createTestApplication();
+    const shared = await connect(sandboxKey, ["conditions", "allergies", "immunizations", "vitals"], ["conditions", "allergies", "immunizations", "vitals"], "patient-a");
+    expect(shared.requestedScope).toBe(
+      "launch/patient offline_access patient/Condition.read patient/AllergyIntolerance.read patient/Immunization.read patient/Observation.read",
+    );
+    expect(shared.tokens.scope).toBe(shared.requestedScope);
+    expect([...new Set(shared.requested)].sort()).toEqual(["AllergyIntolerance", "Condition", "Immunization", "Observation"]);
+    expect(await storedCategories(shared.subjectId)).toEqual(["allergies", "conditions", "immunizations", "vitals"]);
+    // The import's counts (the Connect done page's "N records") are the stored records' count.
+    const counts = (await db().sourceImport.findUniqueOrThrow({ where: { id: shared.imported.importId } })).recordCounts as Record<string, number>;
+    const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
+    expect(total).toBe(await db().record.count({ where: { subjectId: shared.subjectId, deletedAt: null } }));
+    expect(counted(counts)).toEqual(["allergies", "conditions", "immunizations", "vitals"]);
+  });
+
+  it("a category the patient unticks after signing in is neither stored nor counted, though its type was read for another", async () => {
+    const { sandboxKey } = await createTestApplication();
+    const shared = await connect(sandboxKey, ["labs", "vitals"], ["labs"], "patient-b");
+    expect(shared.requestedScope).toBe("launch/patient offline_access patient/Observation.read patient/DiagnosticReport.read");
+    expect(await storedCategories(shared.subjectId)).toEqual(["labs"]);
+    const counts = (await db().sourceImport.findUniqueOrThrow({ where: { id: shared.imported.importId } })).recordCounts as Record<string, number>;
+    expect(counted(counts)).toEqual(["labs"]);
+  });
+
+  it("a later consent that adds categories imports them then, and keeps what was shared before", async () => {
+    const { sandboxKey } = await createTestApplication();
+    const first = await connect(sandboxKey, ["allergies"], ["allergies"], "patient-c");
+    expect(await storedCategories(first.subjectId)).toEqual(["allergies"]);
+    const allergies = await db().record.findMany({ where: { subjectId: first.subjectId, category: "allergies" }, select: { id: true } });
+
+    const later = await connect(sandboxKey, ["allergies", "immunizations", "demographics"], ["allergies", "immunizations", "demographics"], "patient-c");
+    expect(later.subjectId).toBe(first.subjectId);
+    expect(later.requestedScope).toBe("launch/patient offline_access patient/Patient.read patient/AllergyIntolerance.read patient/Immunization.read");
+    expect(await storedCategories(later.subjectId)).toEqual(["allergies", "demographics", "immunizations"]);
+    expect(later.imported.outcome.categories).toEqual(["demographics", "immunizations"]);
+    // The allergies records are the same records, unchanged: no tombstone, no rewrite.
+    expect(await db().record.findMany({ where: { subjectId: first.subjectId, category: "allergies", deletedAt: null }, select: { id: true } })).toEqual(allergies);
+  });
+
+  it("the synthetic health system refuses reads outside the granted per-type scopes", async () => {
+    const { sandboxKey } = await createTestApplication();
+    const shared = await connect(sandboxKey, ["allergies"], ["allergies"], "patient-d");
+    const fhir = `${server().origin}/ehr/${PROVIDER}/fhir`;
+    const get = (path: string) => fetch(`${fhir}/${path}`, { headers: { Authorization: `Bearer ${shared.tokens.accessToken}`, Accept: "application/fhir+json" } });
+    expect((await get(`AllergyIntolerance?patient=${shared.tokens.patientId}`)).status).toBe(200);
+    expect((await get(`Condition?patient=${shared.tokens.patientId}`)).status).toBe(403);
+    expect((await get(`Observation?patient=${shared.tokens.patientId}`)).status).toBe(403);
+    expect((await get(`Patient/${shared.tokens.patientId}`)).status).toBe(403);
+  });
+});
