@@ -78,10 +78,12 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
       "`scripts/bench/webhook-fanout.ts`: per endpoint count, a backlog of pending deliveries spread over that many applications, each with its own local receiver, drained by one worker (queue, claim, signing, POST over keep-alive, attempt log); beside it the bare loop signs and posts the same payloads to the same receivers with the same concurrency, no queue or database.",
       "",
     );
-    lines.push("| Endpoints | Deliveries | Platform deliveries/s | Bare loop deliveries/s | Platform / bare | Load (platform, bare) |");
-    lines.push("|---:|---:|---:|---:|---:|---|");
+    lines.push("| Endpoints | Worker processes | Deliveries (received, attempts logged) | Platform deliveries/s | Bare loop deliveries/s | Platform / bare | Load (platform, bare) |");
+    lines.push("|---:|---:|---:|---:|---:|---:|---|");
     for (const run of results.webhooks) {
-      lines.push(`| ${run.endpoints} | ${n(run.events)} | **${n(run.platform)}** | ${n(run.bare)} | **${run.ratio.toFixed(2)}×** | ${run.load.platform}, ${run.load.bare} |`);
+      lines.push(
+        `| ${run.endpoints} | ${run.workers ?? 1} | ${n(run.events)} (${run.received ?? "–"}, ${run.attempts ?? "–"}) | **${n(run.platform)}** | ${n(run.bare)} | **${run.ratio.toFixed(2)}×** | ${run.load.platform}, ${run.load.bare} |`,
+      );
     }
     lines.push("");
   }
@@ -110,7 +112,18 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
     }
     lines.push("");
   }
-  if (scaleOut) lines.push("## Two app processes, two workers, one PostgreSQL", "", scaleOut, "");
+  const scaled = (results.webhooks ?? []).filter((run) => (run.workers ?? 1) > 1);
+  if (scaleOut || scaled.length > 0) {
+    lines.push("## Two app processes, two workers, one PostgreSQL", "");
+    for (const run of scaled) {
+      const single = results.webhooks!.find((candidate) => candidate.endpoints === run.endpoints && (candidate.workers ?? 1) === 1);
+      lines.push(
+        `- Webhook fan-out to ${run.endpoints} endpoints drained by ${run.workers} worker processes: ${n(run.platform)} deliveries/s${single ? ` (one worker: ${n(single.platform)}/s)` : ""}; ${n(run.events)} queued, ${run.received ?? "–"} received, ${run.attempts ?? "–"} attempts logged${run.received === run.events && run.attempts === run.events ? ": every delivery made once, none lost" : ""} (load ${run.load.platform}).`,
+      );
+    }
+    if (scaleOut) lines.push(scaleOut);
+    lines.push("");
+  }
   lines.push("![requests per second, app and baseline](results.svg)", "");
   return lines.join("\n");
 }

@@ -4,6 +4,7 @@
 // receiver (events, outbox rows and their jobs, written in bulk) drained by one worker, beside a bare loop that
 // signs and posts the same payloads to the same receivers with the same concurrency and no queue or database.
 // Prints deliveries per second for both and, last, a `RESULT` line of JSON.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,9 +13,14 @@ import path from "node:path";
 import pg from "pg";
 import { Webhook } from "standardwebhooks";
 import { loadAverage } from "./machine";
+import type { WebhookRun } from "./results";
 
 const total = Number(process.env.WEBHOOK_FANOUT_EVENTS ?? "10000");
-const endpointCounts = (process.env.WEBHOOK_FANOUT_ENDPOINTS ?? "1,10,100").split(",").map(Number);
+// "10x2": ten endpoints drained by two worker processes instead of one worker in this process.
+const runsAsked = (process.env.WEBHOOK_FANOUT_ENDPOINTS ?? "1,10,100,10x2").split(",").map((run) => {
+  const [endpoints, workers] = run.split("x").map(Number);
+  return { endpoints: endpoints!, workers: workers ?? 1 };
+});
 // The bench's own throwaway database: a throwaway secret seals its signing secret when none is configured.
 process.env.CHARTKEY_SECRET ??= `bench-only-${randomBytes(24).toString("hex")}`;
 // Its receiver listens on loopback, which only a deployment that opts in lets sandbox webhooks reach.
@@ -56,9 +62,26 @@ async function startReceivers(count: number) {
 const developer = await db().developer.create({ data: { id: newId("dev_"), email: "bench@example.test", name: "Bench", passwordHash: "unused" } });
 const concurrency = webhookDeliveryJob.pollers * webhookDeliveryJob.batchSize;
 const boss = await startQueue(process.env.DATABASE_URL);
-const results: { endpoints: number; events: number; platform: number; bare: number; ratio: number; load: { platform: number; bare: number } }[] = [];
+const results: WebhookRun[] = [];
 
-for (const endpointCount of endpointCounts) {
+/** `count` delivery workers, each its own process; resolves once all work the queue, to a function stopping them. */
+async function startWorkerProcesses(count: number): Promise<() => Promise<void>> {
+  const children = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench/delivery-worker.ts"], { env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve());
+        child.once("exit", (code) => reject(new Error(`a delivery worker exited with ${code}`)));
+      });
+      return child;
+    }),
+  );
+  return async () => {
+    await Promise.all(children.map((child) => new Promise((resolve) => child.once("exit", resolve).kill("SIGTERM"))));
+  };
+}
+
+for (const { endpoints: endpointCount, workers } of runsAsked) {
   const receivers = await startReceivers(endpointCount);
   const applications = await Promise.all(receivers.map((receiver, index) => createApplication({ developerId: developer.id, name: `Bench ${endpointCount}-${index}`, webhookUrl: receiver.url })));
   const events = Array.from({ length: total }, (_, index) => {
@@ -113,7 +136,7 @@ for (const endpointCount of endpointCounts) {
   received = 0;
   const platformLoad = loadAverage();
   const drainStarted = performance.now();
-  const worker = await startWorker(process.env.DATABASE_URL, [webhookDeliveryJob]);
+  const stopWorkers = workers === 1 ? (await startWorker(process.env.DATABASE_URL, [webhookDeliveryJob])).stop : await startWorkerProcesses(workers);
   const applicationIds = applications.map((application) => application.id);
   for (;;) {
     const done = await db().webhookDelivery.count({ where: { status: "succeeded", applicationId: { in: applicationIds } } });
@@ -121,14 +144,14 @@ for (const endpointCount of endpointCounts) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const drainSeconds = (performance.now() - drainStarted) / 1000;
-  await worker.stop();
+  await stopWorkers();
   const attempts = await db().webhookDeliveryAttempt.count({ where: { delivery: { applicationId: { in: applicationIds } } } });
   for (const { receiver } of receivers) receiver.close();
 
   const platform = total / drainSeconds;
   const bare = total / bareSeconds;
-  results.push({ endpoints: endpointCount, events: total, platform, bare, ratio: platform / bare, load: { platform: platformLoad, bare: bareLoad } });
-  console.log(`webhook fan-out, ${total} events to ${endpointCount} endpoint(s) on local receivers:`);
+  results.push({ endpoints: endpointCount, workers, events: total, received, attempts, platform, bare, ratio: platform / bare, load: { platform: platformLoad, bare: bareLoad } });
+  console.log(`webhook fan-out, ${total} events to ${endpointCount} endpoint(s) on local receivers, ${workers} worker(s):`);
   console.log(`  platform (queue, signing, attempt log): ${platform.toFixed(0)} deliveries/s (${drainSeconds.toFixed(1)} s, load ${platformLoad})`);
   console.log(`  bare loop (sign and post, ${concurrency} at a time): ${bare.toFixed(0)} deliveries/s (${bareSeconds.toFixed(1)} s, load ${bareLoad})`);
   console.log(`  receivers saw ${received} platform deliveries; ${attempts} attempts logged`);
