@@ -84,7 +84,7 @@ async function startWorkerProcesses(count: number): Promise<() => Promise<void>>
 for (const { endpoints: endpointCount, workers } of runsAsked) {
   const receivers = await startReceivers(endpointCount);
   // One at a time: a hundred transactions at once would wait on the pool.
-  const applications = [];
+  const applications: Awaited<ReturnType<typeof createApplication>>[] = [];
   for (const [index, receiver] of receivers.entries()) applications.push(await createApplication({ developerId: developer.id, name: `Bench ${endpointCount}-${index}`, webhookUrl: receiver.url }));
   const events = Array.from({ length: total }, (_, index) => {
     const application = applications[index % applications.length]!;
