@@ -33,6 +33,9 @@ const { renderChart } = await import("./chart");
 const { recordsPerSecond } = await import("./results");
 const { sectionPages } = await import("@/lib/records/read/read-sql");
 
+/** The 1-endpoint fan-out of runs that kept it only in results.md's text: deliveries/s (× bare loop). */
+const WEBHOOK_FANOUT_BEFORE: Record<string, string> = { "2026-11-23T23:26:11.632Z": "399 (0.06×)" };
+
 const say = (line: string) => console.log(line);
 const startedAt = new Date();
 const loadSamples: number[] = [loadAverage()];
@@ -219,9 +222,6 @@ async function explainCategoryPage(url: string, subjectId: string): Promise<stri
     await client.end();
   }
 }
-
-/** The 1-endpoint fan-out of runs that kept it only in results.md's text: deliveries/s (× bare loop). */
-const WEBHOOK_FANOUT_BEFORE: Record<string, string> = { "2026-11-23T23:26:11.632Z": "399 (0.06×)" };
 
 async function writeResults(options: BenchOptions, results: BenchResults): Promise<void> {
   const out = path.resolve(options.out);
