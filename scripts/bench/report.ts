@@ -100,15 +100,15 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
       const earlier = before.results.runs.find((candidate) => candidate.id === run.id && candidate.dataset === run.dataset);
       if (!earlier) continue;
       lines.push(
-        `| ${run.label} | ${datasetName(run)} | ${n(earlier.app.requestsPerSecond)} (${ms(earlier.app.p50)}) | ${n(run.app.requestsPerSecond)} (${ms(run.app.p50)}) | ${n(earlier.baseline.requestsPerSecond)} | ${n(run.baseline.requestsPerSecond)} | ${ratio(earlier).toFixed(2)}× | ${ratio(run).toFixed(2)}× |`,
+        `| ${run.label} | ${datasetName(run)} | ${n(earlier.app.requestsPerSecond)} (${ms(earlier.app.p50)})${earlier.records === run.records ? "" : ` at ${datasetName(earlier)}`} | ${n(run.app.requestsPerSecond)} (${ms(run.app.p50)}) | ${n(earlier.baseline.requestsPerSecond)} | ${n(run.baseline.requestsPerSecond)} | ${ratio(earlier).toFixed(2)}× | ${ratio(run).toFixed(2)}× |`,
       );
     }
     lines.push("");
     lines.push("| Write path | Before | After |", "|---|---:|---:|");
     lines.push(`| Bench seed, records/s (${n(before.results.seed.large.records)} → ${n(seed.large.records)} records) | ${n(recordsPerSecond(before.results.seed.large))} | ${n(recordsPerSecond(seed.large))} |`);
     for (const run of results.webhooks ?? []) {
-      const earlier = before.results.webhooks?.find((candidate) => candidate.endpoints === run.endpoints);
-      lines.push(`| Webhook fan-out, ${run.endpoints} endpoint(s): deliveries/s (× bare) | ${earlier ? `${n(earlier.platform)} (${earlier.ratio.toFixed(2)}×)` : run.endpoints === 1 && before.webhookNote ? before.webhookNote : "–"} | ${n(run.platform)} (${run.ratio.toFixed(2)}×) |`);
+      const earlier = before.results.webhooks?.find((candidate) => candidate.endpoints === run.endpoints && (candidate.workers ?? 1) === (run.workers ?? 1));
+      lines.push(`| Webhook fan-out, ${run.endpoints} endpoint(s)${(run.workers ?? 1) > 1 ? `, ${run.workers} worker processes` : ""}: deliveries/s (× bare) | ${earlier ? `${n(earlier.platform)} (${earlier.ratio.toFixed(2)}×)` : run.endpoints === 1 && before.webhookNote ? before.webhookNote : "–"} | ${n(run.platform)} (${run.ratio.toFixed(2)}×) |`);
     }
     lines.push("");
   }
