@@ -28,8 +28,12 @@ export async function startWorker(
     // pg-boss hands handlers a batch and completes or fails it whole; so a batch's jobs run in parallel, a failed
     // one is failed on its own (and retried as its policy says), and pg-boss's completion then skips it.
     const options = { batchSize: job.batchSize ?? 1, includeMetadata: true as const, ...(job.pollingIntervalSeconds ? { pollingIntervalSeconds: job.pollingIntervalSeconds } : {}) };
-    for (let poller = 0; poller < (job.pollers ?? 1); poller++) {
-      await boss.work<object>(job.queue, options, async (batch) => {
+    for (let count = 0; count < (job.pollers ?? 1); count++) {
+      // A full batch means more jobs are waiting: the poller fetches again at once instead of sleeping out its
+      // polling interval (which would cap a queue at pollers x batchSize jobs per interval).
+      const poller: { id?: string } = {};
+      poller.id = await boss.work<object>(job.queue, options, async (batch) => {
+        if (batch.length === options.batchSize && poller.id) boss.notifyWorker(poller.id);
         if (batch.length === 1) return job.handler(batch[0]!);
         const outcomes = await Promise.allSettled(batch.map((item) => job.handler(item)));
         const failed = batch.filter((_, index) => outcomes[index]!.status === "rejected");

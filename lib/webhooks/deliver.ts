@@ -4,9 +4,10 @@ import { newId } from "@/lib/ids";
 import type { JobDefinition } from "@/lib/jobs";
 import { log } from "@/lib/log";
 import { QUEUE, sendJob } from "@/lib/queue";
-import { postWebhook } from "./outbound";
+import { postWebhook, type PostResult } from "./outbound";
 import { deliveryPolicy, type DeliveryPolicy } from "./policy";
 import { webhookSignature } from "./signing";
+import { statementBatch } from "./statement-batch";
 
 /** One job per attempt: `attempt` is the attempt this job may make (1-based). */
 export type DeliveryJob = { deliveryId: string; attempt: number };
@@ -37,18 +38,9 @@ export async function enqueueDelivery(job: DeliveryJob, startAfter?: Date): Prom
  * delivery moved on in one statement guarded by the same attempt number.
  */
 export async function deliverWebhook(job: DeliveryJob, policy: DeliveryPolicy = deliveryPolicy()): Promise<DeliveryOutcome> {
-  // Claim the attempt and read what it needs in one statement (the hot path of a draining backlog).
+  // Claim the attempt and read what it needs in one statement, shared with the other jobs of the fetched batch.
   const claimedAt = new Date();
-  const leaseUntil = new Date(claimedAt.getTime() + policy.leaseMs);
-  const [claimed] = await db().$queryRaw<ClaimedDelivery[]>`
-    WITH claimed AS (
-      UPDATE "WebhookDelivery" SET attempts = ${job.attempt}, "lastAttemptAt" = ${claimedAt}, "nextAttemptAt" = ${leaseUntil}
-      WHERE id = ${job.deliveryId} AND status = 'pending' AND attempts = ${job.attempt - 1}
-      RETURNING id, url, "eventId", "applicationId"
-    )
-    SELECT c.id, c.url, e.id AS "eventId", e.type, e.environment::text AS environment, e.data, e."createdAt", a."signingSecretEncrypted",
-           a."previousSigningSecretEncrypted", a."previousSigningSecretExpiresAt"
-    FROM claimed c JOIN "Event" e ON e.id = c."eventId" JOIN "Application" a ON a.id = c."applicationId"`;
+  const claimed = await claimAttempt({ job, claimedAt, leaseUntil: new Date(claimedAt.getTime() + policy.leaseMs) });
   if (!claimed) {
     // The job can be sent before the writing transaction commits: throwing lets pg-boss retry it shortly.
     // Otherwise the attempt was made already (a redelivered or duplicate job) or the delivery is settled.
@@ -88,19 +80,83 @@ export async function deliverWebhook(job: DeliveryJob, policy: DeliveryPolicy = 
   const nextAttemptAt = succeeded || last ? null : new Date(Date.now() + policy.backoffMs(job.attempt));
   const outcome: DeliveryOutcome = succeeded ? "succeeded" : last ? "failed" : "retrying";
   const status = succeeded ? "succeeded" : last ? "failed" : "pending";
-  // The attempt's log row and the delivery's move in one statement, guarded by the attempt number; the log's
-  // unique (delivery, attempt) refuses a second row for the same attempt.
-  const moved = await db().$executeRaw`
-    WITH logged AS (
-      INSERT INTO "WebhookDeliveryAttempt" (id, "deliveryId", attempt, "responseCode", "latencyMs", "responseExcerpt", error)
-      VALUES (${newId("wha_")}, ${claimed.id}, ${job.attempt}, ${result.status}, ${result.latencyMs}, ${result.excerpt}, ${result.error})
-    )
-    UPDATE "WebhookDelivery"
-    SET status = ${status}::"DeliveryStatus", "responseCode" = ${result.status}, "lastError" = ${result.error}, "nextAttemptAt" = ${nextAttemptAt}
-    WHERE id = ${claimed.id} AND status = 'pending' AND attempts = ${job.attempt}`;
-  if (moved === 1 && nextAttemptAt) await enqueueDelivery({ deliveryId: claimed.id, attempt: job.attempt + 1 }, nextAttemptAt);
+  const moved = await recordAttempt({ id: newId("wha_"), deliveryId: claimed.id, attempt: job.attempt, status, nextAttemptAt, result });
+  if (moved && nextAttemptAt) await enqueueDelivery({ deliveryId: claimed.id, attempt: job.attempt + 1 }, nextAttemptAt);
   return outcome;
 }
+
+type Claim = { job: DeliveryJob; claimedAt: Date; leaseUntil: Date };
+
+/**
+ * Claims attempts (`status = pending AND attempts = attempt - 1`, which also sets the lease) and reads what each
+ * needs. Given two jobs for one attempt, the update claims it once, for the first.
+ */
+async function claimAttempts(claims: readonly Claim[]): Promise<(ClaimedDelivery | undefined)[]> {
+  const rows = await db().$queryRaw<(ClaimedDelivery & { attempts: number })[]>`
+    WITH wanted AS (
+      SELECT * FROM json_to_recordset(${JSON.stringify(claims.map(({ job, claimedAt, leaseUntil }) => ({ id: job.deliveryId, attempt: job.attempt, claimedAt, leaseUntil })))}::json)
+        AS w(id text, attempt int, "claimedAt" timestamp(3), "leaseUntil" timestamp(3))
+    ), claimed AS (
+      UPDATE "WebhookDelivery" d SET attempts = w.attempt, "lastAttemptAt" = w."claimedAt", "nextAttemptAt" = w."leaseUntil"
+      FROM wanted w
+      WHERE d.id = w.id AND d.status = 'pending' AND d.attempts = w.attempt - 1
+      RETURNING d.id, d.attempts, d.url, d."eventId", d."applicationId"
+    )
+    SELECT c.id, c.attempts, c.url, e.id AS "eventId", e.type, e.environment::text AS environment, e.data, e."createdAt", a."signingSecretEncrypted",
+           a."previousSigningSecretEncrypted", a."previousSigningSecretExpiresAt"
+    FROM claimed c JOIN "Event" e ON e.id = c."eventId" JOIN "Application" a ON a.id = c."applicationId"`;
+  const byAttempt = new Map(rows.map((row) => [`${row.id}:${row.attempts}`, row]));
+  return claims.map(({ job }) => {
+    const key = `${job.deliveryId}:${job.attempt}`;
+    const row = byAttempt.get(key);
+    byAttempt.delete(key);
+    return row;
+  });
+}
+const claimAttempt = statementBatch(claimAttempts, async (claim: Claim) => (await claimAttempts([claim]))[0]);
+
+type AttemptRecord = {
+  id: string;
+  deliveryId: string;
+  attempt: number;
+  status: "succeeded" | "failed" | "pending";
+  nextAttemptAt: Date | null;
+  result: PostResult;
+};
+
+/**
+ * Logs attempts and moves their deliveries on, in one statement guarded by each attempt number (the log's unique
+ * (delivery, attempt) refuses a second row for the same attempt); answers, per attempt, whether its delivery moved.
+ */
+async function recordAttempts(records: readonly AttemptRecord[]): Promise<boolean[]> {
+  const rows = records.map(({ id, deliveryId, attempt, status, nextAttemptAt, result }) => ({
+    id,
+    deliveryId,
+    attempt,
+    status,
+    nextAttemptAt,
+    responseCode: result.status,
+    latencyMs: result.latencyMs,
+    responseExcerpt: result.excerpt,
+    error: result.error,
+  }));
+  const moved = await db().$queryRaw<{ id: string }[]>`
+    WITH attempt AS (
+      SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(id text, "deliveryId" text, attempt int, status text,
+        "nextAttemptAt" timestamp(3), "responseCode" int, "latencyMs" int, "responseExcerpt" text, error text)
+    ), logged AS (
+      INSERT INTO "WebhookDeliveryAttempt" (id, "deliveryId", attempt, "responseCode", "latencyMs", "responseExcerpt", error)
+      SELECT id, "deliveryId", attempt, "responseCode", "latencyMs", "responseExcerpt", error FROM attempt
+    )
+    UPDATE "WebhookDelivery" d
+    SET status = r.status::"DeliveryStatus", "responseCode" = r."responseCode", "lastError" = r.error, "nextAttemptAt" = r."nextAttemptAt"
+    FROM attempt r
+    WHERE d.id = r."deliveryId" AND d.status = 'pending' AND d.attempts = r.attempt
+    RETURNING r.id`;
+  const movedIds = new Set(moved.map((row) => row.id));
+  return records.map((record) => movedIds.has(record.id));
+}
+const recordAttempt = statementBatch(recordAttempts, async (record: AttemptRecord) => (await recordAttempts([record]))[0]!);
 
 type ClaimedDelivery = {
   id: string;

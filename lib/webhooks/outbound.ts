@@ -6,11 +6,13 @@ import { guardedLookup, isRefusedDestination, validateWebhookUrl, type WebhookEn
 // Keep-alive agents, one per protocol, environment and address policy, each connecting through the guarded lookup.
 // A reused socket was checked when it was opened under the same policy; sockets idle out after a few seconds.
 const agents = new Map<string, http.Agent>();
+const MAX_SOCKETS_PER_ENDPOINT = 64;
 function agentFor(protocol: string, environment: WebhookEnvironment, allowPrivate: boolean): http.Agent {
   const key = `${protocol}${environment}${allowPrivate}`;
   let agent = agents.get(key);
   if (!agent) {
-    const options = { keepAlive: true, keepAliveMsecs: 1000, timeout: 15_000, lookup: guardedLookup(environment, allowPrivate) };
+    // At most MAX_SOCKETS_PER_ENDPOINT connections to one receiver (host and port): a slow one holds no more.
+    const options = { keepAlive: true, keepAliveMsecs: 1000, timeout: 15_000, maxSockets: MAX_SOCKETS_PER_ENDPOINT, lookup: guardedLookup(environment, allowPrivate) };
     agent = protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
     agents.set(key, agent);
   }

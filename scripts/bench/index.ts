@@ -5,12 +5,12 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import type { EndpointId } from "./endpoints";
 import { parseOptions, smallSubjects, type BenchOptions } from "./options";
-import type { BenchResults, EndpointRun } from "./results";
+import type { BenchResults, EndpointRun, ImportRun, WebhookRun } from "./results";
 import type { SeededDataset } from "./seed";
 
 const options = parseOptions(process.argv.slice(2), process.env);
@@ -31,6 +31,10 @@ const { describeMachine, loadAverage } = await import("./machine");
 const { renderReport } = await import("./report");
 const { renderChart } = await import("./chart");
 const { recordsPerSecond } = await import("./results");
+const { sectionPages } = await import("@/lib/records/read/read-sql");
+
+/** The 1-endpoint fan-out of runs that kept it only in results.md's text: deliveries/s (× bare loop). */
+const WEBHOOK_FANOUT_BEFORE: Record<string, string> = { "2026-11-23T23:26:11.632Z": "399 (0.06×)" };
 
 const say = (line: string) => console.log(line);
 const startedAt = new Date();
@@ -47,7 +51,9 @@ const server = await startBenchDatabase();
 say(`PostgreSQL (embedded) in ${server.dataDir}`);
 const running: { stop: () => Promise<void> }[] = [];
 try {
+  const imports = runImports(options.importSizes);
   const large = await seed("large", options.subjects, options.feedSubjects);
+  const explain = await explainCategoryPage(large.url, large.data.subjects[0]!);
   const smallCount = smallSubjects(options);
   const small = await seed("small", smallCount, 1);
 
@@ -68,11 +74,17 @@ try {
       recordsPerSubject: options.recordsPerSubject,
     },
     seed: { large: large.seed, small: small.seed },
+    seedLoad: { large: large.load, small: small.load },
     runs,
-    loadSamples: [...loadSamples, loadAverage()],
+    loadSamples,
+    quick: options.quick,
+    imports,
+    webhooks: runWebhookFanout(options.webhookEvents),
+    explain,
   };
+  results.finishedAt = new Date().toISOString();
+  results.loadSamples = [...loadSamples, loadAverage()];
   await writeResults(options, results);
-  await appendWebhookFanout(options);
 } finally {
   for (const child of running.reverse()) await child.stop().catch(() => {});
   await closeDb();
@@ -83,6 +95,7 @@ async function seed(name: "large" | "small", subjects: number, feedSubjects: num
   const url = await server.database(`bench_${name}`);
   process.env.DATABASE_URL = url;
   say(`Seeding ${name}: ${subjects} subjects x ${options.recordsPerSubject} records...`);
+  const load = loadAverage();
   const data = await seedDataset({ subjects, recordsPerSubject: options.recordsPerSubject, feedSubjects, concurrency: options.seedConcurrency }, say);
   await closeDb();
   const vacuumStarted = performance.now();
@@ -90,7 +103,7 @@ async function seed(name: "large" | "small", subjects: number, feedSubjects: num
   const vacuum = (performance.now() - vacuumStarted) / 1000;
   const seedRun = { subjects, records: data.records, seconds: { ...data.seconds, vacuum } };
   say(`  ${data.records} records in ${data.seconds.imports.toFixed(1)} s of imports: ${Math.round(recordsPerSecond(seedRun))} records/s (VACUUM ANALYZE ${vacuum.toFixed(1)} s)`);
-  return { url, data, seed: seedRun };
+  return { url, data, seed: seedRun, load };
 }
 
 async function measureDataset(dataset: "large" | "small", url: string, data: SeededDataset, ids: EndpointId[]): Promise<EndpointRun[]> {
@@ -163,16 +176,51 @@ function commitOf(): string {
   }
 }
 
-/**
- * The webhook fan-out figure (scripts/bench/webhook-fanout.ts: a 10,000-delivery backlog drained by the platform's
- * worker beside a bare sign-and-post loop, in one run), appended to results.md.
- */
-async function appendWebhookFanout(options: BenchOptions): Promise<void> {
+/** Runs a bench script in a process of its own (so its memory is its own) and returns its output's last line. */
+function runScript(script: string, args: string[], env: Record<string, string>): string {
+  const run = spawnSync(process.execPath, ["--import", "tsx", script, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
+  if (run.status !== 0) throw new Error(`${script} failed (exit ${run.status}):\n${run.stderr.trim().slice(-2000)}`);
+  return run.stdout.trim().split("\n").at(-1) ?? "";
+}
+
+/** Whole-source imports of the long-history patient at each size (scripts/bench/import-throughput.ts). */
+function runImports(sizes: readonly number[]): ImportRun[] {
+  return sizes.map((size) => {
+    say(`Import of a ${size}-resource long-history source...`);
+    const run = JSON.parse(runScript("scripts/bench/import-throughput.ts", [String(size)], {})) as ImportRun;
+    say(`  ${Math.round(run.resourcesPerSecond)} resources/s, ${Math.round(run.recordsPerSecond)} records/s vs floor ${Math.round(run.floorRecordsPerSecond)} (${run.ratio.toFixed(2)}x), peak RSS ${Math.round(run.peakRssMiB)} MiB, load ${run.load}`);
+    return run;
+  });
+}
+
+/** The webhook fan-out at 1, 10 and 100 endpoints beside the bare sign-and-post loop (scripts/bench/webhook-fanout.ts). */
+function runWebhookFanout(events: number): WebhookRun[] {
   say("Webhook fan-out...");
-  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/bench/webhook-fanout.ts"], { encoding: "utf8", env: process.env });
-  const output = run.status === 0 ? run.stdout.trim() : `failed (exit ${run.status}):\n${run.stderr.trim().slice(-2000)}`;
-  say(output);
-  await appendFile(path.join(path.resolve(options.out), "results.md"), `\n## Webhook fan-out\n\n\`\`\`\n${output}\n\`\`\`\n`);
+  let line: string;
+  try {
+    line = runScript("scripts/bench/webhook-fanout.ts", [], { WEBHOOK_FANOUT_EVENTS: String(events) });
+  } catch (error) {
+    // The endpoints measured so far are still written; the report then has no fan-out section.
+    say(`  the fan-out failed: ${(error as Error).message}`);
+    return [];
+  }
+  const runs = JSON.parse(line.replace(/^RESULT /, "")) as WebhookRun[];
+  for (const run of runs) say(`  ${run.endpoints} endpoint(s): ${Math.round(run.platform)} deliveries/s vs bare ${Math.round(run.bare)} (${run.ratio.toFixed(2)}x)`);
+  return runs;
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the category page's own statement for one subject of the dataset. */
+async function explainCategoryPage(url: string, subjectId: string): Promise<string> {
+  const query = sectionPages(subjectId, ["labs"], 51);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(query.text, query.values); // a warm cache, as a served page meets it
+    const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${query.text}`, query.values);
+    return rows.map((row) => row["QUERY PLAN"]).join("\n");
+  } finally {
+    await client.end();
+  }
 }
 
 async function writeResults(options: BenchOptions, results: BenchResults): Promise<void> {
@@ -180,9 +228,13 @@ async function writeResults(options: BenchOptions, results: BenchResults): Promi
   await mkdir(out, { recursive: true });
   const beforeFile = path.join(out, "before", "results.json");
   const before = existsSync(beforeFile) ? (JSON.parse(await readFile(beforeFile, "utf8")) as BenchResults) : undefined;
-  const note = before ? `Before: the run of ${before.startedAt} at commit \`${before.commit}\` (${path.relative(out, beforeFile)}), on the same machine with the same settings.` : "";
+  const note = before
+    ? `Before: the run of ${before.startedAt} at commit \`${before.commit}\` (${path.relative(out, beforeFile)}), on the same machine${before.settings.duration === results.settings.duration && !results.quick ? " with the same settings" : ` (this run: ${results.quick ? "--quick, " : ""}${results.settings.duration} s per measurement)`}.`
+    : "";
+  // Runs before the fan-out bench wrote its figures into results.json reported one endpoint in results.md's text.
+  const webhookNote = before && !before.webhooks ? (WEBHOOK_FANOUT_BEFORE[before.startedAt] ?? undefined) : undefined;
   await writeFile(path.join(out, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-  await writeFile(path.join(out, "results.md"), renderReport(results, before ? { results: before, note } : undefined));
+  await writeFile(path.join(out, "results.md"), renderReport(results, before ? { results: before, note, webhookNote } : undefined));
   await writeFile(path.join(out, "results.svg"), renderChart(results));
   say(`Wrote ${path.relative(process.cwd(), out)}/results.md, results.svg and results.json`);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_OPTIONS, parseOptions, smallSubjects } from "./options";
+import { DEFAULT_OPTIONS, parseOptions, QUICK_OPTIONS, smallSubjects } from "./options";
 
 describe("bench options", () => {
   it("default to the full size: 10,000 subjects of 100 records, then 10,000 records", () => {
@@ -13,6 +13,14 @@ describe("bench options", () => {
     const options = parseOptions(["--subjects", "300", "--duration=5", "--cpu-prof"], { BENCH_SUBJECTS: "50", BENCH_SMALL_RECORDS: "1_000", BENCH_OUT: "/tmp/x" });
     expect(options).toMatchObject({ subjects: 300, duration: 5, smallRecords: 1000, out: "/tmp/x", cpuProfile: true });
     expect(parseOptions([], { BENCH_CPU_PROF: "0" }).cpuProfile).toBe(false);
+  });
+
+  it("--quick shrinks every measurement, and flags beside it still win", () => {
+    const quick = parseOptions(["--quick"], {});
+    expect(quick).toMatchObject({ ...QUICK_OPTIONS, quick: true });
+    expect(parseOptions(["--quick", "--duration", "5", "--import-sizes", "1_000,3000"], {})).toMatchObject({ duration: 5, importSizes: [1000, 3000], subjects: 200 });
+    expect(parseOptions([], { BENCH_QUICK: "1" }).quick).toBe(true);
+    expect(() => parseOptions(["--import-sizes", "10,x"], {})).toThrow(/import-sizes/);
   });
 
   it("refuse unknown flags and sizes that are not whole numbers of at least 1", () => {

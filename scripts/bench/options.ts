@@ -20,6 +20,12 @@ export type BenchOptions = {
   out: string;
   /** Write a CPU profile of the platform process into the output folder (BENCH_CPU_PROF=1, --cpu-prof). */
   cpuProfile: boolean;
+  /** Resources of the long-history sources imported whole, one import per size (BENCH_IMPORT_SIZES, --import-sizes). */
+  importSizes: number[];
+  /** Deliveries drained per endpoint count by the webhook fan-out (BENCH_WEBHOOK_EVENTS, --webhook-events). */
+  webhookEvents: number;
+  /** Whether this is `--quick` (BENCH_QUICK=1): every measurement at a small size, to check a change. */
+  quick: boolean;
 };
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -33,9 +39,29 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   warmup: 3,
   out: "bench",
   cpuProfile: false,
+  importSizes: [10_000, 50_000],
+  webhookEvents: 10_000,
+  quick: false,
 };
 
-const NUMERIC = ["subjects", "recordsPerSubject", "smallRecords", "feedSubjects", "seedConcurrency", "connections", "duration", "warmup"] as const;
+/**
+ * `--quick`: the same measurements at a size that runs in under three minutes on a 2-core machine (once the
+ * production build exists): 20,000 records, 2,000 for the small dataset, 3-second measurements, imports of 2,000
+ * and 10,000 resources, 1,000 deliveries per endpoint count. Flags given beside it still win.
+ */
+export const QUICK_OPTIONS: Partial<BenchOptions> = {
+  subjects: 200,
+  smallRecords: 2_000,
+  feedSubjects: 50,
+  duration: 3,
+  warmup: 1,
+  importSizes: [2_000, 10_000],
+  webhookEvents: 1_000,
+  quick: true,
+};
+
+const NUMERIC = ["subjects", "recordsPerSubject", "smallRecords", "feedSubjects", "seedConcurrency", "connections", "duration", "warmup", "webhookEvents"] as const;
+const SWITCHES = ["cpu-prof", "quick"];
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 const envName = (name: string) => `BENCH_${kebab(name).replace(/-/g, "_").toUpperCase()}`;
@@ -45,13 +71,12 @@ const envName = (name: string) => `BENCH_${kebab(name).replace(/-/g, "_").toUppe
  * `--name=value` flags. Sizes are whole numbers of at least 1; a typo is an error, not a silent default.
  */
 export function parseOptions(argv: readonly string[], env: Record<string, string | undefined>): BenchOptions {
-  const options: BenchOptions = { ...DEFAULT_OPTIONS };
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) throw new Error(`unexpected argument ${arg}`);
     const [name, inline] = arg.slice(2).split("=", 2) as [string, string | undefined];
-    if (name === "cpu-prof") {
+    if (SWITCHES.includes(name)) {
       flags.set(name, inline ?? "1");
       continue;
     }
@@ -59,8 +84,11 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
     if (value === undefined) throw new Error(`--${name} needs a value`);
     flags.set(name, value);
   }
-  const known = new Set([...NUMERIC.map(kebab), "out", "cpu-prof"]);
+  const known = new Set([...NUMERIC.map(kebab), "out", "import-sizes", ...SWITCHES]);
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}`);
+  const on = (value: string | undefined) => value !== undefined && value !== "" && value !== "0" && value !== "false";
+  const quick = on(flags.get("quick") ?? env.BENCH_QUICK);
+  const options: BenchOptions = { ...DEFAULT_OPTIONS, ...(quick ? QUICK_OPTIONS : {}) };
 
   const raw = (name: keyof BenchOptions) => flags.get(kebab(name)) ?? env[envName(name)];
   for (const name of NUMERIC) {
@@ -71,8 +99,12 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
     options[name] = number;
   }
   options.out = raw("out") || options.out;
-  const profile = flags.get("cpu-prof") ?? env.BENCH_CPU_PROF;
-  options.cpuProfile = profile !== undefined && profile !== "" && profile !== "0" && profile !== "false";
+  options.cpuProfile = on(flags.get("cpu-prof") ?? env.BENCH_CPU_PROF);
+  const sizes = raw("importSizes");
+  if (sizes) {
+    options.importSizes = String(sizes).split(",").map((size) => Number(size.replace(/_/g, "")));
+    if (options.importSizes.some((size) => !Number.isInteger(size) || size < 100)) throw new Error(`import-sizes must be whole numbers of at least 100, comma-separated (got ${sizes})`);
+  }
   if (options.smallRecords < options.recordsPerSubject) throw new Error("small-records must be at least records-per-subject");
   return options;
 }

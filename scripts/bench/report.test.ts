@@ -29,21 +29,36 @@ const results: BenchResults = {
 };
 
 describe("bench report", () => {
-  it("evaluates the issue's targets (the health reference is none): ratios per endpoint, GET /app at 0.4x, p50 growth at most 1.3x", () => {
+  it("evaluates the issue's targets (the health reference is none): pages against GET /app, GET /app at 0.9x, p50 growth at most 1.15x, seed, imports and fan-out", () => {
     expect(evaluateTargets(results).map((target) => [target.name, target.measured, target.met])).toEqual([
-      ["GET app: requests/s vs baseline", "0.50×", true],
-      ["GET /app: requests/s vs baseline (keyed hot path)", "0.50×", true],
-      ["GET category: requests/s vs baseline", "0.60×", true],
-      ["Category page p50 at 1,000,000 vs 10,000 records", "1.30× (13 ms vs 10 ms)", true],
+      ["Bench seed, records/s (1,000,000 records)", "2,000", false],
+      ["Category page vs GET /app, requests/s", "0.30× (300 vs 1,000)", false],
+      ["GET /app vs bare server, requests/s", "0.50×", false],
+      ["Category page p50 at 1,000,000 vs 10,000 records", "1.30× (13 ms vs 10 ms)", false],
+      ["GET category: requests/s vs bare server", "0.60×", true],
     ]);
-    const slower = { ...results, runs: [run("category", "large", 100, 500, 14), run("category", "small", 320, 520, 10)] };
-    expect(evaluateTargets(slower).map((target) => target.met)).toEqual([false, false]);
+    const imported = { resources: 10_000, records: 9_000, seconds: 1.6, resourcesPerSecond: 6_250, recordsPerSecond: 5_625, rerunSeconds: 0.5, floorSeconds: 0.9, floorRecordsPerSecond: 10_000, ratio: 0.5625, peakRssMiB: 300, rssBeforeMiB: 200, load: 2 };
+    const full = {
+      ...results,
+      runs: [...results.runs, run("snapshot", "large", 260, 400, 20)],
+      imports: [imported, { ...imported, resources: 50_000, peakRssMiB: 700 }],
+      webhooks: [{ endpoints: 10, events: 10_000, platform: 2_500, bare: 5_000, ratio: 0.5, load: { platform: 2, bare: 2 } }],
+    };
+    expect(evaluateTargets(full).slice(0, 5).map((target) => [target.name, target.measured, target.met])).toEqual([
+      ["Import, resources/s end to end (10,000-resource patient)", "6,250", true],
+      ["Import vs bare unnest floor, records/s (10,000-resource patient)", "0.56× (5,625 vs 10,000)", true],
+      ["Import peak RSS, 50,000 vs 10,000 resources", "2.33× (700 vs 300 MiB)", false],
+      ["Bench seed, records/s (1,000,000 records)", "2,000", false],
+      ["Webhook fan-out, deliveries/s (10 endpoints)", "2,500 (0.50× of 5,000)", true],
+    ]);
+    expect(evaluateTargets(full).find((target) => target.name.startsWith("Snapshot vs GET /app"))).toMatchObject({ measured: "0.26× (260 vs 1,000)", met: true });
   });
 
   it("renders the machine, the seed throughput, every measurement with its ratio, and a before/after table", () => {
     const markdown = renderReport(results, { results, note: "Before: the same run." });
     expect(markdown).toContain("Test CPU <x>, 2 cores");
-    expect(markdown).toContain("| 1,000,000 records | 10,000 | 1,000,000 | 5.0 s | 500.0 s | **2,000** | 20.0 s |");
+    expect(markdown).toContain("| 1,000,000 records | 10,000 | 1,000,000 | 5.0 s | 500.0 s | **2,000** | 20.0 s | – |");
+    expect(markdown).toContain("| Bench seed, records/s (1,000,000 → 1,000,000 records) | 2,000 | 2,000 |");
     expect(markdown).toContain("| GET app | 1,000,000 records | 1,000 | 10 ms | 30 ms | 2,000 | 5 ms | 15 ms | **0.50×** | 2, 2 |");
     expect(markdown).toContain("## Before and after");
     expect(markdown).toContain("![requests per second, app and baseline](results.svg)");

@@ -7,7 +7,7 @@ const datasetName = (run: EndpointRun) => `${n(run.records)} records`;
 
 /** bench/results.md: the machine, the seed, every measurement beside its baseline, the targets; and, given an
  * earlier run, what changed since it. */
-export function renderReport(results: BenchResults, before?: { results: BenchResults; note: string }): string {
+export function renderReport(results: BenchResults, before?: { results: BenchResults; note: string; webhookNote?: string }, scaleOut?: string): string {
   const { machine, settings, seed } = results;
   const lines: string[] = [];
   lines.push("# `npm run bench` results", "");
@@ -20,12 +20,35 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
   if (samples.length > 0) {
     lines.push(`- 1-minute load average during the run: ${Math.min(...samples).toFixed(2)} to ${Math.max(...samples).toFixed(2)} (the bench itself, PostgreSQL and the server under test account for about 2 on this machine; more means other work shared it)`);
   }
+  lines.push(
+    "",
+    `The machine is shared: other work ran beside this bench (see each load average; the bench, PostgreSQL and the server under test account for about 2), so absolute figures are depressed and noisy. Every figure stands beside a floor measured in the same run, and the ratios are the figures to read.${results.quick ? " This is a `--quick` run: every measurement at a small size." : ""}`,
+    "",
+  );
+  lines.push("## Targets", "");
+  lines.push("| Target | Goal | Measured | Met |", "|---|---|---|---|");
+  for (const target of evaluateTargets(results)) lines.push(`| ${target.name} | ${target.goal} | ${target.measured} | ${target.met ? "yes" : "**no**"} |`);
   lines.push("");
+  if (results.imports && results.imports.length > 0) {
+    lines.push("## Imports (a long-history patient, whole source, end to end)", "");
+    lines.push(
+      "`scripts/bench/import-throughput.ts`, one process per size: the sandbox's long-history patient (ten years of repeated visits grown from the baseline-adult scenario Bundle) held as JSON by the process standing for the health system, imported whole through `runSourceImport` (parse, normalize, merge, write records, changes and counters in one transaction, the `records.updated` event), then imported again (the re-run writes nothing). Floor: the same record and change rows written for another subject by a bare `INSERT ... SELECT FROM unnest(...)` per table, no logic, in the same process. Peak RSS is the whole process's, the held Bundle included.",
+      "",
+    );
+    lines.push("| Resources | Records | Import | Resources/s | Records/s | Floor records/s | Import / floor | Re-run | Peak RSS (before) | Load |");
+    lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (const run of results.imports) {
+      lines.push(
+        `| ${n(run.resources)} | ${n(run.records)} | ${run.seconds.toFixed(1)} s | **${n(run.resourcesPerSecond)}** | ${n(run.recordsPerSecond)} | ${n(run.floorRecordsPerSecond)} | **${run.ratio.toFixed(2)}×** | ${run.rerunSeconds.toFixed(1)} s | ${n(run.peakRssMiB)} MiB (${n(run.rssBeforeMiB)}) | ${run.load} |`,
+      );
+    }
+    lines.push("");
+  }
   lines.push("## Seed (through the write path)", "");
-  lines.push("| Dataset | Subjects | Records | Subject rows | Imports (receipt, normalize, applySourceFacts) | Records/s | VACUUM ANALYZE after |");
-  lines.push("|---|---:|---:|---:|---:|---:|---:|");
-  for (const run of [seed.large, seed.small]) {
-    lines.push(`| ${n(run.records)} records | ${n(run.subjects)} | ${n(run.records)} | ${run.seconds.setup.toFixed(1)} s | ${run.seconds.imports.toFixed(1)} s | **${n(recordsPerSecond(run))}** | ${run.seconds.vacuum.toFixed(1)} s |`);
+  lines.push("| Dataset | Subjects | Records | Subject rows | Imports (receipt, normalize, applySourceFacts) | Records/s | VACUUM ANALYZE after | Load |");
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|");
+  for (const [name, run] of [["large", seed.large], ["small", seed.small]] as const) {
+    lines.push(`| ${n(run.records)} records | ${n(run.subjects)} | ${n(run.records)} | ${run.seconds.setup.toFixed(1)} s | ${run.seconds.imports.toFixed(1)} s | **${n(recordsPerSecond(run))}** | ${run.seconds.vacuum.toFixed(1)} s | ${results.seedLoad?.[name] ?? "–"} |`);
   }
   lines.push("");
   lines.push(
@@ -46,10 +69,24 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
     );
   }
   lines.push("");
-  lines.push("## Targets", "");
-  lines.push("| Target | Goal | Measured | Met |", "|---|---|---|---|");
-  for (const target of evaluateTargets(results)) lines.push(`| ${target.name} | ${target.goal} | ${target.measured} | ${target.met ? "yes" : "**no**"} |`);
-  lines.push("");
+  if (results.explain) {
+    lines.push("### Where a category page's time goes", "", "`EXPLAIN (ANALYZE, BUFFERS)` of the category page's statement (`GET /users/{subject}/records/labs?limit=50`) on the large dataset:", "", "```", results.explain, "```", "");
+  }
+  if (results.webhooks && results.webhooks.length > 0) {
+    lines.push("## Webhook fan-out", "");
+    lines.push(
+      "`scripts/bench/webhook-fanout.ts`: per endpoint count, a backlog of pending deliveries spread over that many applications, each with its own local receiver, drained by one worker (queue, claim, signing, POST over keep-alive, attempt log); beside it the bare loop signs and posts the same payloads to the same receivers with the same concurrency, no queue or database.",
+      "",
+    );
+    lines.push("| Endpoints | Worker processes | Deliveries (received, attempts logged) | Platform deliveries/s | Bare loop deliveries/s | Platform / bare | Load (platform, bare) |");
+    lines.push("|---:|---:|---:|---:|---:|---:|---|");
+    for (const run of results.webhooks) {
+      lines.push(
+        `| ${run.endpoints} | ${run.workers ?? 1} | ${n(run.events)} (${run.received ?? "–"}, ${run.attempts ?? "–"}) | **${n(run.platform)}** | ${n(run.bare)} | **${run.ratio.toFixed(2)}×** | ${run.load.platform}, ${run.load.bare} |`,
+      );
+    }
+    lines.push("");
+  }
   if (before) {
     lines.push(
       "## Before and after",
@@ -63,9 +100,28 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
       const earlier = before.results.runs.find((candidate) => candidate.id === run.id && candidate.dataset === run.dataset);
       if (!earlier) continue;
       lines.push(
-        `| ${run.label} | ${datasetName(run)} | ${n(earlier.app.requestsPerSecond)} (${ms(earlier.app.p50)}) | ${n(run.app.requestsPerSecond)} (${ms(run.app.p50)}) | ${n(earlier.baseline.requestsPerSecond)} | ${n(run.baseline.requestsPerSecond)} | ${ratio(earlier).toFixed(2)}× | ${ratio(run).toFixed(2)}× |`,
+        `| ${run.label} | ${datasetName(run)} | ${n(earlier.app.requestsPerSecond)} (${ms(earlier.app.p50)})${earlier.records === run.records ? "" : ` at ${datasetName(earlier)}`} | ${n(run.app.requestsPerSecond)} (${ms(run.app.p50)}) | ${n(earlier.baseline.requestsPerSecond)} | ${n(run.baseline.requestsPerSecond)} | ${ratio(earlier).toFixed(2)}× | ${ratio(run).toFixed(2)}× |`,
       );
     }
+    lines.push("");
+    lines.push("| Write path | Before | After |", "|---|---:|---:|");
+    lines.push(`| Bench seed, records/s (${n(before.results.seed.large.records)} → ${n(seed.large.records)} records) | ${n(recordsPerSecond(before.results.seed.large))} | ${n(recordsPerSecond(seed.large))} |`);
+    for (const run of results.webhooks ?? []) {
+      const earlier = before.results.webhooks?.find((candidate) => candidate.endpoints === run.endpoints && (candidate.workers ?? 1) === (run.workers ?? 1));
+      lines.push(`| Webhook fan-out, ${run.endpoints} endpoint(s)${(run.workers ?? 1) > 1 ? `, ${run.workers} worker processes` : ""}: deliveries/s (× bare) | ${earlier ? `${n(earlier.platform)} (${earlier.ratio.toFixed(2)}×)` : run.endpoints === 1 && before.webhookNote ? before.webhookNote : "–"} | ${n(run.platform)} (${run.ratio.toFixed(2)}×) |`);
+    }
+    lines.push("");
+  }
+  const scaled = (results.webhooks ?? []).filter((run) => (run.workers ?? 1) > 1);
+  if (scaleOut || scaled.length > 0) {
+    lines.push("## Two app processes, two workers, one PostgreSQL", "");
+    for (const run of scaled) {
+      const single = results.webhooks!.find((candidate) => candidate.endpoints === run.endpoints && (candidate.workers ?? 1) === 1);
+      lines.push(
+        `- Webhook fan-out to ${run.endpoints} endpoints drained by ${run.workers} worker processes: ${n(run.platform)} deliveries/s${single ? ` (one worker: ${n(single.platform)}/s)` : ""}; ${n(run.events)} queued, ${run.received ?? "–"} received, ${run.attempts ?? "–"} attempts logged${run.received === run.events && run.attempts === run.events ? ": every delivery made once, none lost" : ""} (load ${run.load.platform}).`,
+      );
+    }
+    if (scaleOut) lines.push(scaleOut);
     lines.push("");
   }
   lines.push("![requests per second, app and baseline](results.svg)", "");

@@ -1,7 +1,10 @@
-// Webhook fan-out: `tsx scripts/bench/webhook-fanout.ts` (WEBHOOK_FANOUT_EVENTS, default 10,000). In one run, on an
-// ephemeral embedded PostgreSQL: a backlog of N pending deliveries (events, outbox rows and their jobs, written in
-// bulk) drained by one worker to a local receiver, beside a bare loop that signs and posts the same payloads with
-// the same concurrency and no queue or database. Prints deliveries per second for both.
+// Webhook fan-out: `tsx scripts/bench/webhook-fanout.ts` (WEBHOOK_FANOUT_EVENTS, default 10,000, to each of
+// WEBHOOK_FANOUT_ENDPOINTS endpoint counts, default 1,10,100). In one run, on an ephemeral embedded PostgreSQL, per
+// endpoint count: a backlog of N pending deliveries spread over that many applications, each with its own local
+// receiver (events, outbox rows and their jobs, written in bulk) drained by one worker, beside a bare loop that
+// signs and posts the same payloads to the same receivers with the same concurrency and no queue or database.
+// Prints deliveries per second for both and, last, a `RESULT` line of JSON.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,8 +12,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { Webhook } from "standardwebhooks";
+import { loadAverage } from "./machine";
+import type { WebhookRun } from "./results";
 
 const total = Number(process.env.WEBHOOK_FANOUT_EVENTS ?? "10000");
+// "10x2": ten endpoints drained by two worker processes instead of one worker in this process.
+const runsAsked = (process.env.WEBHOOK_FANOUT_ENDPOINTS ?? "1,10,100,10x2").split(",").map((run) => {
+  const [endpoints, workers] = run.split("x").map(Number);
+  return { endpoints: endpoints!, workers: workers ?? 1 };
+});
 // The bench's own throwaway database: a throwaway secret seals its signing secret when none is configured.
 process.env.CHARTKEY_SECRET ??= `bench-only-${randomBytes(24).toString("hex")}`;
 // Its receiver listens on loopback, which only a deployment that opts in lets sandbox webhooks reach.
@@ -31,84 +41,129 @@ await admin.end();
 process.env.DATABASE_URL = embedded.databaseUrl("chartkey_bench");
 await migrate(process.env.DATABASE_URL);
 
+// The receivers: one server per endpoint (its own port, so its own keep-alive pool), counting what arrives.
 let received = 0;
-const receiver = http.createServer((request, response) => {
-  request.resume();
-  request.on("end", () => {
-    received++;
-    response.writeHead(204).end();
-  });
-});
-await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+async function startReceivers(count: number) {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const receiver = http.createServer((request, response) => {
+        request.resume();
+        request.on("end", () => {
+          received++;
+          response.writeHead(204).end();
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+      return { receiver, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks` };
+    }),
+  );
+}
 
 const developer = await db().developer.create({ data: { id: newId("dev_"), email: "bench@example.test", name: "Bench", passwordHash: "unused" } });
-const application = await createApplication({ developerId: developer.id, name: "Bench", webhookUrl: url });
-const events = Array.from({ length: total }, (_, index) => ({
-  id: newId("evt_"),
-  applicationId: application.id,
-  environment: "sandbox" as const,
-  type: "records.updated",
-  data: { subject: `u_${index}`, categories: ["labs"] },
-  createdAt: new Date(),
-}));
-
-// The bare loop: sign and post every payload, `concurrency` at a time, over a keep-alive agent.
 const concurrency = webhookDeliveryJob.pollers * webhookDeliveryJob.batchSize;
-const signer = new Webhook(decryptSecret(application.signingSecretEncrypted));
-const agent = new http.Agent({ keepAlive: true });
-const bareStarted = performance.now();
-let next = 0;
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    while (next < events.length) {
-      const event = events[next++]!;
-      const body = webhookPayload(event);
-      const now = new Date();
-      await new Promise<void>((resolve, reject) => {
-        const request = http.request(url, {
-          method: "POST",
-          agent,
-          headers: { "content-type": "application/json", "webhook-id": event.id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": signer.sign(event.id, now, body) },
-        });
-        request.on("response", (response) => response.resume().on("end", resolve));
-        request.on("error", reject);
-        request.end(body);
-      });
-    }
-  }),
-);
-const bareSeconds = (performance.now() - bareStarted) / 1000;
-
-// The platform: the backlog written in bulk, then drained by one worker.
 const boss = await startQueue(process.env.DATABASE_URL);
-for (let start = 0; start < total; start += 1000) {
-  const slice = events.slice(start, start + 1000);
-  await db().event.createMany({ data: slice });
-  const deliveries = slice.map((event) => ({ id: newId("whd_"), eventId: event.id, applicationId: application.id, url, nextAttemptAt: new Date() }));
-  await db().webhookDelivery.createMany({ data: deliveries });
-  await boss.insert(deliveries.map((delivery) => ({ name: QUEUE.webhookDelivery, data: { deliveryId: delivery.id, attempt: 1 }, singletonKey: delivery.id })));
-}
-received = 0;
-const drainStarted = performance.now();
-const worker = await startWorker(process.env.DATABASE_URL, [webhookDeliveryJob]);
-for (;;) {
-  const done = await db().webhookDelivery.count({ where: { status: "succeeded" } });
-  if (done === total) break;
-  await new Promise((resolve) => setTimeout(resolve, 100));
-}
-const drainSeconds = (performance.now() - drainStarted) / 1000;
+const results: WebhookRun[] = [];
 
-console.log(`webhook fan-out, ${total} events to a local receiver:`);
-console.log(`  platform (queue, signing, attempt log): ${(total / drainSeconds).toFixed(0)} deliveries/s (${drainSeconds.toFixed(1)} s)`);
-console.log(`  bare loop (sign and post, ${concurrency} at a time): ${(total / bareSeconds).toFixed(0)} deliveries/s (${bareSeconds.toFixed(1)} s)`);
-console.log(`  receiver saw ${received} platform deliveries`);
+/** `count` delivery workers, each its own process; resolves once all work the queue, to a function stopping them. */
+async function startWorkerProcesses(count: number): Promise<() => Promise<void>> {
+  const children = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench/delivery-worker.ts"], { env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve());
+        child.once("exit", (code) => reject(new Error(`a delivery worker exited with ${code}`)));
+      });
+      return child;
+    }),
+  );
+  return async () => {
+    await Promise.all(children.map((child) => new Promise((resolve) => child.once("exit", resolve).kill("SIGTERM"))));
+  };
+}
 
-await worker.stop();
+for (const { endpoints: endpointCount, workers } of runsAsked) {
+  const receivers = await startReceivers(endpointCount);
+  // One at a time: a hundred transactions at once would wait on the pool.
+  const applications: Awaited<ReturnType<typeof createApplication>>[] = [];
+  for (const [index, receiver] of receivers.entries()) applications.push(await createApplication({ developerId: developer.id, name: `Bench ${endpointCount}-${index}`, webhookUrl: receiver.url }));
+  const events = Array.from({ length: total }, (_, index) => {
+    const application = applications[index % applications.length]!;
+    return {
+      id: newId("evt_"),
+      applicationId: application.id,
+      environment: "sandbox" as const,
+      type: "records.updated",
+      data: { subject: `u_${index}`, categories: ["labs"] },
+      createdAt: new Date(),
+      url: receivers[index % receivers.length]!.url,
+      signer: new Webhook(decryptSecret(application.signingSecretEncrypted)),
+    };
+  });
+
+  // The bare loop: sign and post every payload, `concurrency` at a time, over a keep-alive agent.
+  const agent = new http.Agent({ keepAlive: true });
+  const bareLoad = loadAverage();
+  const bareStarted = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < events.length) {
+        const event = events[next++]!;
+        const body = webhookPayload(event);
+        const now = new Date();
+        await new Promise<void>((resolve, reject) => {
+          const request = http.request(event.url, {
+            method: "POST",
+            agent,
+            headers: { "content-type": "application/json", "webhook-id": event.id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": event.signer.sign(event.id, now, body) },
+          });
+          request.on("response", (response) => response.resume().on("end", resolve));
+          request.on("error", reject);
+          request.end(body);
+        });
+      }
+    }),
+  );
+  const bareSeconds = (performance.now() - bareStarted) / 1000;
+  agent.destroy();
+
+  // The platform: the backlog written in bulk, then drained by one worker.
+  for (let start = 0; start < total; start += 1000) {
+    const slice = events.slice(start, start + 1000);
+    await db().event.createMany({ data: slice.map(({ id, applicationId, environment, type, data, createdAt }) => ({ id, applicationId, environment, type, data, createdAt })) });
+    const deliveries = slice.map((event) => ({ id: newId("whd_"), eventId: event.id, applicationId: event.applicationId, url: event.url, nextAttemptAt: new Date() }));
+    await db().webhookDelivery.createMany({ data: deliveries });
+    await boss.insert(deliveries.map((delivery) => ({ name: QUEUE.webhookDelivery, data: { deliveryId: delivery.id, attempt: 1 }, singletonKey: delivery.id })));
+  }
+  received = 0;
+  const platformLoad = loadAverage();
+  // Worker processes are timed from when they are ready: starting a process is not delivering.
+  const started = workers === 1 ? undefined : await startWorkerProcesses(workers);
+  const drainStarted = performance.now();
+  const stopWorkers = started ?? (await startWorker(process.env.DATABASE_URL, [webhookDeliveryJob])).stop;
+  const applicationIds = applications.map((application) => application.id);
+  for (;;) {
+    const done = await db().webhookDelivery.count({ where: { status: "succeeded", applicationId: { in: applicationIds } } });
+    if (done === total) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const drainSeconds = (performance.now() - drainStarted) / 1000;
+  await stopWorkers();
+  const attempts = await db().webhookDeliveryAttempt.count({ where: { delivery: { applicationId: { in: applicationIds } } } });
+  for (const { receiver } of receivers) receiver.close();
+
+  const platform = total / drainSeconds;
+  const bare = total / bareSeconds;
+  results.push({ endpoints: endpointCount, workers, events: total, received, attempts, platform, bare, ratio: platform / bare, load: { platform: platformLoad, bare: bareLoad } });
+  console.log(`webhook fan-out, ${total} events to ${endpointCount} endpoint(s) on local receivers, ${workers} worker(s):`);
+  console.log(`  platform (queue, signing, attempt log): ${platform.toFixed(0)} deliveries/s (${drainSeconds.toFixed(1)} s, load ${platformLoad})`);
+  console.log(`  bare loop (sign and post, ${concurrency} at a time): ${bare.toFixed(0)} deliveries/s (${bareSeconds.toFixed(1)} s, load ${bareLoad})`);
+  console.log(`  receivers saw ${received} platform deliveries; ${attempts} attempts logged`);
+}
+console.log(`RESULT ${JSON.stringify(results)}`);
+
 await boss.stop({ graceful: false, wait: true });
 await stopSender();
-agent.destroy();
-receiver.close();
 await closeDb();
 await embedded.stop();
 process.exit(0);

@@ -26,7 +26,8 @@ type StoredRecord = {
   id: string;
   category: string;
   factKey: string;
-  data: NormalizedRecord;
+  /** Read only where the merge needs it (see storedRecords). */
+  data: NormalizedRecord | null;
   contentHash: string;
   sources: Contribution[];
   deletedAt: Date | null;
@@ -37,11 +38,17 @@ type RecordWrite = {
   category: Category;
   factKey: string;
   data: NormalizedRecord;
+  /** contentHash of `data`. */
+  hash: string;
   contributions: Contribution[];
   insert: boolean;
   /** Whether what the API serves changed; a change only to internal provenance is written without a feed entry. */
   visible: boolean;
 };
+type Reported = { fact: NormalizedFact; hash: string };
+
+const IMPORT_TIMEOUT_MS = 120_000;
+
 type Change = { category: Category; recordId: string; changeType: "upsert" | "delete" };
 
 /**
@@ -52,57 +59,78 @@ type Change = { category: Category; recordId: string; changeType: "upsert" | "de
  * imports of different subjects never wait on each other.
  */
 export async function applySourceFacts({ subjectId, sourceId, facts, categories: covered = CATEGORIES }: SourceFacts): Promise<ApplyOutcome> {
-  return withTransaction("ReadCommitted", async (tx) => {
-    await lockSubject(tx, subjectId);
-    const stored = await storedRecords(tx, subjectId);
-    const byKey = new Map(stored.map((record) => [factKeyOf(record.category, record.factKey), record]));
+  // What the source reports, hashed once and before the transaction, so the subject stays locked only for the merge.
+  const reported = new Map<string, Reported>();
+  for (const fact of facts) {
+    const key = factKeyOf(fact.category, fact.factKey);
+    if (!reported.has(key)) reported.set(key, { fact, hash: contentHash(fact.record) });
+  }
+  return withTransaction(
+    "ReadCommitted",
+    async (tx) => {
+      await lockSubject(tx, subjectId);
+      const stored = await storedRecords(tx, subjectId, sourceId);
+      const byKey = new Map(stored.map((record) => [factKeyOf(record.category, record.factKey), record]));
 
-    const writes: RecordWrite[] = [];
-    const tombstones: StoredRecord[] = [];
-    let unchanged = 0;
-    const seen = new Set<string>();
+      const writes: RecordWrite[] = [];
+      const tombstones: StoredRecord[] = [];
+      let unchanged = 0;
 
-    for (const fact of facts) {
-      const key = factKeyOf(fact.category, fact.factKey);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const existing = byKey.get(key);
-      const contribution: Contribution = { sourceId, hash: contentHash(fact.record), refs: fact.record.sources };
-      const live = existing && existing.deletedAt === null ? existing : undefined;
-      const contributions = live ? withContribution(live.sources, contribution) : [contribution];
-      // The first contributor's report is the record's content; a later source only adds its references.
-      const owner = !live || contributions[0]?.sourceId === sourceId ? fact.record : live.data;
-      const data = { ...owner, sources: publicSources(contributions) } as NormalizedRecord;
-      const visible = !live || live.contentHash !== contentHash(data);
-      if (!visible && sameContributions(live.sources, contributions)) {
-        unchanged += 1;
-        continue;
+      for (const [key, { fact, hash }] of reported) {
+        const existing = byKey.get(key);
+        const contribution: Contribution = { sourceId, hash, refs: fact.record.sources };
+        const live = existing && existing.deletedAt === null ? existing : undefined;
+        const contributions = live ? withContribution(live.sources, contribution) : [contribution];
+        const write = { id: existing?.id ?? fact.record.recordId, category: fact.category, factKey: fact.factKey, contributions, insert: !existing };
+        if (contributions.length === 1) {
+          // The only contributor: the record is the fact as reported (its public sources are the fact's own).
+          const visible = !live || live.contentHash !== hash;
+          if (!visible && sameContributions(live.sources, contributions)) {
+            unchanged += 1;
+            continue;
+          }
+          writes.push({ ...write, data: fact.record, hash, visible });
+          continue;
+        }
+        // The first contributor's report is the record's content; a later source only adds its references.
+        const owner = contributions[0]?.sourceId === sourceId ? fact.record : live!.data!;
+        const data = { ...owner, sources: publicSources(contributions) } as NormalizedRecord;
+        const dataHash = contentHash(data);
+        const visible = live!.contentHash !== dataHash;
+        if (!visible && sameContributions(live!.sources, contributions)) {
+          unchanged += 1;
+          continue;
+        }
+        writes.push({ ...write, data, hash: dataHash, visible });
       }
-      writes.push({ id: existing?.id ?? fact.record.recordId, category: fact.category, factKey: fact.factKey, data, contributions, insert: !existing, visible });
-    }
 
-    for (const record of stored) {
-      if (record.deletedAt !== null || seen.has(factKeyOf(record.category, record.factKey)) || !covered.includes(record.category as Category)) continue;
-      if (!record.sources.some((contribution) => contribution.sourceId === sourceId)) continue;
-      const contributions = withoutSource(record.sources, sourceId);
-      if (contributions.length === 0) {
-        tombstones.push(record);
-        continue;
+      for (const record of stored) {
+        if (record.deletedAt !== null || reported.has(factKeyOf(record.category, record.factKey)) || !covered.includes(record.category as Category)) continue;
+        if (!record.sources.some((contribution) => contribution.sourceId === sourceId)) continue;
+        const contributions = withoutSource(record.sources, sourceId);
+        if (contributions.length === 0) {
+          tombstones.push(record);
+          continue;
+        }
+        const data = { ...record.data!, sources: publicSources(contributions) } as NormalizedRecord;
+        writes.push({ id: record.id, category: record.category as Category, factKey: record.factKey, data, hash: contentHash(data), contributions, insert: false, visible: true });
       }
-      const data = { ...record.data, sources: publicSources(contributions) } as NormalizedRecord;
-      writes.push({ id: record.id, category: record.category as Category, factKey: record.factKey, data, contributions, insert: false, visible: true });
-    }
 
-    await writeRecords(tx, subjectId, writes);
-    await tombstone(tx, tombstones);
-    const changes: Change[] = [
-      ...writes.filter((write) => write.visible).map((write) => ({ category: write.category, recordId: write.id, changeType: "upsert" as const })),
-      ...tombstones.map((record) => ({ category: record.category as Category, recordId: record.id, changeType: "delete" as const })),
-    ];
-    await appendChanges(tx, subjectId, changes);
-    const categories = CATEGORIES.filter((category) => changes.some((change) => change.category === category));
-    return { upserts: changes.length - tombstones.length, deletes: tombstones.length, unchanged, categories };
-  });
+      await insertRecords(tx, subjectId, writes.filter((write) => write.insert));
+      await updateRecords(tx, writes.filter((write) => !write.insert));
+      await tombstone(tx, tombstones);
+      const changes: Change[] = [
+        ...writes.filter((write) => write.visible).map((write) => ({ category: write.category, recordId: write.id, changeType: "upsert" as const })),
+        ...tombstones.map((record) => ({ category: record.category as Category, recordId: record.id, changeType: "delete" as const })),
+      ];
+      await appendChanges(tx, subjectId, changes);
+      const categories = CATEGORIES.filter((category) => changes.some((change) => change.category === category));
+      return { upserts: changes.length - tombstones.length, deletes: tombstones.length, unchanged, categories };
+    },
+    // A whole source is one transaction (a reader of the feed sees all of an import or none of it); a 50,000-record
+    // history takes seconds to write, more than the request path's limit.
+    { timeout: IMPORT_TIMEOUT_MS },
+  );
 }
 
 function factKeyOf(category: string, factKey: string): string {
@@ -114,53 +142,75 @@ async function lockSubject(tx: Tx, subjectId: string): Promise<void> {
   if (rows.length === 0) throw new Error(`No subject ${subjectId}`);
 }
 
-async function storedRecords(tx: Tx, subjectId: string): Promise<StoredRecord[]> {
-  const rows = await tx.record.findMany({
-    where: { subjectId },
-    select: { id: true, category: true, factKey: true, data: true, contentHash: true, sources: true, deletedAt: true },
-  });
-  return rows as unknown as StoredRecord[];
+/**
+ * The subject's records without their content, except where the merge needs it: a live record another source
+ * contributes to (its content may be another source's report, or its public sources change).
+ */
+async function storedRecords(tx: Tx, subjectId: string, sourceId: string): Promise<StoredRecord[]> {
+  return tx.$queryRaw<StoredRecord[]>(Prisma.sql`
+    SELECT "id", "category", "factKey", "contentHash", "sources", "deletedAt",
+      CASE WHEN "deletedAt" IS NULL AND (jsonb_array_length("sources") > 1 OR "sources"->0->>'sourceId' IS DISTINCT FROM ${sourceId})
+        THEN "data" END AS "data"
+    FROM "Record" WHERE "subjectId" = ${subjectId}`);
 }
 
+/** Contributions are equal when the same sources reported the same hashes (a hash covers the source's references). */
 function sameContributions(left: readonly Contribution[], right: readonly Contribution[]): boolean {
-  return contentHash(left) === contentHash(right);
+  return left.length === right.length && left.every((contribution, index) => contribution.sourceId === right[index]!.sourceId && contribution.hash === right[index]!.hash);
 }
 
-async function writeRecords(tx: Tx, subjectId: string, writes: readonly RecordWrite[]): Promise<void> {
-  const row = (write: RecordWrite) => ({
-    data: write.data as unknown as Prisma.InputJsonValue,
-    contentHash: contentHash(write.data),
-    sources: write.contributions as unknown as Prisma.InputJsonValue,
-    sortAt: recordSortAt(write.category, write.data),
-    deletedAt: null,
-  });
-  const inserts = writes.filter((write) => write.insert);
-  if (inserts.length > 0) {
-    await tx.record.createMany({
-      data: inserts.map((write) => ({ id: write.id, subjectId, category: write.category, factKey: write.factKey, ...row(write) })),
-    });
-  }
-  for (const write of writes) {
-    if (!write.insert) await tx.record.update({ where: { id: write.id }, data: row(write) });
-  }
+// Rows travel as one JSON document and are written by one statement per kind (`json_to_recordset`, PostgreSQL's
+// multi-row form of a JSON array), so an import of any size costs a fixed number of round trips; one text parameter
+// also passes through the driver far cheaper than an array parameter per column.
+const rowsOf = (writes: readonly RecordWrite[]) =>
+  JSON.stringify(
+    writes.map((write) => ({
+      id: write.id,
+      category: write.category,
+      factKey: write.factKey,
+      data: write.data,
+      contentHash: write.hash,
+      sources: write.contributions,
+      sortAt: recordSortAt(write.category, write.data).toISOString(),
+    })),
+  );
+const RECORD_COLUMNS = Prisma.sql`("id" text, "category" text, "factKey" text, "data" jsonb, "contentHash" text, "sources" jsonb, "sortAt" timestamp(3))`;
+
+async function insertRecords(tx: Tx, subjectId: string, writes: readonly RecordWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  await tx.$executeRaw(Prisma.sql`
+    INSERT INTO "Record" ("id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt")
+    SELECT w."id", ${subjectId}, w."category", w."factKey", w."data", w."contentHash", w."sources", w."sortAt", now()
+    FROM json_to_recordset(${rowsOf(writes)}::json) AS w${RECORD_COLUMNS}`);
+}
+
+async function updateRecords(tx: Tx, writes: readonly RecordWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  await tx.$executeRaw(Prisma.sql`
+    UPDATE "Record" AS r SET "data" = w."data", "contentHash" = w."contentHash", "sources" = w."sources", "sortAt" = w."sortAt",
+      "deletedAt" = NULL, "updatedAt" = now()
+    FROM json_to_recordset(${rowsOf(writes)}::json) AS w${RECORD_COLUMNS}
+    WHERE r."id" = w."id"`);
 }
 
 async function tombstone(tx: Tx, records: readonly StoredRecord[]): Promise<void> {
   if (records.length === 0) return;
-  await tx.record.updateMany({
-    where: { id: { in: records.map((record) => record.id) } },
-    data: { deletedAt: new Date(), sources: [] },
-  });
+  await tx.$executeRaw(Prisma.sql`
+    UPDATE "Record" SET "deletedAt" = now(), "sources" = '[]'::jsonb, "updatedAt" = now()
+    WHERE "id" = ANY(${records.map((record) => record.id)}::text[])`);
 }
 
 /** One feed entry per change, sequences reserved per category, in a fixed order so replays are deterministic. */
 async function appendChanges(tx: Tx, subjectId: string, changes: readonly Change[]): Promise<void> {
-  const rows: Prisma.RecordChangeCreateManyInput[] = [];
-  for (const category of CATEGORIES) {
-    const ofCategory = changes.filter((change) => change.category === category).sort((a, b) => (a.recordId < b.recordId ? -1 : 1));
-    if (ofCategory.length === 0) continue;
-    const first = await reserveSequences(tx, subjectId, category, ofCategory.length);
-    ofCategory.forEach((change, index) => rows.push({ subjectId, category, sequence: first + index, recordId: change.recordId, changeType: change.changeType }));
-  }
-  if (rows.length > 0) await tx.recordChange.createMany({ data: rows });
+  const byCategory = CATEGORIES.map((category) => ({
+    category,
+    changes: changes.filter((change) => change.category === category).sort((a, b) => (a.recordId < b.recordId ? -1 : 1)),
+  })).filter((group) => group.changes.length > 0);
+  if (byCategory.length === 0) return;
+  const firsts = await reserveSequences(tx, subjectId, byCategory.map((group) => ({ category: group.category, count: group.changes.length })));
+  const rows = byCategory.flatMap((group) => group.changes.map((change, index) => ({ ...change, sequence: firsts.get(group.category)! + index })));
+  await tx.$executeRaw(Prisma.sql`
+    INSERT INTO "RecordChange" ("subjectId", "category", "sequence", "recordId", "changeType")
+    SELECT ${subjectId}, c."category", c."sequence", c."recordId", c."changeType"::"ChangeType"
+    FROM json_to_recordset(${JSON.stringify(rows)}::json) AS c("category" text, "sequence" int, "recordId" text, "changeType" text)`);
 }

@@ -1,15 +1,20 @@
 import { Prisma, type Tx } from "@/lib/db";
 
 /**
- * Reserves `count` consecutive sequence numbers of a (subject, category) feed and returns the first. The counter
- * row stays locked until the writing transaction ends, so sequences are handed out in commit order and a reader
- * that has passed a number never misses a change committed later under it.
+ * Reserves, for each (subject, category) feed given, `count` consecutive sequence numbers, and returns the first of
+ * each by category: one statement for every category. The counter rows stay locked until the writing transaction
+ * ends, so sequences are handed out in commit order and a reader that has passed a number never misses a change
+ * committed later under it. Callers pass categories in one fixed order, so two writers lock them alike.
  */
-export async function reserveSequences(tx: Tx, subjectId: string, category: string, count: number): Promise<number> {
-  const [row] = await tx.$queryRaw<{ lastSequence: number }[]>(Prisma.sql`
-    INSERT INTO "ChangeCounter" ("subjectId", "category", "lastSequence") VALUES (${subjectId}, ${category}, ${count})
+export async function reserveSequences(tx: Tx, subjectId: string, reservations: readonly { category: string; count: number }[]): Promise<Map<string, number>> {
+  const rows = await tx.$queryRaw<{ category: string; lastSequence: number }[]>(Prisma.sql`
+    INSERT INTO "ChangeCounter" ("subjectId", "category", "lastSequence")
+    SELECT ${subjectId}, r."category", r."count"
+    FROM unnest(${reservations.map((reservation) => reservation.category)}::text[], ${reservations.map((reservation) => reservation.count)}::int[]) WITH ORDINALITY AS r("category", "count", "position")
+    ORDER BY r."position"
     ON CONFLICT ("subjectId", "category") DO UPDATE SET "lastSequence" = "ChangeCounter"."lastSequence" + EXCLUDED."lastSequence"
-    RETURNING "lastSequence"`);
-  if (!row) throw new Error("the change counter upsert returned no row");
-  return row.lastSequence - count + 1;
+    RETURNING "category", "lastSequence"`);
+  const counts = new Map(reservations.map((reservation) => [reservation.category, reservation.count]));
+  if (rows.length !== counts.size) throw new Error("the change counter upsert did not return a row per category");
+  return new Map(rows.map((row) => [row.category, row.lastSequence - counts.get(row.category)! + 1]));
 }

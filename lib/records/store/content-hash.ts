@@ -1,14 +1,45 @@
 import { createHash } from "node:crypto";
 
-/** JSON with object keys sorted at every depth, so equal content always serializes, and hashes, the same. */
+/**
+ * JSON with object keys sorted at every depth, so equal content always serializes, and hashes, the same. Written
+ * out by hand rather than through a JSON.stringify replacer (which rebuilt every object to sort it): every stored
+ * record's hash is this text's, so the output is byte for byte what that replacer gave, including its one quirk,
+ * that keys which are array indexes come first in numeric order (an object rebuilt by Object.fromEntries orders
+ * them so).
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === "object" && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  );
+  return serialize(value) as string;
 }
 
 export function contentHash(value: unknown): string {
   return createHash("sha256").update(canonicalJson(value)).digest("hex");
+}
+
+/** JSON.stringify's rules (toJSON first; undefined, functions and symbols skipped in objects, null in arrays). */
+function serialize(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  const withJson = value as { toJSON?: () => unknown };
+  if (typeof withJson.toJSON === "function") return serialize(withJson.toJSON());
+  if (Array.isArray(value)) return `[${value.map((item) => serialize(item) ?? "null").join(",")}]`;
+  const object = value as Record<string, unknown>;
+  let out = "";
+  for (const key of sortedKeys(object)) {
+    const inner = serialize(object[key]);
+    if (inner === undefined) continue;
+    out += `${out === "" ? "" : ","}${JSON.stringify(key)}:${inner}`;
+  }
+  return `{${out}}`;
+}
+
+const MAX_INDEX = 2 ** 32 - 2;
+// Most keys start with a letter: the character test spares them the pattern.
+const isIndex = (key: string) => key.charCodeAt(0) <= 57 && /^(?:0|[1-9]\d*)$/.test(key) && Number(key) <= MAX_INDEX;
+
+/** Object.keys lists index keys first, ascending; the others are sorted by UTF-16 code units. */
+function sortedKeys(object: Record<string, unknown>): string[] {
+  const keys = Object.keys(object);
+  let indexes = 0;
+  while (indexes < keys.length && isIndex(keys[indexes]!)) indexes++;
+  if (indexes === 0) return keys.sort();
+  return [...keys.slice(0, indexes), ...keys.slice(indexes).sort()];
 }

@@ -1,0 +1,86 @@
+import type { Bundle, BundleEntry, Encounter, FhirResource, Observation, Procedure, Reference } from "fhir/r4";
+import { scenarioBundle } from "./scenarios";
+
+/** The scenario a long history is grown from: its patient, conditions and medications, and its visits repeated. */
+const SOURCE_SCENARIO = "baseline-adult";
+/** How far back the repeated visits reach. */
+const YEARS = 10;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+type VisitResource = Encounter | Observation | Procedure;
+const REPEATED = new Set(["Encounter", "Observation", "Procedure"]);
+
+/**
+ * A patient with ten years of history, `resources` FHIR resources in all (at least the scenario's own): the
+ * baseline-adult scenario Bundle whole, plus its visits (encounters with their labs, vital signs and procedures)
+ * repeated at even intervals over the ten years before them, each copy moved back in time, given its own id,
+ * pointed at its own encounter copy and with measured values moved a little, so every copy is a distinct clinical
+ * fact that normalizes to its own record. Deterministic in `resources`, so every run imports the same history.
+ */
+export function longHistoryBundle(resources: number): Bundle {
+  const bundle = scenarioBundle(SOURCE_SCENARIO);
+  const entries = bundle.entry ?? [];
+  const visit = entries.map((entry) => entry.resource).filter((resource): resource is VisitResource => REPEATED.has(resource?.resourceType ?? ""));
+  const extra = Math.max(0, resources - entries.length);
+  const rounds = Math.ceil(extra / visit.length);
+  const spacingDays = (YEARS * 365) / Math.max(1, rounds);
+
+  const copies: BundleEntry[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    const days = Math.round(round * spacingDays);
+    for (const original of visit) {
+      if (copies.length >= extra) break;
+      const copy = earlierVisit(original, round, days);
+      copies.push({ fullUrl: `urn:uuid:${copy.id}`, resource: copy as FhirResource });
+    }
+  }
+  bundle.id = `long-history-${resources}-bundle`;
+  bundle.entry = [...entries, ...copies];
+  return bundle;
+}
+
+/** The resource as it was recorded at the visit `days` earlier, the `round`th copy of it. */
+function earlierVisit(original: VisitResource, round: number, days: number): VisitResource {
+  const copy = structuredClone(original);
+  copy.id = `${original.id}-h${round}`;
+  const factor = 1 + ((round % 21) - 10) / 100;
+  switch (copy.resourceType) {
+    case "Encounter":
+      if (copy.period?.start) copy.period.start = shifted(copy.period.start, days);
+      if (copy.period?.end) copy.period.end = shifted(copy.period.end, days);
+      break;
+    case "Observation":
+      copy.encounter = renamed(copy.encounter, round);
+      if (copy.effectiveDateTime) copy.effectiveDateTime = shifted(copy.effectiveDateTime, days);
+      if (copy.effectivePeriod?.start) copy.effectivePeriod.start = shifted(copy.effectivePeriod.start, days);
+      if (copy.effectivePeriod?.end) copy.effectivePeriod.end = shifted(copy.effectivePeriod.end, days);
+      if (copy.issued) copy.issued = shifted(copy.issued, days);
+      scale(copy.valueQuantity, factor);
+      for (const component of copy.component ?? []) scale(component.valueQuantity, factor);
+      break;
+    case "Procedure":
+      copy.encounter = renamed(copy.encounter, round);
+      if (copy.performedDateTime) copy.performedDateTime = shifted(copy.performedDateTime, days);
+      if (copy.performedPeriod?.start) copy.performedPeriod.start = shifted(copy.performedPeriod.start, days);
+      if (copy.performedPeriod?.end) copy.performedPeriod.end = shifted(copy.performedPeriod.end, days);
+      break;
+  }
+  return copy;
+}
+
+function renamed(reference: Reference | undefined, round: number): Reference | undefined {
+  return reference?.reference ? { ...reference, reference: `${reference.reference}-h${round}` } : reference;
+}
+
+function shifted(time: string, days: number): string {
+  const millis = Date.parse(time);
+  if (Number.isNaN(millis)) return time;
+  const moved = new Date(millis - days * DAY_MS).toISOString();
+  // A date-only field stays date-only.
+  return time.includes("T") ? moved : moved.slice(0, time.length);
+}
+
+function scale(quantity: { value?: number } | undefined, factor: number): void {
+  if (quantity?.value === undefined) return;
+  quantity.value = Math.round(quantity.value * factor * 100) / 100;
+}
