@@ -224,6 +224,16 @@ export const demographicsDataSchema = z.object({
     .string()
     .nullable()
     .describe("Sex assigned at birth, from the US Core birthsex extension: F, M or UNK, as sent; null when absent."),
+  // The spec names no field for these; US Core 6+ moved sex out of `gender`, so each kept concept is its own field.
+  sex: codeableSchema
+    .nullable()
+    .describe(
+      "Sex for clinical use, from the US Core individual-sex (US Core 8+) or sex (US Core 6-7) extension, coded as sent " +
+        "(SNOMED CT or the US Core value set); null when absent. Independent of gender and birthSex.",
+    ),
+  genderIdentity: codeableSchema
+    .nullable()
+    .describe("Gender identity, from the US Core genderIdentity extension or the core patient-genderIdentity extension."),
   deceased: z.boolean().nullable(),
   deceasedDateTime: dateTimeSchema.nullable(),
   addresses: z.array(addressSchema),
