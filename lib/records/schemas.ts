@@ -197,6 +197,39 @@ const attachmentSchema = z
   })
   .meta({ id: "Attachment", description: "One rendition of a document's content." });
 
+export const encounterContextSchema = z
+  .object({
+    resourceId: z.string().nullable().describe("Id of the Encounter at the source."),
+    class: z.string().nullable().describe("The encounter class code, e.g. AMB (ambulatory), IMP (inpatient), EMER."),
+    type: codeableSchema.nullable().describe("What kind of visit it was, e.g. an office visit."),
+    period: periodSchema.nullable().describe("When the encounter took place."),
+    location: z.string().nullable().describe("Where: the first location's name, else the service provider's."),
+  })
+  .meta({
+    id: "EncounterContext",
+    description:
+      "The visit a record was made in. Encounters are not records themselves; each record that references one " +
+      "carries its date, type and location. Only resourceId is set when the source did not send the Encounter.",
+  });
+
+const coverageClassSchema = z
+  .object({ value: z.string(), name: z.string().nullable() })
+  .meta({ id: "CoverageClass", description: "A plan or group identifier of a coverage, with its name." });
+
+const coverageSchema = z
+  .object({
+    payer: z.string().nullable().describe("Who pays: the first payor's name."),
+    plan: coverageClassSchema.nullable(),
+    group: coverageClassSchema.nullable(),
+    memberId: z.string().nullable().describe("The member identifier (type MB), else the subscriber id."),
+    subscriberId: z.string().nullable(),
+    dependent: z.string().nullable().describe("The dependent number within the subscriber's coverage."),
+    relationship: codeableSchema.nullable().describe("Beneficiary's relationship to the subscriber, e.g. self, spouse."),
+    period: periodSchema.nullable().describe("When the coverage is in force."),
+    network: z.string().nullable(),
+  })
+  .meta({ id: "Coverage", description: "An insurance coverage: payer, plan, member and group ids (from Coverage)." });
+
 const claimTotalSchema = z
   .object({ category: codeableSchema.nullable().describe("e.g. submitted, benefit."), amount: moneySchema })
   .meta({ id: "ClaimTotal", description: "A total of a claim, by adjudication category." });
@@ -371,9 +404,13 @@ export const documentDataSchema = z.object({
 
 export const claimDataSchema = z.object({
   category: z.literal("claims"),
-  kind: z.enum(["claim", "explanationOfBenefit"]).describe("A submitted Claim or a payer's ExplanationOfBenefit."),
+  kind: z
+    .enum(["claim", "explanationOfBenefit", "coverage"])
+    .describe("A submitted Claim, a payer's ExplanationOfBenefit, or an insurance Coverage (see coverage)."),
   status: statusSchema,
-  code: codeableSchema.describe("The claim type, e.g. institutional, professional, pharmacy."),
+  code: codeableSchema.describe(
+    "The claim type, e.g. institutional, professional, pharmacy; for a coverage, its type (e.g. PPO), else its plan.",
+  ),
   use: z.string().nullable().describe("claim, preauthorization or predetermination."),
   outcome: z.string().nullable().describe("queued, complete, error or partial (explanations of benefit)."),
   identifiers: z.array(identifierSchema),
@@ -385,6 +422,7 @@ export const claimDataSchema = z.object({
   payment: moneySchema.nullable().describe("Amount paid (explanations of benefit)."),
   diagnoses: z.array(codeableSchema),
   items: z.array(claimItemSchema),
+  coverage: coverageSchema.nullable().describe("Set on coverages (kind coverage) only."),
 });
 
 function withProvenance<Shape extends z.ZodRawShape>(data: z.ZodObject<Shape>, meta: { id: string; description: string }) {
@@ -392,6 +430,9 @@ function withProvenance<Shape extends z.ZodRawShape>(data: z.ZodObject<Shape>, m
     .object({
       recordId: recordIdSchema,
       ...data.shape,
+      encounter: encounterContextSchema
+        .nullable()
+        .describe("The encounter the source record names (always null for demographics)."),
       warnings: z
         .array(z.string())
         .optional()
@@ -444,7 +485,7 @@ export const documentRecordSchema = withProvenance(documentDataSchema, {
 });
 export const claimRecordSchema = withProvenance(claimDataSchema, {
   id: "ClaimRecord",
-  description: "A claim or explanation of benefit (from Claim or ExplanationOfBenefit).",
+  description: "A claim, explanation of benefit or insurance coverage (from Claim, ExplanationOfBenefit or Coverage).",
 });
 
 export const recordDataSchemas = {
@@ -481,6 +522,7 @@ export type Period = z.infer<typeof periodSchema>;
 export type ClinicalTime = z.infer<typeof clinicalTimeSchema>;
 export type ReferenceRange = z.infer<typeof referenceRangeSchema>;
 export type SourceRef = z.infer<typeof sourceRefSchema>;
+export type EncounterContext = z.infer<typeof encounterContextSchema>;
 export type Identifier = z.infer<typeof identifierSchema>;
 export type ObservationValue = z.infer<typeof observationValueSchema>;
 export type ObservationComponent = z.infer<typeof observationComponentSchema>;

@@ -50,6 +50,7 @@ export function normalizeClaim(claim: Json, context: NormalizeContext): DraftOut
           [],
       ),
       items,
+      coverage: null,
     },
   };
 }

@@ -33,3 +33,58 @@ describe("class 2: patient sex in US Core 6+", () => {
     expect(patient.genderIdentity).toBeNull();
   });
 });
+
+const carin = normalizeFixture("carin-bb-examples.json");
+
+describe("class 1: silent drops of Encounter and Coverage", () => {
+  it("makes a US Core Coverage a claims record of kind coverage with payer, plan, group, member, relationship, period", () => {
+    const coverage = recordOf(usCore, "claims", "coverage-example");
+    expect(coverage).toMatchObject({
+      kind: "coverage",
+      status: "active",
+      insurer: "Acme Health Plan",
+      coverage: {
+        payer: "Acme Health Plan",
+        plan: { value: "gold", name: "Acme Gold Plan" },
+        group: { value: "xyz", name: "XYZ employee Group Plan" },
+        memberId: "88800933501",
+        subscriberId: "888009335",
+        relationship: { text: "Self" },
+        period: { start: "2020-01-01", end: null },
+      },
+    });
+    expect(coverage.code.text).toBe("PPO");
+  });
+
+  it("makes a CARIN Blue Button Coverage a coverage record, naming the payer organization", () => {
+    const coverage = recordOf(carin, "claims", "CoverageEx1");
+    expect(coverage.kind).toBe("coverage");
+    expect(coverage.coverage?.payer).toBe("UPMC Health Plan");
+    expect(coverage.coverage?.group?.value).toBeTruthy();
+  });
+
+  it("reports an Encounter as a skip, and gives the records that reference it its date, type and location", () => {
+    expect(usCore.skipped).toContainEqual({
+      resourceType: "Encounter",
+      resourceId: "example-1",
+      reason: "Encounter is not a record: the records that reference it carry its date, type and location",
+    });
+    const immunization = recordOf(usCore, "immunizations", "imm-1");
+    expect(immunization.encounter).toEqual({
+      resourceId: "example-1",
+      class: "AMB",
+      type: { text: "Office Visit", codings: [{ system: "http://www.ama-assn.org/go/cpt", code: "99211", display: null }] },
+      period: { start: "2015-11-01T17:00:14-05:00", end: "2015-11-01T18:00:14-05:00" },
+      location: "Holy Family Hospital",
+    });
+  });
+
+  it("lists every other resource as context, with a reason", () => {
+    expect(usCore.context.map((item) => `${item.resourceType}/${item.resourceId}`).sort()).toEqual([
+      "Location/hospital",
+      "Organization/acme-payer",
+      "Practitioner/practitioner-1",
+    ]);
+    expect(usCore.context.every((item) => item.reason.length > 0)).toBe(true);
+  });
+});

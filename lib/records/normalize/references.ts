@@ -37,6 +37,13 @@ export function referenceResolver(entries: ResourceEntry[]): ReferenceResolver {
   };
 }
 
+/** The id a literal reference names (its trailing `Type/id`), whatever the holder's batch holds. */
+export function referenceId(reference: Json): string | null {
+  const target = string(reference.reference);
+  const match = target === null ? null : TYPE_AND_ID.exec(target);
+  return match?.[2] ?? null;
+}
+
 /** The display a reference carries, else the name of the resource it points at. */
 export function referenceDisplay(reference: unknown, holder: Json, resolve: ReferenceResolver): string | null {
   if (!isObject(reference)) return null;
