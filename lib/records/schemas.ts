@@ -400,6 +400,14 @@ export const documentDataSchema = z.object({
   description: z.string().nullable().describe("The DocumentReference's description, or the DiagnosticReport's conclusion."),
   authors: z.array(z.string()).describe("Display names of the authors, or of a report's performers and interpreters."),
   attachments: z.array(attachmentSchema),
+  period: periodSchema
+    .nullable()
+    .describe("When the documented care happened (DocumentReference.context.period), as opposed to when it was written."),
+  facility: z
+    .string()
+    .nullable()
+    .describe("Where the care happened: the encounter's location, else the kind of facility (context.facilityType)."),
+  practiceSetting: codeableSchema.nullable().describe("The clinical specialty of the care, e.g. family practice."),
 });
 
 export const claimDataSchema = z.object({

@@ -3,7 +3,7 @@ import { CODE_SYSTEMS, codeable, codeables } from "./codes";
 import { conceptKey, instantKey } from "./fact-key";
 import { code, object, objects, string, type Json } from "./read";
 import { referenceDisplay } from "./references";
-import { dateTime } from "./times";
+import { dateTime, period } from "./times";
 import type { DraftOutcome, NormalizeContext } from "./types";
 
 /**
@@ -40,6 +40,9 @@ export function normalizeDiagnosticReport(report: Json, context: NormalizeContex
       description: string(report.conclusion),
       authors: reportAuthors(report, context),
       attachments,
+      period: period(report.effectivePeriod),
+      facility: null,
+      practiceSetting: null,
     },
   };
 }

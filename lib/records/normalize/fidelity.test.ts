@@ -88,3 +88,17 @@ describe("class 1: silent drops of Encounter and Coverage", () => {
     expect(usCore.context.every((item) => item.reason.length > 0)).toBe(true);
   });
 });
+
+describe("class 3: DocumentReference.context", () => {
+  it("keeps when the documented care happened (US Core documentreference-episode-summary)", () => {
+    const summary = recordOf(usCore, "documents", "episode-summary");
+    expect(summary.period).toEqual({ start: "2025-09-27T13:00:00+11:00", end: "2025-09-27T19:01:00+11:00" });
+    expect(summary.date).toBe("2026-08-15T22:01:00.612Z");
+  });
+
+  it("keeps the encounter and its facility (US Core documentreference-discharge-summary)", () => {
+    const discharge = recordOf(usCore, "documents", "discharge-summary");
+    expect(discharge.encounter).toMatchObject({ resourceId: "example-1", location: "Holy Family Hospital" });
+    expect(discharge.facility).toBe("Holy Family Hospital");
+  });
+});
