@@ -174,6 +174,10 @@ const dosageSchema = z
       })
       .nullable()
       .describe("timesPerPeriod doses every period periodUnit, e.g. 2 per 1 d."),
+    timingCode: codeableSchema.nullable().describe("A named schedule, e.g. BID or QID (Timing.code)."),
+    when: z.array(z.string()).describe("Event-related times, e.g. ACM (before breakfast), HS (at bedtime)."),
+    bounds: periodSchema.nullable().describe("From when until when to take it (timing.repeat.boundsPeriod)."),
+    asNeededFor: codeableSchema.nullable().describe("The condition it is taken as needed for (asNeededCodeableConcept)."),
   })
   .meta({ id: "Dosage", description: "How a medication is to be taken." });
 
@@ -306,6 +310,15 @@ export const medicationDataSchema = z.object({
   dosages: z.array(dosageSchema),
   requester: z.string().nullable().describe("Who asked for it, as a display name."),
   reasonCodes: z.array(codeableSchema).describe("Reasons given as codes or as references to conditions."),
+  dispenseRequest: z
+    .object({
+      quantity: quantitySchema.nullable().describe("Amount to dispense per fill."),
+      refillsAllowed: z.int().nullable().describe("Number of refills authorized after the first fill."),
+      validityPeriod: periodSchema.nullable().describe("When the prescription may be filled."),
+      expectedSupplyDuration: quantitySchema.nullable().describe("How long one fill should last."),
+    })
+    .nullable()
+    .describe("What the prescriber authorized the pharmacy to dispense (requests only)."),
   quantity: quantitySchema.nullable().describe("Amount dispensed (dispenses only)."),
   daysSupply: quantitySchema.nullable().describe("How long the dispensed amount should last (dispenses only)."),
 });

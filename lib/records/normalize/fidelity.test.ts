@@ -102,3 +102,23 @@ describe("class 3: DocumentReference.context", () => {
     expect(discharge.facility).toBe("Holy Family Hospital");
   });
 });
+
+describe("class 4: prescriptions", () => {
+  it("keeps dispenseRequest and structured timing (US Core medicationrequest-coded-oral-axid)", () => {
+    const request = recordOf(usCore, "medications", "medicationrequest-coded-oral-axid");
+    const ucum = "http://unitsofmeasure.org";
+    expect(request.dispenseRequest).toEqual({
+      quantity: { value: 480, comparator: null, unit: "mL", system: ucum, code: "mL" },
+      refillsAllowed: 1,
+      validityPeriod: null,
+      expectedSupplyDuration: { value: 30, comparator: null, unit: "days", system: ucum, code: "d" },
+    });
+    expect(request.dosages[0]).toMatchObject({
+      text: "10 mL bid",
+      frequency: { timesPerPeriod: 2, period: 1, periodUnit: "d" },
+      bounds: { start: "2008-04-05", end: null },
+      when: [],
+      timingCode: null,
+    });
+  });
+});
