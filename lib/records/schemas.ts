@@ -243,12 +243,35 @@ const claimItemSchema = z
     sequence: z.int().nullable(),
     service: codeableSchema.nullable().describe("The billed product or service."),
     serviced: clinicalTimeSchema.nullable(),
+    revenue: codeableSchema.nullable().describe("Institutional revenue center code (NUBC)."),
+    quantity: quantitySchema.nullable().describe("How many units were billed."),
+    unitPrice: moneySchema.nullable().describe("The charge per unit."),
     net: moneySchema.nullable(),
     adjudications: z.array(
       z.object({ category: codeableSchema.nullable(), amount: moneySchema.nullable() }).describe("One adjudicated amount."),
     ),
   })
   .meta({ id: "ClaimItem", description: "One billed line." });
+
+const claimSupportingInfoSchema = z
+  .object({
+    sequence: z.int().nullable(),
+    category: codeableSchema.nullable().describe("What the information is, e.g. admission period, DRG, type of bill, days supply."),
+    code: codeableSchema.nullable().describe("The coded information, e.g. a DRG or discharge status code."),
+    timing: clinicalTimeSchema.nullable().describe("A date or period, e.g. the admission period or claim received date."),
+    value: observationValueSchema.nullable().describe("A value, e.g. the days supply as a quantity."),
+    reason: codeableSchema.nullable(),
+  })
+  .meta({ id: "ClaimSupportingInfo", description: "Additional coded information about a claim (supportingInfo)." });
+
+const claimCareTeamMemberSchema = z
+  .object({
+    sequence: z.int().nullable(),
+    provider: z.string().nullable().describe("The practitioner or organization, as a display name."),
+    role: codeableSchema.nullable().describe("e.g. attending, referring, performing, prescribing."),
+    qualification: codeableSchema.nullable(),
+  })
+  .meta({ id: "ClaimCareTeamMember", description: "A member of the care team a claim names." });
 
 export const demographicsDataSchema = z.object({
   category: z.literal("demographics"),
@@ -443,6 +466,8 @@ export const claimDataSchema = z.object({
   payment: moneySchema.nullable().describe("Amount paid (explanations of benefit)."),
   diagnoses: z.array(codeableSchema),
   items: z.array(claimItemSchema),
+  supportingInfo: z.array(claimSupportingInfoSchema),
+  careTeam: z.array(claimCareTeamMemberSchema),
   coverage: coverageSchema.nullable().describe("Set on coverages (kind coverage) only."),
 });
 

@@ -43,6 +43,8 @@ export function normalizeCoverage(coverage: Json, context: NormalizeContext): Dr
       payment: null,
       diagnoses: [],
       items: [],
+      supportingInfo: [],
+      careTeam: [],
       coverage: {
         payer,
         plan,

@@ -122,3 +122,28 @@ describe("class 4: prescriptions", () => {
     });
   });
 });
+
+describe("class 5: claims", () => {
+  const eob = recordOf(carin, "claims", "InpatientEOBExample1");
+
+  it("keeps supportingInfo coded, with its timing (CARIN BB ExplanationOfBenefit_InpatientEOBExample1)", () => {
+    const byCategory = Object.fromEntries(eob.supportingInfo.map((info) => [info.category?.codings[0]?.code, info]));
+    expect(byCategory.admissionperiod?.timing).toEqual({ type: "period", start: "2017-05-23", end: null });
+    expect(byCategory.clmrecvddate?.timing).toEqual({ type: "dateTime", value: "2017-06-01" });
+    expect(byCategory.benefitpaymentstatus?.code?.codings[0]?.code).toBe("innetwork");
+    expect(eob.supportingInfo).toHaveLength(3);
+  });
+
+  it("keeps the care team and the provider, by name", () => {
+    expect(eob.provider).toBe("Green Medical Group");
+    expect(eob.careTeam.map((member) => [member.provider, member.role?.codings[0]?.code])).toEqual([
+      ["Dr. Jack Brown", "attending"],
+      ["Dr. Jack Brown", "referring"],
+    ]);
+  });
+
+  it("keeps each item's revenue code", () => {
+    expect(eob.items[0]?.revenue?.codings[0]?.code).toBe("0301");
+    expect(eob.items[0]?.quantity).toBeNull();
+  });
+});
