@@ -373,6 +373,16 @@ export const immunizationDataSchema = z.object({
   site: codeableSchema.nullable(),
   route: codeableSchema.nullable(),
   dose: quantitySchema.nullable(),
+  protocolApplied: z
+    .array(
+      z.object({
+        series: z.string().nullable().describe("The series name, e.g. 2-dose."),
+        doseNumber: z.string().nullable().describe("This dose's position in the series, as sent (a number or text)."),
+        seriesDoses: z.string().nullable().describe("The recommended number of doses, as sent (a number or text)."),
+        targetDiseases: z.array(codeableSchema).describe("The diseases the dose protects against."),
+      }),
+    )
+    .describe("Where the dose sits in each vaccination series (protocolApplied), in the source's order."),
 });
 
 const reportReferenceSchema = z

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { TEST_SCOPE, TEST_SOURCE } from "@/test/normalizer";
+import { expectValidFhir, FHIR_VALIDATION_TIMEOUT_MS, TEST_SCOPE, TEST_SOURCE } from "@/test/normalizer";
 import type { Category, NormalizedRecord } from "../schemas";
 import { normalizeBundle } from "./resources";
 import type { NormalizationResult } from "./types";
@@ -145,5 +145,20 @@ describe("class 5: claims", () => {
   it("keeps each item's revenue code", () => {
     expect(eob.items[0]?.revenue?.codings[0]?.code).toBe("0301");
     expect(eob.items[0]?.quantity).toBeNull();
+  });
+});
+
+describe("class 9: immunization series", () => {
+  it("reads a fixture we wrote out in R4 JSON, which is valid FHIR R4", () => {
+    const bundle = JSON.parse(fs.readFileSync(path.join(FIXTURES, "fhir-r4-examples.json"), "utf8")) as { entry: { resource: object }[] };
+    for (const { resource } of bundle.entry) expectValidFhir(resource);
+  }, FHIR_VALIDATION_TIMEOUT_MS);
+
+  it("keeps protocolApplied: series, dose number, series doses, target disease (FHIR R4 immunization-example-protocol)", () => {
+    const immunization = recordOf(normalizeFixture("fhir-r4-examples.json"), "immunizations", "protocol");
+    expect(immunization.protocolApplied).toEqual([
+      { series: "2-dose", doseNumber: "1", seriesDoses: null, targetDiseases: [{ text: null, codings: [{ system: "http://snomed.info/sct", code: "40468003", display: null }] }] },
+      { series: "3-dose", doseNumber: "2", seriesDoses: "3", targetDiseases: [{ text: null, codings: [{ system: "http://snomed.info/sct", code: "66071002", display: null }] }] },
+    ]);
   });
 });
