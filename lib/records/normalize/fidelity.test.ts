@@ -82,6 +82,7 @@ describe("class 1: silent drops of Encounter and Coverage", () => {
   it("lists every other resource as context, with a reason", () => {
     expect(usCore.context.map((item) => `${item.resourceType}/${item.resourceId}`).sort()).toEqual([
       "Location/hospital",
+      "Medication/uscore-med2",
       "Organization/acme-payer",
       "Practitioner/practitioner-1",
     ]);
@@ -160,5 +161,24 @@ describe("class 9: immunization series", () => {
       { series: "2-dose", doseNumber: "1", seriesDoses: null, targetDiseases: [{ text: null, codings: [{ system: "http://snomed.info/sct", code: "40468003", display: null }] }] },
       { series: "3-dose", doseNumber: "2", seriesDoses: "3", targetDiseases: [{ text: null, codings: [{ system: "http://snomed.info/sct", code: "66071002", display: null }] }] },
     ]);
+  });
+});
+
+describe("class 8: long resource ids", () => {
+  it("resolves a Medication whose id is 100 characters, as Epic's are, and warns (US Core medicationrequest-referenced-oral-axid)", () => {
+    const bundle = JSON.parse(fs.readFileSync(path.join(FIXTURES, "us-core-examples.json"), "utf8")) as {
+      entry: { resource: { resourceType: string; id: string; medicationReference?: { reference: string; display?: string } } }[];
+    };
+    const longId = `e${"Zx9.Kq-3".repeat(12)}abc`;
+    expect(longId).toHaveLength(100);
+    const request = bundle.entry.find(({ resource }) => resource.id === "medicationrequest-referenced-oral-axid")!.resource;
+    // Without its display, the request can only be named through the Medication it references.
+    request.medicationReference = { reference: `Medication/${longId}` };
+    bundle.entry.find(({ resource }) => resource.id === "uscore-med2")!.resource.id = longId;
+    const record = recordOf(normalizeBundle(bundle, TEST_SOURCE, TEST_SCOPE), "medications", "medicationrequest-referenced-oral-axid");
+    expect(record.code.codings).toEqual([
+      { system: "http://www.nlm.nih.gov/research/umls/rxnorm", code: "582620", display: "Nizatidine 15 MG/ML Oral Solution [Axid]" },
+    ]);
+    expect(record.warnings).toEqual(["referenced Medication id is 100 characters, longer than FHIR's 64; resolved anyway"]);
   });
 });
