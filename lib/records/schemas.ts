@@ -454,6 +454,11 @@ export const documentDataSchema = z.object({
     .nullable()
     .describe("Where the care happened: the encounter's location, else the kind of facility (context.facilityType)."),
   practiceSetting: codeableSchema.nullable().describe("The clinical specialty of the care, e.g. family practice."),
+  conclusionCodes: z.array(codeableSchema).describe("A DiagnosticReport's coded conclusions (conclusionCode); else empty."),
+  narrative: z
+    .string()
+    .nullable()
+    .describe("A DiagnosticReport's human-readable narrative (text.div, markup removed) when it has no presented form."),
 });
 
 export const claimDataSchema = z.object({

@@ -32,6 +32,8 @@ export function normalizeDocumentReference(document: Json, context: NormalizeCon
       period: period(documentContext?.period),
       facility: encounterContext(document, context.resolve)?.location ?? codeable(documentContext?.facilityType)?.text ?? null,
       practiceSetting: codeable(documentContext?.practiceSetting),
+      conclusionCodes: [],
+      narrative: null,
     },
   };
 }

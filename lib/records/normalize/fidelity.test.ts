@@ -182,3 +182,32 @@ describe("class 8: long resource ids", () => {
     expect(record.warnings).toEqual(["referenced Medication id is 100 characters, longer than FHIR's 64; resolved anyway"]);
   });
 });
+
+describe("class 10: skip reasons that mislead", () => {
+  it("says a report's results are not in the import when they are not (US Core diagnosticreport-cbc without its results)", () => {
+    const cbc = usCore.skipped.find((skipped) => skipped.resourceId === "cbc");
+    expect(cbc?.reason).toBe("DiagnosticReport has no presented form, and the results it lists are not in this import");
+  });
+});
+
+describe("class 7: narrative-only reports and conclusions", () => {
+  it("makes a report with only a narrative and a coded conclusion a document carrying both (written for this test)", () => {
+    const bundle = JSON.parse(fs.readFileSync(path.join(FIXTURES, "fhir-r4-examples.json"), "utf8")) as { entry: { resource: object }[] };
+    const report = {
+      resourceType: "DiagnosticReport",
+      id: "narrative-only",
+      status: "final",
+      code: { coding: [{ system: "http://loinc.org", code: "24627-2", display: "Chest CT" }], text: "CT of chest" },
+      subject: { reference: "Patient/example" },
+      effectiveDateTime: "2012-12-01T12:00:00+01:00",
+      text: { status: "generated", div: '<div xmlns="http://www.w3.org/1999/xhtml"><p>CT chest: no evidence of &lt;5 mm nodules.</p></div>' },
+      conclusionCode: [{ coding: [{ system: "http://snomed.info/sct", code: "188340000", display: "Malignant tumor of craniopharyngeal duct" }] }],
+    };
+    expectValidFhir(report);
+    bundle.entry.push({ resource: report });
+    const document = recordOf(normalizeBundle(bundle, TEST_SOURCE, TEST_SCOPE), "documents", "narrative-only");
+    expect(document.narrative).toBe("CT chest: no evidence of <5 mm nodules.");
+    expect(document.conclusionCodes[0]?.codings[0]?.code).toBe("188340000");
+    expect(document.attachments).toEqual([]);
+  }, FHIR_VALIDATION_TIMEOUT_MS);
+});
