@@ -211,3 +211,15 @@ describe("class 7: narrative-only reports and conclusions", () => {
     expect(document.attachments).toEqual([]);
   }, FHIR_VALIDATION_TIMEOUT_MS);
 });
+
+describe("class 6: vital signs tagged survey", () => {
+  it("files a BMI tagged only `survey`, as Synthea's HIV module tags it, as a vital by its LOINC code (US Core bmi, re-tagged)", () => {
+    const bundle = JSON.parse(fs.readFileSync(path.join(FIXTURES, "us-core-examples.json"), "utf8")) as {
+      entry: { resource: { id: string; category?: unknown } }[];
+    };
+    const bmi = bundle.entry.find(({ resource }) => resource.id === "bmi")!.resource;
+    bmi.category = [{ coding: [{ system: "http://terminology.hl7.org/CodeSystem/observation-category", code: "survey" }] }];
+    const record = recordOf(normalizeBundle(bundle, TEST_SOURCE, TEST_SCOPE), "vitals", "bmi");
+    expect(record.code.codings[0]?.code).toBe("39156-5");
+  });
+});
