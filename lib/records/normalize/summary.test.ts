@@ -50,6 +50,15 @@ describe("summarizeNormalization", () => {
         "observation category social-history is not one of the ten categories": 2,
       },
       recordsWithWarnings: 1,
+      skippedByType: {
+        Encounter: { "Encounter is not a record: the records that reference it carry its date, type and location": 1 },
+        Observation: {
+          "Observation is entered-in-error": 1,
+          "observation category social-history is not one of the ten categories": 2,
+        },
+      },
+      context: {},
+      warnings: { "valueString held unfilled template text; read as null": 1 },
     });
   });
 
