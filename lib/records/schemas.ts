@@ -174,6 +174,10 @@ const dosageSchema = z
       })
       .nullable()
       .describe("timesPerPeriod doses every period periodUnit, e.g. 2 per 1 d."),
+    timingCode: codeableSchema.nullable().describe("A named schedule, e.g. BID or QID (Timing.code)."),
+    when: z.array(z.string()).describe("Event-related times, e.g. ACM (before breakfast), HS (at bedtime)."),
+    bounds: periodSchema.nullable().describe("From when until when to take it (timing.repeat.boundsPeriod)."),
+    asNeededFor: codeableSchema.nullable().describe("The condition it is taken as needed for (asNeededCodeableConcept)."),
   })
   .meta({ id: "Dosage", description: "How a medication is to be taken." });
 
@@ -197,6 +201,39 @@ const attachmentSchema = z
   })
   .meta({ id: "Attachment", description: "One rendition of a document's content." });
 
+export const encounterContextSchema = z
+  .object({
+    resourceId: z.string().nullable().describe("Id of the Encounter at the source."),
+    class: z.string().nullable().describe("The encounter class code, e.g. AMB (ambulatory), IMP (inpatient), EMER."),
+    type: codeableSchema.nullable().describe("What kind of visit it was, e.g. an office visit."),
+    period: periodSchema.nullable().describe("When the encounter took place."),
+    location: z.string().nullable().describe("Where: the first location's name, else the service provider's."),
+  })
+  .meta({
+    id: "EncounterContext",
+    description:
+      "The visit a record was made in. Encounters are not records themselves; each record that references one " +
+      "carries its date, type and location. Only resourceId is set when the source did not send the Encounter.",
+  });
+
+const coverageClassSchema = z
+  .object({ value: z.string(), name: z.string().nullable() })
+  .meta({ id: "CoverageClass", description: "A plan or group identifier of a coverage, with its name." });
+
+const coverageSchema = z
+  .object({
+    payer: z.string().nullable().describe("Who pays: the first payor's name."),
+    plan: coverageClassSchema.nullable(),
+    group: coverageClassSchema.nullable(),
+    memberId: z.string().nullable().describe("The member identifier (type MB), else the subscriber id."),
+    subscriberId: z.string().nullable(),
+    dependent: z.string().nullable().describe("The dependent number within the subscriber's coverage."),
+    relationship: codeableSchema.nullable().describe("Beneficiary's relationship to the subscriber, e.g. self, spouse."),
+    period: periodSchema.nullable().describe("When the coverage is in force."),
+    network: z.string().nullable(),
+  })
+  .meta({ id: "Coverage", description: "An insurance coverage: payer, plan, member and group ids (from Coverage)." });
+
 const claimTotalSchema = z
   .object({ category: codeableSchema.nullable().describe("e.g. submitted, benefit."), amount: moneySchema })
   .meta({ id: "ClaimTotal", description: "A total of a claim, by adjudication category." });
@@ -206,12 +243,35 @@ const claimItemSchema = z
     sequence: z.int().nullable(),
     service: codeableSchema.nullable().describe("The billed product or service."),
     serviced: clinicalTimeSchema.nullable(),
+    revenue: codeableSchema.nullable().describe("Institutional revenue center code (NUBC)."),
+    quantity: quantitySchema.nullable().describe("How many units were billed."),
+    unitPrice: moneySchema.nullable().describe("The charge per unit."),
     net: moneySchema.nullable(),
     adjudications: z.array(
       z.object({ category: codeableSchema.nullable(), amount: moneySchema.nullable() }).describe("One adjudicated amount."),
     ),
   })
   .meta({ id: "ClaimItem", description: "One billed line." });
+
+const claimSupportingInfoSchema = z
+  .object({
+    sequence: z.int().nullable(),
+    category: codeableSchema.nullable().describe("What the information is, e.g. admission period, DRG, type of bill, days supply."),
+    code: codeableSchema.nullable().describe("The coded information, e.g. a DRG or discharge status code."),
+    timing: clinicalTimeSchema.nullable().describe("A date or period, e.g. the admission period or claim received date."),
+    value: observationValueSchema.nullable().describe("A value, e.g. the days supply as a quantity."),
+    reason: codeableSchema.nullable(),
+  })
+  .meta({ id: "ClaimSupportingInfo", description: "Additional coded information about a claim (supportingInfo)." });
+
+const claimCareTeamMemberSchema = z
+  .object({
+    sequence: z.int().nullable(),
+    provider: z.string().nullable().describe("The practitioner or organization, as a display name."),
+    role: codeableSchema.nullable().describe("e.g. attending, referring, performing, prescribing."),
+    qualification: codeableSchema.nullable(),
+  })
+  .meta({ id: "ClaimCareTeamMember", description: "A member of the care team a claim names." });
 
 export const demographicsDataSchema = z.object({
   category: z.literal("demographics"),
@@ -224,6 +284,16 @@ export const demographicsDataSchema = z.object({
     .string()
     .nullable()
     .describe("Sex assigned at birth, from the US Core birthsex extension: F, M or UNK, as sent; null when absent."),
+  // The spec names no field for these; US Core 6+ moved sex out of `gender`, so each kept concept is its own field.
+  sex: codeableSchema
+    .nullable()
+    .describe(
+      "Sex for clinical use, from the US Core individual-sex (US Core 8+) or sex (US Core 6-7) extension, coded as sent " +
+        "(SNOMED CT or the US Core value set); null when absent. Independent of gender and birthSex.",
+    ),
+  genderIdentity: codeableSchema
+    .nullable()
+    .describe("Gender identity, from the US Core genderIdentity extension or the core patient-genderIdentity extension."),
   deceased: z.boolean().nullable(),
   deceasedDateTime: dateTimeSchema.nullable(),
   addresses: z.array(addressSchema),
@@ -263,6 +333,15 @@ export const medicationDataSchema = z.object({
   dosages: z.array(dosageSchema),
   requester: z.string().nullable().describe("Who asked for it, as a display name."),
   reasonCodes: z.array(codeableSchema).describe("Reasons given as codes or as references to conditions."),
+  dispenseRequest: z
+    .object({
+      quantity: quantitySchema.nullable().describe("Amount to dispense per fill."),
+      refillsAllowed: z.int().nullable().describe("Number of refills authorized after the first fill."),
+      validityPeriod: periodSchema.nullable().describe("When the prescription may be filled."),
+      expectedSupplyDuration: quantitySchema.nullable().describe("How long one fill should last."),
+    })
+    .nullable()
+    .describe("What the prescriber authorized the pharmacy to dispense (requests only)."),
   quantity: quantitySchema.nullable().describe("Amount dispensed (dispenses only)."),
   daysSupply: quantitySchema.nullable().describe("How long the dispensed amount should last (dispenses only)."),
 });
@@ -294,6 +373,16 @@ export const immunizationDataSchema = z.object({
   site: codeableSchema.nullable(),
   route: codeableSchema.nullable(),
   dose: quantitySchema.nullable(),
+  protocolApplied: z
+    .array(
+      z.object({
+        series: z.string().nullable().describe("The series name, e.g. 2-dose."),
+        doseNumber: z.string().nullable().describe("This dose's position in the series, as sent (a number or text)."),
+        seriesDoses: z.string().nullable().describe("The recommended number of doses, as sent (a number or text)."),
+        targetDiseases: z.array(codeableSchema).describe("The diseases the dose protects against."),
+      }),
+    )
+    .describe("Where the dose sits in each vaccination series (protocolApplied), in the source's order."),
 });
 
 const reportReferenceSchema = z
@@ -357,13 +446,30 @@ export const documentDataSchema = z.object({
   description: z.string().nullable().describe("The DocumentReference's description, or the DiagnosticReport's conclusion."),
   authors: z.array(z.string()).describe("Display names of the authors, or of a report's performers and interpreters."),
   attachments: z.array(attachmentSchema),
+  period: periodSchema
+    .nullable()
+    .describe("When the documented care happened (DocumentReference.context.period), as opposed to when it was written."),
+  facility: z
+    .string()
+    .nullable()
+    .describe("Where the care happened: the encounter's location, else the kind of facility (context.facilityType)."),
+  practiceSetting: codeableSchema.nullable().describe("The clinical specialty of the care, e.g. family practice."),
+  conclusionCodes: z.array(codeableSchema).describe("A DiagnosticReport's coded conclusions (conclusionCode); else empty."),
+  narrative: z
+    .string()
+    .nullable()
+    .describe("A DiagnosticReport's human-readable narrative (text.div, markup removed) when it has no presented form."),
 });
 
 export const claimDataSchema = z.object({
   category: z.literal("claims"),
-  kind: z.enum(["claim", "explanationOfBenefit"]).describe("A submitted Claim or a payer's ExplanationOfBenefit."),
+  kind: z
+    .enum(["claim", "explanationOfBenefit", "coverage"])
+    .describe("A submitted Claim, a payer's ExplanationOfBenefit, or an insurance Coverage (see coverage)."),
   status: statusSchema,
-  code: codeableSchema.describe("The claim type, e.g. institutional, professional, pharmacy."),
+  code: codeableSchema.describe(
+    "The claim type, e.g. institutional, professional, pharmacy; for a coverage, its type (e.g. PPO), else its plan.",
+  ),
   use: z.string().nullable().describe("claim, preauthorization or predetermination."),
   outcome: z.string().nullable().describe("queued, complete, error or partial (explanations of benefit)."),
   identifiers: z.array(identifierSchema),
@@ -375,6 +481,9 @@ export const claimDataSchema = z.object({
   payment: moneySchema.nullable().describe("Amount paid (explanations of benefit)."),
   diagnoses: z.array(codeableSchema),
   items: z.array(claimItemSchema),
+  supportingInfo: z.array(claimSupportingInfoSchema),
+  careTeam: z.array(claimCareTeamMemberSchema),
+  coverage: coverageSchema.nullable().describe("Set on coverages (kind coverage) only."),
 });
 
 function withProvenance<Shape extends z.ZodRawShape>(data: z.ZodObject<Shape>, meta: { id: string; description: string }) {
@@ -382,6 +491,9 @@ function withProvenance<Shape extends z.ZodRawShape>(data: z.ZodObject<Shape>, m
     .object({
       recordId: recordIdSchema,
       ...data.shape,
+      encounter: encounterContextSchema
+        .nullable()
+        .describe("The encounter the source record names (always null for demographics)."),
       warnings: z
         .array(z.string())
         .optional()
@@ -434,7 +546,7 @@ export const documentRecordSchema = withProvenance(documentDataSchema, {
 });
 export const claimRecordSchema = withProvenance(claimDataSchema, {
   id: "ClaimRecord",
-  description: "A claim or explanation of benefit (from Claim or ExplanationOfBenefit).",
+  description: "A claim, explanation of benefit or insurance coverage (from Claim, ExplanationOfBenefit or Coverage).",
 });
 
 export const recordDataSchemas = {
@@ -471,6 +583,7 @@ export type Period = z.infer<typeof periodSchema>;
 export type ClinicalTime = z.infer<typeof clinicalTimeSchema>;
 export type ReferenceRange = z.infer<typeof referenceRangeSchema>;
 export type SourceRef = z.infer<typeof sourceRefSchema>;
+export type EncounterContext = z.infer<typeof encounterContextSchema>;
 export type Identifier = z.infer<typeof identifierSchema>;
 export type ObservationValue = z.infer<typeof observationValueSchema>;
 export type ObservationComponent = z.infer<typeof observationComponentSchema>;

@@ -42,6 +42,7 @@ describe("record rows", () => {
       specimen: null,
       notes: [],
       report: null,
+      encounter: null,
       sources: [{ sourceId: "src_1", sourceName: "Riverbend", resourceType: "Observation", resourceId: "o1" }],
     } as NormalizedRecord;
     expect(recordRow(record)).toEqual({

@@ -23,8 +23,11 @@ function mappedIn(resources: unknown[]): string[] {
     .flatMap((resource) => {
       if (typeof resource !== "object" || resource === null || Array.isArray(resource)) return ["unknown/null"];
       const { resourceType, id, tooDeep } = resource as { resourceType?: unknown; id?: unknown; tooDeep?: boolean };
-      if (typeof resourceType !== "string" || !(MAPPED_TYPES.includes(resourceType) || tooDeep)) return [];
-      return [`${resourceType}/${typeof id === "string" && id.trim() !== "" ? id : null}`];
+      const resourceId = typeof id === "string" && id.trim() !== "" ? id : null;
+      // An object without a type cannot be read at all, so it is a skip (an unmapped type is context instead).
+      if (typeof resourceType !== "string" || resourceType.trim() === "") return [`unknown/${resourceId}`];
+      if (!(MAPPED_TYPES.includes(resourceType) || tooDeep)) return [];
+      return [`${resourceType}/${resourceId}`];
     })
     .sort();
 }

@@ -1,7 +1,8 @@
 import type { Money, RecordData } from "../schemas";
-import { CODE_SYSTEMS, codeable, money } from "./codes";
+import { CODE_SYSTEMS, codeable, money, quantity } from "./codes";
 import { conceptKey, instantKey } from "./fact-key";
 import { identifiers } from "./identifiers";
+import { observationValue } from "./observation";
 import { code, integer, object, objects, type Json } from "./read";
 import { referencedConcept } from "./reasons";
 import { referenceDisplay } from "./references";
@@ -18,6 +19,7 @@ export function normalizeClaim(claim: Json, context: NormalizeContext): DraftOut
   const billablePeriod = period(claim.billablePeriod);
   const created = dateTime(claim.created);
   const items = objects(claim.item).map((item) => claimItem(item));
+  const resolve = context.resolve;
   const totals = claimTotals(claim);
   return {
     keyParts: [
@@ -50,6 +52,21 @@ export function normalizeClaim(claim: Json, context: NormalizeContext): DraftOut
           [],
       ),
       items,
+      supportingInfo: objects(claim.supportingInfo).map((info) => ({
+        sequence: integer(info.sequence),
+        category: codeable(info.category),
+        code: codeable(info.code),
+        timing: clinicalTime(info, "timing"),
+        value: observationValue(info),
+        reason: codeable(info.reason),
+      })),
+      careTeam: objects(claim.careTeam).map((member) => ({
+        sequence: integer(member.sequence),
+        provider: referenceDisplay(member.provider, claim, resolve),
+        role: codeable(member.role),
+        qualification: codeable(member.qualification),
+      })),
+      coverage: null,
     },
   };
 }
@@ -79,6 +96,9 @@ function claimItem(item: Json): Claim["items"][number] {
     sequence: integer(item.sequence),
     service: codeable(item.productOrService),
     serviced: clinicalTime(item, "serviced"),
+    revenue: codeable(item.revenue),
+    quantity: quantity(item.quantity),
+    unitPrice: money(item.unitPrice),
     net: money(item.net),
     adjudications: objects(item.adjudication).map((adjudication) => ({
       category: codeable(adjudication.category),

@@ -158,7 +158,7 @@ describe("normalizeDiagnosticReport", () => {
   }, FHIR_VALIDATION_TIMEOUT_MS);
 
   it("skips a report with neither a presented form nor results, and one with nothing to name it", () => {
-    expect(skipReason({ ...cbcReport, result: undefined })).toBe("DiagnosticReport has no presented form and no results");
+    expect(skipReason({ ...cbcReport, result: undefined })).toBe("DiagnosticReport has no presented form, no results and no narrative");
     expect(skipReason({ ...progressNote, code: { coding: [{ system: "http://loinc.org" }] }, category: [] })).toBe(
       "DiagnosticReport has no code or category",
     );

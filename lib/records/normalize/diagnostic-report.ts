@@ -3,7 +3,7 @@ import { CODE_SYSTEMS, codeable, codeables } from "./codes";
 import { conceptKey, instantKey } from "./fact-key";
 import { code, object, objects, string, type Json } from "./read";
 import { referenceDisplay } from "./references";
-import { dateTime } from "./times";
+import { dateTime, period } from "./times";
 import type { DraftOutcome, NormalizeContext } from "./types";
 
 /**
@@ -15,12 +15,18 @@ import type { DraftOutcome, NormalizeContext } from "./types";
  */
 export function normalizeDiagnosticReport(report: Json, context: NormalizeContext): DraftOutcome {
   const attachments = objects(report.presentedForm).flatMap((form) => attachment(form) ?? []);
-  if (attachments.length === 0) {
+  const conclusion = string(report.conclusion);
+  const conclusionCodes = codeables(report.conclusionCode);
+  const results = objects(report.result);
+  // Without a presented form, a report that lists no results still says something in its narrative or conclusion.
+  const narrative = attachments.length === 0 && results.length === 0 ? narrativeText(report) : null;
+  if (attachments.length === 0 && narrative === null && conclusion === null && conclusionCodes.length === 0) {
+    if (results.length === 0) return { skipReason: "DiagnosticReport has no presented form, no results and no narrative" };
+    const present = results.some((result) => context.resolve(result, report) !== null);
     return {
-      skipReason:
-        objects(report.result).length > 0
-          ? "DiagnosticReport has no presented form; its results name it as their report"
-          : "DiagnosticReport has no presented form and no results",
+      skipReason: present
+        ? "DiagnosticReport has no presented form; its results name it as their report"
+        : "DiagnosticReport has no presented form, and the results it lists are not in this import",
     };
   }
   const categories = codeables(report.category);
@@ -37,9 +43,14 @@ export function normalizeDiagnosticReport(report: Json, context: NormalizeContex
       docStatus: null,
       categories,
       date,
-      description: string(report.conclusion),
+      description: conclusion,
       authors: reportAuthors(report, context),
       attachments,
+      period: period(report.effectivePeriod),
+      facility: null,
+      practiceSetting: null,
+      conclusionCodes,
+      narrative,
     },
   };
 }
@@ -53,4 +64,20 @@ function reportDate(report: Json): string | null {
 function reportAuthors(report: Json, context: NormalizeContext): string[] {
   const people = [...objects(report.performer), ...objects(report.resultsInterpreter)];
   return [...new Set(people.flatMap((person) => referenceDisplay(person, report, context.resolve) ?? []))];
+}
+
+/** The report's XHTML narrative as plain text, unless the source only generated it from the structured data. */
+function narrativeText(report: Json): string | null {
+  const text = object(report.text);
+  const div = string(text?.div);
+  if (div === null) return null;
+  const plain = div
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ")
+    .trim();
+  return plain === "" ? null : plain;
 }

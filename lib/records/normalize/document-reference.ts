@@ -1,9 +1,10 @@
 import { attachment } from "./attachments";
 import { CODE_SYSTEMS, codeable, codeables } from "./codes";
 import { conceptKey, instantKey } from "./fact-key";
-import { code, objects, string, type Json } from "./read";
+import { encounterContext } from "./encounter-context";
+import { code, object, objects, string, type Json } from "./read";
 import { referenceDisplay } from "./references";
-import { dateTime } from "./times";
+import { dateTime, period } from "./times";
 import type { DraftOutcome, NormalizeContext } from "./types";
 
 export function normalizeDocumentReference(document: Json, context: NormalizeContext): DraftOutcome {
@@ -14,6 +15,7 @@ export function normalizeDocumentReference(document: Json, context: NormalizeCon
     codeable(document.type) ?? categories[0] ?? (description === null ? null : { text: description, codings: [] });
   if (!documentType) return { skipReason: "DocumentReference has no type, category or description" };
   const date = dateTime(document.date);
+  const documentContext = object(document.context);
   return {
     keyParts: [conceptKey(documentType, [CODE_SYSTEMS.loinc]), instantKey(date), description],
     data: {
@@ -27,6 +29,11 @@ export function normalizeDocumentReference(document: Json, context: NormalizeCon
       description,
       authors: objects(document.author).flatMap((author) => referenceDisplay(author, document, context.resolve) ?? []),
       attachments: objects(document.content).flatMap((content) => attachment(content.attachment) ?? []),
+      period: period(documentContext?.period),
+      facility: encounterContext(document, context.resolve)?.location ?? codeable(documentContext?.facilityType)?.text ?? null,
+      practiceSetting: codeable(documentContext?.practiceSetting),
+      conclusionCodes: [],
+      narrative: null,
     },
   };
 }

@@ -1,13 +1,16 @@
 import type { RecordData } from "../schemas";
 import { codeable, quantity } from "./codes";
-import { boolean, number, object, objects, string, type Json } from "./read";
+import { boolean, number, object, objects, string, strings, type Json } from "./read";
+import { period } from "./times";
 
 type Dosage = RecordData<"medications">["dosages"][number];
 
 /** One FHIR Dosage (of a request, statement or dispense): the text as written plus the parts a reader can compute with. */
 export function dosage(raw: Json): Dosage {
   const doseAndRate = objects(raw.doseAndRate)[0];
-  const repeat = object(object(raw.timing)?.repeat);
+  const timing = object(raw.timing);
+  const repeat = object(timing?.repeat);
+  const asNeededFor = codeable(raw.asNeededCodeableConcept);
   const frequency = {
     timesPerPeriod: number(repeat?.frequency),
     period: number(repeat?.period),
@@ -16,9 +19,13 @@ export function dosage(raw: Json): Dosage {
   const hasFrequency = frequency.timesPerPeriod !== null || frequency.period !== null || frequency.periodUnit !== null;
   return {
     text: string(raw.text),
-    asNeeded: boolean(raw.asNeededBoolean) ?? (codeable(raw.asNeededCodeableConcept) ? true : null),
+    asNeeded: boolean(raw.asNeededBoolean) ?? (asNeededFor ? true : null),
     route: codeable(raw.route),
     dose: quantity(doseAndRate?.doseQuantity),
     frequency: hasFrequency ? frequency : null,
+    timingCode: codeable(timing?.code),
+    when: strings(repeat?.when),
+    bounds: period(repeat?.boundsPeriod),
+    asNeededFor,
   };
 }

@@ -4,7 +4,7 @@
  * docs/normalizer.md for the decisions behind both.
  */
 export { mergeFacts } from "./merge";
-export { NORMALIZERS, normalizeBundle, normalizeResources } from "./resources";
+export { ENCOUNTER_SKIP, NORMALIZERS, normalizeBundle, normalizeResources } from "./resources";
 export { resourceDisplayName } from "./names";
 export { summarizeNormalization, type NormalizationSummary } from "./summary";
 export type { NormalizationResult, NormalizedFact, SkippedResource, SourceInfo } from "./types";

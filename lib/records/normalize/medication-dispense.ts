@@ -27,6 +27,7 @@ export function normalizeMedicationDispense(dispense: Json, context: NormalizeCo
       dosages: objects(dispense.dosageInstruction).map(dosage),
       requester: null,
       reasonCodes: [],
+      dispenseRequest: null,
       quantity: quantity(dispense.quantity),
       daysSupply: quantity(dispense.daysSupply),
     },

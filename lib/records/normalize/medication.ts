@@ -1,10 +1,12 @@
 import { conceptKey, instantKey, timeKey } from "./fact-key";
 import { dosage } from "./dosage";
 import { MEDICATION_SYSTEMS, medicationConcept } from "./medication-concept";
-import { code, objects, type Json } from "./read";
+import type { RecordData } from "../schemas";
+import { quantity } from "./codes";
+import { code, integer, object, objects, type Json } from "./read";
 import { reasonConcepts } from "./reasons";
 import { referenceDisplay } from "./references";
-import { clinicalTime, dateTime } from "./times";
+import { clinicalTime, dateTime, period } from "./times";
 import type { DraftOutcome, NormalizeContext } from "./types";
 
 export function normalizeMedicationRequest(request: Json, context: NormalizeContext): DraftOutcome {
@@ -24,6 +26,7 @@ export function normalizeMedicationRequest(request: Json, context: NormalizeCont
       dosages: objects(request.dosageInstruction).map(dosage),
       requester: referenceDisplay(request.requester, request, context.resolve),
       reasonCodes: reasonConcepts(request, context.resolve),
+      dispenseRequest: dispenseRequest(request.dispenseRequest),
       quantity: null,
       daysSupply: null,
     },
@@ -48,8 +51,21 @@ export function normalizeMedicationStatement(statement: Json, context: Normalize
       dosages: objects(statement.dosage).map(dosage),
       requester: null,
       reasonCodes: reasonConcepts(statement, context.resolve),
+      dispenseRequest: null,
       quantity: null,
       daysSupply: null,
     },
   };
+}
+
+function dispenseRequest(value: unknown): RecordData<"medications">["dispenseRequest"] {
+  const raw = object(value);
+  if (!raw) return null;
+  const request = {
+    quantity: quantity(raw.quantity),
+    refillsAllowed: integer(raw.numberOfRepeatsAllowed),
+    validityPeriod: period(raw.validityPeriod),
+    expectedSupplyDuration: quantity(raw.expectedSupplyDuration),
+  };
+  return Object.values(request).every((part) => part === null) ? null : request;
 }

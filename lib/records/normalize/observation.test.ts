@@ -70,6 +70,7 @@ describe("normalizeObservation", () => {
       specimen: { text: "Venous blood", codings: [] },
       notes: [],
       report: null,
+      encounter: null,
       sources: [{ sourceId: "src_test", sourceName: "Test Health", resourceType: "Observation", resourceId: "o1" }],
     });
   });

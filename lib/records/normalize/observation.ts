@@ -73,8 +73,9 @@ export function normalizeObservation(observation: Json, context: NormalizeContex
   };
 }
 
-/** value[x] of an Observation or one of its components; SampledData and attachments are not carried. */
-function observationValue(holder: Json): ObservationValue | null {
+/** value[x] of an Observation, one of its components, or a claim's supportingInfo; SampledData and attachments are
+ *  not carried. */
+export function observationValue(holder: Json): ObservationValue | null {
   const measured = quantity(holder.valueQuantity);
   if (measured) return { type: "quantity", ...measured };
   const concept = codeable(holder.valueCodeableConcept);

@@ -11,6 +11,16 @@ type Demographics = RecordData<"demographics">;
 const RACE_EXTENSION = "http://hl7.org/fhir/us/core/StructureDefinition/us-core-race";
 const ETHNICITY_EXTENSION = "http://hl7.org/fhir/us/core/StructureDefinition/us-core-ethnicity";
 const BIRTH_SEX_EXTENSION = "http://hl7.org/fhir/us/core/StructureDefinition/us-core-birthsex";
+// US Core 8 renamed us-core-sex (a code) to us-core-individual-sex (a Coding); sources send either.
+const SEX_EXTENSIONS = [
+  "http://hl7.org/fhir/us/core/StructureDefinition/us-core-individual-sex",
+  "http://hl7.org/fhir/us/core/StructureDefinition/us-core-sex",
+];
+const GENDER_IDENTITY_EXTENSIONS = [
+  "http://hl7.org/fhir/us/core/StructureDefinition/us-core-genderIdentity",
+  "http://hl7.org/fhir/StructureDefinition/individual-genderIdentity",
+  "http://hl7.org/fhir/StructureDefinition/patient-genderIdentity",
+];
 
 /** One demographics record per patient: a source describes one patient, whatever its Patient resource's id. */
 export function normalizePatient(patient: Json): RecordDraft {
@@ -24,6 +34,8 @@ export function normalizePatient(patient: Json): RecordDraft {
     birthDate: date(patient.birthDate),
     gender: code(patient.gender),
     birthSex: birthSex(patient.extension),
+    sex: extensionConcept(patient.extension, SEX_EXTENSIONS),
+    genderIdentity: extensionConcept(patient.extension, GENDER_IDENTITY_EXTENSIONS),
     deceased: boolean(patient.deceasedBoolean) ?? (deceasedDateTime === null ? null : true),
     deceasedDateTime,
     addresses: addresses(patient.address),
@@ -41,6 +53,19 @@ export function normalizePatient(patient: Json): RecordDraft {
 function birthSex(extensions: unknown): string | null {
   const extension = objects(extensions).find((item) => item.url === BIRTH_SEX_EXTENSION);
   return string(extension?.valueCode)?.trim() ?? null;
+}
+
+/** The concept of the first of these extensions present, whichever of code, Coding or CodeableConcept it holds
+ *  (the core individual-genderIdentity extension nests its value in a `value` sub-extension). */
+function extensionConcept(extensions: unknown, urls: string[]): Demographics["sex"] {
+  const extension = objects(extensions).find((item) => urls.includes(String(item.url)));
+  if (!extension) return null;
+  const holder = objects(extension.extension).find((part) => part.url === "value") ?? extension;
+  const codeOnly = string(holder.valueCode);
+  if (codeOnly !== null) return { text: codeOnly, codings: [{ system: null, code: codeOnly, display: null }] };
+  const single = coding(object(holder.valueCoding));
+  if (single) return { text: single.display ?? single.code, codings: [single] };
+  return codeable(holder.valueCodeableConcept);
 }
 
 function addresses(value: unknown): Demographics["addresses"] {

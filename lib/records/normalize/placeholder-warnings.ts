@@ -1,6 +1,6 @@
 import { withoutPlaceholders } from "./placeholders";
 import { string, type Json } from "./read";
-import type { ReferenceResolver, ResourceEntry } from "./references";
+import { longIdWarning, type ReferenceResolver, type ResourceEntry } from "./references";
 
 /** Where each resource of a batch held placeholders, by the cleaned resource the normalizers read. */
 export type PlaceholderPaths = ReadonlyMap<Json, string[]>;
@@ -30,14 +30,18 @@ export function entriesWithoutPlaceholders(entries: ResourceEntry[]): {
 
 /**
  * The warnings a record made from `resource` carries: its own placeholders, and those of each resource it read
- * through a reference (named by type and id), noted by the resolver this returns.
+ * through a reference (named by type and id), noted by the resolver this returns; likewise ids over FHIR's length.
  */
 export function placeholderWarnings(resource: Json, placeholders: PlaceholderPaths, resolve: ReferenceResolver) {
   const warnings = new Set((placeholders.get(resource) ?? []).map((path) => warning(path)));
+  const ownLongId = longIdWarning(resource);
+  if (ownLongId) warnings.add(ownLongId);
   const noting: ReferenceResolver = (reference, holder) => {
     const target = resolve(reference, holder);
     const label = target && `${string(target.resourceType) ?? "unknown"}/${string(target.id) ?? "?"}`;
     for (const path of (target && placeholders.get(target)) ?? []) warnings.add(warning(path, label));
+    const longId = target && target !== resource ? longIdWarning(target) : null;
+    if (longId) warnings.add(`referenced ${longId}`);
     return target;
   };
   return { resolve: noting, warnings: () => [...warnings] };

@@ -6,8 +6,18 @@ export type ResourceEntry = { resource: Json; fullUrl: string | null };
 /** Finds the resource a FHIR Reference points at, seen from the resource that holds the reference. */
 export type ReferenceResolver = (reference: unknown, holder: Json) => Json | null;
 
-// The trailing `Type/id` of a relative or absolute literal reference, ignoring a version suffix.
-const TYPE_AND_ID = /(?:^|\/)([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[^/]+)?$/;
+// The trailing `Type/id` of a relative or absolute literal reference, ignoring a version suffix. FHIR ids are at most
+// 64 characters, but real servers exceed it (Epic's are ~100), so any length resolves; longIdWarning reports it.
+const TYPE_AND_ID = /(?:^|\/)([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]+)(?:\/_history\/[^/]+)?$/;
+
+export const MAX_FHIR_ID_LENGTH = 64;
+
+/** The warning a record carries when it was read from, or through, a resource whose id breaks FHIR's length limit. */
+export function longIdWarning(resource: Json): string | null {
+  const id = string(resource.id);
+  if (id === null || id.length <= MAX_FHIR_ID_LENGTH) return null;
+  return `${string(resource.resourceType) ?? "unknown"} id is ${id.length} characters, longer than FHIR's ${MAX_FHIR_ID_LENGTH}; resolved anyway`;
+}
 
 /**
  * Resolves references within one batch of resources: `#id` against the holder's contained resources, a bundle
@@ -35,6 +45,13 @@ export function referenceResolver(entries: ResourceEntry[]): ReferenceResolver {
     const match = TYPE_AND_ID.exec(target);
     return match ? (byTypeAndId.get(`${match[1]}/${match[2]}`) ?? null) : null;
   };
+}
+
+/** The id a literal reference names (its trailing `Type/id`), whatever the holder's batch holds. */
+export function referenceId(reference: Json): string | null {
+  const target = string(reference.reference);
+  const match = target === null ? null : TYPE_AND_ID.exec(target);
+  return match?.[2] ?? null;
 }
 
 /** The display a reference carries, else the name of the resource it points at. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { recordSchemas } from "../schemas";
-import { normalizeBundle, normalizeResources } from "./resources";
+import { ENCOUNTER_SKIP, normalizeBundle, normalizeResources } from "./resources";
 import { TEST_SCOPE, TEST_SOURCE } from "@/test/normalizer";
 
 const immunization = (id: string, lotNumber?: string) => ({
@@ -30,18 +30,27 @@ describe("normalizeBundle", () => {
     const result = normalizeBundle(bundle, TEST_SOURCE, TEST_SCOPE);
     expect(result.facts).toHaveLength(1);
     expect(result.skipped).toEqual([{ resourceType: "unknown", resourceId: null, reason: "entry is not a FHIR resource object" }]);
-    expect(normalizeBundle({ resourceType: "Bundle", entry: "nope" }, TEST_SOURCE, TEST_SCOPE)).toEqual({ facts: [], skipped: [] });
+    expect(normalizeBundle({ resourceType: "Bundle", entry: "nope" }, TEST_SOURCE, TEST_SCOPE)).toEqual({ facts: [], skipped: [], context: [] });
   });
 });
 
 describe("normalizeResources", () => {
-  it("neither counts nor reports resource types outside the ten categories", () => {
+  it("skips an Encounter and an object without a type, and lists other types as context, each with a reason", () => {
     const result = normalizeResources(
       [{ resourceType: "Encounter", id: "e" }, { resourceType: "Medication", id: "m" }, { id: "no-type" }],
       TEST_SOURCE,
       TEST_SCOPE,
     );
-    expect(result).toEqual({ facts: [], skipped: [] });
+    expect(result).toEqual({
+      facts: [],
+      skipped: [
+        { resourceType: "Encounter", resourceId: "e", reason: ENCOUNTER_SKIP },
+        { resourceType: "unknown", resourceId: "no-type", reason: "resource has no resourceType" },
+      ],
+      context: [
+        { resourceType: "Medication", resourceId: "m", reason: "not one of the ten categories; read only where other resources reference it" },
+      ],
+    });
   });
 
   it("reports a resource whose fields cannot even be read instead of throwing", () => {
@@ -85,6 +94,6 @@ describe("normalizeResources", () => {
   it("produces records that pass their category schema, and nothing for a non-array", () => {
     const { facts } = normalizeResources([immunization("a"), { resourceType: "Patient" }], TEST_SOURCE, TEST_SCOPE);
     for (const fact of facts) expect(() => recordSchemas[fact.category].parse(fact.record)).not.toThrow();
-    expect(normalizeResources("nope" as unknown as unknown[], TEST_SOURCE, TEST_SCOPE)).toEqual({ facts: [], skipped: [] });
+    expect(normalizeResources("nope" as unknown as unknown[], TEST_SOURCE, TEST_SCOPE)).toEqual({ facts: [], skipped: [], context: [] });
   });
 });

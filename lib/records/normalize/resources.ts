@@ -6,8 +6,10 @@ import { bundleEntries, withNestedBundlesOpened, type UncheckedEntry } from "./b
 import { normalizeClaim } from "./claim";
 import { firstCode } from "./codes";
 import { normalizeCondition } from "./condition";
+import { normalizeCoverage } from "./coverage";
 import { normalizeDiagnosticReport } from "./diagnostic-report";
 import { normalizeDocumentReference } from "./document-reference";
+import { encounterContext } from "./encounter-context";
 import { factKey, type KeyPart } from "./fact-key";
 import { normalizeImmunization } from "./immunization";
 import { normalizeMedicationRequest, normalizeMedicationStatement } from "./medication";
@@ -33,9 +35,11 @@ import type {
 } from "./types";
 
 /**
- * The resource types that feed the ten categories. Other types (Encounter, Organization, Medication, Provenance,
- * ...) are context: they are used to resolve references but never become records, and they are not reported as
- * skipped, so `skipped` lists only resources that were meant to become records and did not.
+ * The resource types that feed the ten categories, plus Encounter, which is always a reported skip: its date, type
+ * and location are carried by every record that references it (encounter-context.ts). Other types (Organization,
+ * Medication, Provenance, ...) are context: they are used to resolve references but never become records, and are
+ * listed in `context` rather than `skipped`, so `skipped` lists only resources that a reader could have expected as
+ * records.
  */
 export const NORMALIZERS: Readonly<Record<string, ResourceNormalizer>> = {
   Patient: normalizePatient,
@@ -51,7 +55,11 @@ export const NORMALIZERS: Readonly<Record<string, ResourceNormalizer>> = {
   DiagnosticReport: normalizeDiagnosticReport,
   Claim: normalizeClaim,
   ExplanationOfBenefit: normalizeClaim,
+  Coverage: normalizeCoverage,
+  Encounter: () => ({ skipReason: ENCOUNTER_SKIP }),
 };
+
+export const ENCOUNTER_SKIP = "Encounter is not a record: the records that reference it carry its date, type and location";
 
 const ENTERED_IN_ERROR = "entered-in-error";
 const SERVED_AS_DOCUMENT = "DiagnosticReport presents the same note as a DocumentReference, which is served instead";
@@ -61,7 +69,7 @@ export function normalizeBundle(bundle: unknown, source: SourceInfo, scope: stri
   const raw = object(bundle);
   if (raw?.resourceType !== "Bundle") {
     const resourceType = string(raw?.resourceType) ?? "unknown";
-    return { facts: [], skipped: [{ resourceType, resourceId: string(raw?.id), reason: "input is not a FHIR Bundle" }] };
+    return { facts: [], skipped: [{ resourceType, resourceId: string(raw?.id), reason: "input is not a FHIR Bundle" }], context: [] };
   }
   return normalizeEntries(bundleEntries(raw), source, scope);
 }
@@ -90,11 +98,19 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
   const resolve = referenceResolver(entries);
   const context = { resolve, reportOf: reportFinder(entries, resolve) };
   const drafted: Candidate[] = [];
+  const contextResources: SkippedResource[] = [];
   for (const { resource } of entries) {
     const resourceType = string(resource.resourceType);
-    const normalizer = resourceType === null ? undefined : NORMALIZERS[resourceType];
-    if (resourceType === null || !normalizer) continue;
     const resourceId = string(resource.id);
+    const normalizer = resourceType === null ? undefined : NORMALIZERS[resourceType];
+    if (resourceType === null) {
+      skipped.push({ resourceType: "unknown", resourceId, reason: "resource has no resourceType" });
+      continue;
+    }
+    if (!normalizer) {
+      contextResources.push({ resourceType, resourceId, reason: CONTEXT_REASON });
+      continue;
+    }
     const outcome = normalizeSafely(resourceType, resource, normalizer, context, placeholders);
     if ("skipReason" in outcome) skipped.push({ resourceType, resourceId, reason: outcome.skipReason });
     else drafted.push({ draft: outcome, resource, resourceType, resourceId });
@@ -119,6 +135,7 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
     const record = {
       recordId: recordIds.get(candidate)!,
       ...withReportRecordId(draft.data, draft.groupedBy, reportDocumentIds),
+      encounter: category === "demographics" ? null : encounterContext(candidate.resource, context.resolve),
       ...(draft.warnings && draft.warnings.length > 0 ? { warnings: draft.warnings } : {}),
       sources: [{ sourceId: source.sourceId, sourceName: source.sourceName, resourceType, resourceId }],
     };
@@ -130,8 +147,10 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
       skipped.push({ resourceType, resourceId, reason });
     }
   }
-  return { facts: facts.sort(compareFacts), skipped };
+  return { facts: facts.sort(compareFacts), skipped, context: contextResources };
 }
+
+const CONTEXT_REASON = "not one of the ten categories; read only where other resources reference it";
 
 function normalizeSafely(
   resourceType: string,

@@ -45,10 +45,20 @@ describe("summarizeNormalization", () => {
         claims: 0,
       },
       skipped: {
+        "Encounter is not a record: the records that reference it carry its date, type and location": 1,
         "Observation is entered-in-error": 1,
         "observation category social-history is not one of the ten categories": 2,
       },
       recordsWithWarnings: 1,
+      skippedByType: {
+        Encounter: { "Encounter is not a record: the records that reference it carry its date, type and location": 1 },
+        Observation: {
+          "Observation is entered-in-error": 1,
+          "observation category social-history is not one of the ten categories": 2,
+        },
+      },
+      context: {},
+      warnings: { "valueString held unfilled template text; read as null": 1 },
     });
   });
 
@@ -61,7 +71,7 @@ describe("summarizeNormalization", () => {
   });
 
   it("summarizes an empty result as zeros", () => {
-    const summary = summarizeNormalization({ facts: [], skipped: [] });
+    const summary = summarizeNormalization({ facts: [], skipped: [], context: [] });
     expect(Object.values(summary.records).every((count) => count === 0)).toBe(true);
     expect(summary).toMatchObject({ skipped: {}, recordsWithWarnings: 0 });
   });

@@ -13,7 +13,9 @@ export type NormalizedFact = { category: Category; factKey: string; record: Norm
 
 export type SkippedResource = { resourceType: string; resourceId: string | null; reason: string };
 
-export type NormalizationResult = { facts: NormalizedFact[]; skipped: SkippedResource[] };
+/** facts and skipped as before; context lists every other resource (Organization, Practitioner, Medication, ...),
+ *  each with why it is not a record, so that every resource of a batch is accounted for. */
+export type NormalizationResult = { facts: NormalizedFact[]; skipped: SkippedResource[]; context: SkippedResource[] };
 
 export type NormalizeContext = { resolve: ReferenceResolver; reportOf: ReportFinder };
 
