@@ -24,7 +24,7 @@ export async function createKeyFor(access: ApplicationAccess, input: CreateApiKe
   const applicationId = access.application.id;
   return withTransaction("ReadCommitted", async (tx) => {
     const created = await createApiKey({ applicationId, environment, name }, tx);
-    await recordAudit(tx, { action: "api_key.create", actor: memberActor(access), applicationId, targetType: "api_key", targetId: created.id, after: { name: name ?? "Default key", environment, displayPrefix: created.displayPrefix } });
+    await recordAudit(tx, { action: "api_key.create", actor: memberActor(access), applicationId, targetType: "api_key", targetId: created.id, after: { name, environment, displayPrefix: created.displayPrefix } });
     return created;
   });
 }
