@@ -64,6 +64,7 @@ test("the Security page lists the application's audit trail, filters it and expo
   // By actor and by date range.
   await page.getByRole("link", { name: "Clear" }).click();
   await expect(rows).toHaveCount(3);
+  await expect(page.getByLabel("Action")).toHaveValue("");
   await page.getByLabel("Actor").fill("someone-else@example.test");
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page.getByText("No matching entries")).toBeVisible();
@@ -79,6 +80,10 @@ test("the Security page lists the application's audit trail, filters it and expo
   await expect(page.getByText("No matching entries")).toBeVisible();
   const emptyCsv = await downloaded(page, "CSV");
   expect(emptyCsv.text.split("\r\n").filter(Boolean)).toHaveLength(1);
+
+  // A field of the URL that does not parse (an edited date) is left out; the others still apply.
+  await page.goto(`/dashboard/${applicationId}/security?action=api_key.create&from=not-a-date`);
+  await expect(rows).toHaveCount(2);
 
   // Someone who is not a member reads neither the page nor the export.
   const stranger = await browser.newContext();

@@ -10,8 +10,16 @@ function single(query: Query, name: string): string | undefined {
   return (Array.isArray(value) ? value[0] : value) ?? undefined;
 }
 
+const FILTER_FIELDS = ["action", "actor", "from", "to"] as const;
+
 function parseFilter(query: Query) {
-  return auditFilterSchema.safeParse({ action: single(query, "action"), actor: single(query, "actor"), from: single(query, "from"), to: single(query, "to") });
+  return auditFilterSchema.safeParse(Object.fromEntries(FILTER_FIELDS.map((field) => [field, single(query, field)])));
+}
+
+/** The filter with each field that parses; one that does not (an edited date, an unknown action) is left out. */
+function lenientFilter(query: Query): AuditFilter {
+  const fields = FILTER_FIELDS.map((field) => [field, auditFilterSchema.shape[field].safeParse(single(query, field))] as const);
+  return Object.fromEntries(fields.flatMap(([field, parsed]) => (parsed.success && parsed.data !== undefined ? [[field, parsed.data]] : [])));
 }
 
 /**
@@ -19,8 +27,7 @@ function parseFilter(query: Query) {
  * out rather than failing the page) and the page of entries it selects.
  */
 export async function auditTrailPage(scope: AuditScope, query: Query) {
-  const parsed = parseFilter(query);
-  const filter: AuditFilter = parsed.success ? parsed.data : {};
+  const filter = lenientFilter(query);
   const cursor = single(query, "cursor");
   const page = await listAuditEntries(scope, filter, { cursor, limit: 50 });
   return { filter, paged: Boolean(cursor), ...page };

@@ -46,7 +46,9 @@ export function AuditTrail({ entries, filter, path, nextCursor, paged, caption, 
   const filtered = Boolean(filter.action || filter.actor || filter.from || filter.to);
   return (
     <div className="space-y-4">
-      <form method="get" action={path} aria-label="Filter the audit trail" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto] lg:items-end">
+      {/* Keyed by the filter: its fields are uncontrolled, so after "Clear" (a client navigation) they must remount
+          to show the filter the page now applies, not what was typed before. */}
+      <form key={auditQuery(filter)} method="get" action={path} aria-label="Filter the audit trail" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto] lg:items-end">
         <label className="text-sm font-medium text-slate-800">
           Action
           <select name="action" defaultValue={filter.action ?? ""} className={SELECT}>
