@@ -107,8 +107,7 @@ export function AuditTrail({ entries, filter, path, nextCursor, paged, caption, 
               <Th>Address</Th>
               {showApplication ? <Th>Application</Th> : null}
               <Th>Target</Th>
-              <Th>Before</Th>
-              <Th>After</Th>
+              <Th>Change</Th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -124,10 +123,16 @@ export function AuditTrail({ entries, filter, path, nextCursor, paged, caption, 
                 {showApplication ? <Td className="font-mono text-xs">{entry.applicationId ?? "—"}</Td> : null}
                 <Td className="font-mono text-xs">
                   {entry.targetType}
-                  <span className="block">{entry.targetId}</span>
+                  <span className="block break-all">{entry.targetId}</span>
                 </Td>
-                <Td className="min-w-48 text-xs">{describe(entry.before)}</Td>
-                <Td className="min-w-48 text-xs">{describe(entry.after)}</Td>
+                <Td className="min-w-56 text-xs">
+                  <span className="block">
+                    <span className="font-medium text-slate-600">Before:</span> {describe(entry.before)}
+                  </span>
+                  <span className="block">
+                    <span className="font-medium text-slate-600">After:</span> {describe(entry.after)}
+                  </span>
+                </Td>
               </tr>
             ))}
           </tbody>
