@@ -27,18 +27,18 @@ export async function issueCredential(key: KeyAuth, body: IssueCredentialBody, n
   const row = await withTransaction("ReadCommitted", async (tx) => {
     const created = await tx.agentCredential.create({
       data: {
-      id: newId("cred_"),
-      applicationId: key.application.id,
-      environment: key.environment,
-      parentKeyId: key.apiKeyId,
-      subjectId: body.subject,
-      receiptId: authorization.receipt.id,
-      categories,
-      operations,
-      purpose: body.purpose.trim(),
-      tokenHash,
-      expiresAt,
-      createdAt: now,
+        id: newId("cred_"),
+        applicationId: key.application.id,
+        environment: key.environment,
+        parentKeyId: key.apiKeyId,
+        subjectId: body.subject,
+        receiptId: authorization.receipt.id,
+        categories,
+        operations,
+        purpose: body.purpose.trim(),
+        tokenHash,
+        expiresAt,
+        createdAt: now,
       },
     });
     await recordAudit(tx, { action: "agent_credential.issue", actor: { type: "api_key", id: key.apiKeyId }, applicationId: key.application.id, targetType: "agent_credential", targetId: created.id, after: { environment: key.environment, subject: created.subjectId, categories, operations, purpose: created.purpose, expiresAt } });

@@ -1,6 +1,6 @@
 import { auditExportStream, auditExportFormatSchema, auditFilterSchema, eachAuditEntry, listAuditEntries, type AuditFilter, type AuditScope } from "@/lib/audit";
 import { findOperator } from "@/lib/operators";
-import { getApplicationAccess, requirePermission } from "@/lib/team";
+import { can, getApplicationAccess } from "@/lib/team";
 import { currentDeveloper } from "./current-developer";
 
 type Query = URLSearchParams | Record<string, string | string[] | undefined>;
@@ -43,9 +43,7 @@ async function exportScope(target: { applicationId: string } | "deployment"): Pr
   if (!developer) return null;
   if (target === "deployment") return (await findOperator(developer.id)) ? { deployment: true } : null;
   const access = await getApplicationAccess(developer.id, target.applicationId);
-  if (!access) return null;
-  requirePermission(access, "audit.read");
-  return { applicationId: access.application.id };
+  return access && can(access.role, "audit.read") ? { applicationId: access.application.id } : null;
 }
 
 /**
