@@ -85,7 +85,7 @@ const content = (body: Record<string, unknown>) => ({ data: body.data, hasMore: 
 const get = (token: string, pathname: string) => request(origin, "GET", `/api/v1${pathname}`, { token });
 
 describe("rotating CHARTKEY_SECRET", () => {
-  it("keeps cursors, webhook signatures, source tokens and patients' links working through a rotation, then without the previous secret", async () => {
+  it("keeps cursors, webhook signatures, source tokens and patients' links working through a rotation, then without the previous secret", { timeout: 120_000 }, async () => {
     // Before: an application with a webhook, a sharing subject whose sources hold SMART tokens, and what a client
     // and a patient hold from the old secret: a page cursor, a change cursor, a connect link and a receipt link.
     const { application, sandboxKey } = await createTestApplication({ webhookUrl: "http://127.0.0.1:1/placeholder" });
