@@ -11,6 +11,7 @@ export const APPLICATION_SECTIONS = [
   { segment: "conformance", label: "Conformance" },
   { segment: "usage", label: "Usage" },
   { segment: "team", label: "Team" },
+  { segment: "security", label: "Security" },
   { segment: "settings", label: "Settings" },
 ] as const;
 

@@ -1,3 +1,4 @@
+import { recordAudit, withAuditAddress } from "@/lib/audit";
 import { hashPassword, verifyPassword } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { AccountError } from "./errors";
@@ -14,7 +15,8 @@ let dummyHash: Promise<string> | null = null;
  * the address); while one is spent, attempts from that address throw TooManyAttemptsError without checking the
  * password, and the account's owner signs in from any other address. A wrong password and an unknown email both
  * throw `invalid_credentials` after the same argon2 work. A success clears the account's failures from the address
- * and gives the address back its attempt.
+ * and gives the address back its attempt. Each checked attempt is on the audit trail, success or failure (refusals
+ * by a throttle are not: they check nothing, and recording them would let a flood fill the trail).
  */
 export async function verifySignIn(input: { email: string; password: string; address: string }): Promise<DeveloperAccount> {
   const parsed = signInSchema.safeParse(input);
@@ -28,6 +30,11 @@ export async function verifySignIn(input: { email: string; password: string; add
   const valid = developer
     ? await verifyPassword(developer.passwordHash, password)
     : await verifyPassword(await (dummyHash ??= hashPassword("chartkey-dummy-password")), password).then(() => false);
+  await withAuditAddress(input.address, () =>
+    developer && valid
+      ? recordAudit(db(), { action: "auth.sign_in", actor: { type: "developer", id: developer.id, label: developer.email }, targetType: "developer", targetId: developer.id })
+      : recordAudit(db(), { action: "auth.sign_in_failed", actor: { type: "anonymous", label: email }, targetType: "developer", targetId: developer?.id ?? email, after: { reason: developer ? "wrong_password" : "unknown_email" } }),
+  );
   if (!developer || !valid) throw new AccountError("invalid_credentials", "The email or password is incorrect.");
   await attempt.succeeded();
   return { id: developer.id, email: developer.email, name: developer.name, createdAt: developer.createdAt };

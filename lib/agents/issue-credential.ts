@@ -1,6 +1,7 @@
 import { AGENT_OPERATIONS, generateAgentToken, type KeyAuth } from "@/lib/auth";
 import { authorizeSubjectRead } from "@/lib/consent";
-import { db } from "@/lib/db";
+import { recordAudit } from "@/lib/audit";
+import { withTransaction } from "@/lib/db";
 import { ApiError } from "@/lib/http";
 import { newId } from "@/lib/ids";
 import { parseCategoryList } from "@/lib/records";
@@ -23,21 +24,25 @@ export async function issueCredential(key: KeyAuth, body: IssueCredentialBody, n
   const operations = AGENT_OPERATIONS.filter((operation) => (body.operations ?? AGENT_OPERATIONS).includes(operation));
   const expiresAt = new Date(Math.min(now.getTime() + body.durationSeconds * 1000, authorization.receipt.expiresAt.getTime()));
   const { token, tokenHash } = generateAgentToken();
-  const row = await db().agentCredential.create({
-    data: {
-      id: newId("cred_"),
-      applicationId: key.application.id,
-      environment: key.environment,
-      parentKeyId: key.apiKeyId,
-      subjectId: body.subject,
-      receiptId: authorization.receipt.id,
-      categories,
-      operations,
-      purpose: body.purpose.trim(),
-      tokenHash,
-      expiresAt,
-      createdAt: now,
-    },
+  const row = await withTransaction("ReadCommitted", async (tx) => {
+    const created = await tx.agentCredential.create({
+      data: {
+        id: newId("cred_"),
+        applicationId: key.application.id,
+        environment: key.environment,
+        parentKeyId: key.apiKeyId,
+        subjectId: body.subject,
+        receiptId: authorization.receipt.id,
+        categories,
+        operations,
+        purpose: body.purpose.trim(),
+        tokenHash,
+        expiresAt,
+        createdAt: now,
+      },
+    });
+    await recordAudit(tx, { action: "agent_credential.issue", actor: { type: "api_key", id: key.apiKeyId }, applicationId: key.application.id, targetType: "agent_credential", targetId: created.id, after: { environment: key.environment, subject: created.subjectId, categories, operations, purpose: created.purpose, expiresAt } });
+    return created;
   });
   return { credential: presentCredential(row), token };
 }

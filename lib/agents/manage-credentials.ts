@@ -1,3 +1,4 @@
+import { memberActor } from "@/lib/audit";
 import { db } from "@/lib/db";
 import { keyPermission, NotFoundError, requirePermission, type ApplicationAccess } from "@/lib/team";
 import { presentCredential } from "./present-credential";
@@ -32,5 +33,5 @@ export async function revokeCredentialFor(access: ApplicationAccess, credentialI
   const credential = await db().agentCredential.findFirst({ where: { id: credentialId, applicationId: access.application.id }, select: { environment: true } });
   if (!credential) throw new NotFoundError("The credential");
   requirePermission(access, keyPermission(credential.environment));
-  return revokeCredential({ applicationId: access.application.id, environment: credential.environment }, credentialId);
+  return revokeCredential({ applicationId: access.application.id, environment: credential.environment }, credentialId, memberActor(access));
 }

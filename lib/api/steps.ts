@@ -20,6 +20,7 @@ import {
   validateIdempotencyKey,
   withIdempotency,
 } from "@/lib/http";
+import { withAuditAddress } from "@/lib/audit";
 import { isCategory } from "@/lib/records";
 import { assertAddressMayAuthenticate, recordAuthFailure } from "./auth-failure-limit";
 import { AUTHENTICATORS, type AuthKind, type Principals } from "./authenticators";
@@ -180,7 +181,7 @@ const handler: Step = {
   run: async (state) => {
     const parsed = state.parsed ?? { params: undefined, query: undefined, body: undefined };
     const invoke = () =>
-      state.handler({
+      withAuditAddress(requestClientAddress(state.request), () => state.handler({
         request: state.request,
         url: state.url,
         requestId: state.requestId,
@@ -189,7 +190,7 @@ const handler: Step = {
         setHeader: (name: string, value: string) => {
           state.headers[name] = value;
         },
-      } as never);
+      } as never));
 
     const principal = state.principal;
     if (!state.idempotencyKey || principal?.kind !== "key") {

@@ -1,4 +1,5 @@
-import { db, withTransaction } from "@/lib/db";
+import { memberActor, recordAudit, type AuditAction } from "@/lib/audit";
+import { withTransaction } from "@/lib/db";
 import { ACCESSIBLE_APPLICATION_FIELDS, getApplicationAccess, requirePermission, TeamError, type AccessibleApplication, type ApplicationAccess } from "@/lib/team";
 import { checkWebhookDestination, NOT_PUBLIC } from "@/lib/webhooks";
 import { createApplication } from "./create-application";
@@ -24,11 +25,31 @@ export async function createApplicationFor(developerId: string, input: CreateApp
   return access;
 }
 
-function update(
-  access: ApplicationAccess,
-  data: { name?: string; categoryAllowlist?: string[]; syncMode?: "one_time" | "continuous"; redirectUrls?: string[]; webhookUrl?: string | null },
-): Promise<AccessibleApplication> {
-  return db().application.update({ where: { id: access.application.id }, data, select: ACCESSIBLE_APPLICATION_FIELDS });
+type Settings = { name?: string; categoryAllowlist?: string[]; syncMode?: "one_time" | "continuous"; redirectUrls?: string[]; webhookUrl?: string | null };
+
+/** The settings whose changes are security-relevant, and the audit action each is recorded as. */
+const AUDITED: Partial<Record<keyof Settings, AuditAction>> = {
+  categoryAllowlist: "application.allowlist_change",
+  syncMode: "application.sync_mode_change",
+  redirectUrls: "application.redirect_urls_change",
+  webhookUrl: "webhook.url_change",
+};
+
+/** Saves one setting; a change to an audited one is recorded, with the value it replaced, in the same transaction. */
+function update(access: ApplicationAccess, data: Settings): Promise<AccessibleApplication> {
+  const id = access.application.id;
+  return withTransaction("ReadCommitted", async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM "Application" WHERE "id" = ${id} FOR UPDATE`;
+    const before = await tx.application.findUniqueOrThrow({ where: { id }, select: ACCESSIBLE_APPLICATION_FIELDS });
+    const saved = await tx.application.update({ where: { id }, data, select: ACCESSIBLE_APPLICATION_FIELDS });
+    for (const field of Object.keys(data) as Array<keyof Settings>) {
+      const action = AUDITED[field];
+      if (action && JSON.stringify(before[field]) !== JSON.stringify(saved[field])) {
+        await recordAudit(tx, { action, actor: memberActor(access), applicationId: id, targetType: "application", targetId: id, before: { [field]: before[field] }, after: { [field]: saved[field] } });
+      }
+    }
+    return saved;
+  });
 }
 
 export async function renameApplication(access: ApplicationAccess, input: { name: string }): Promise<AccessibleApplication> {
@@ -87,6 +108,7 @@ export async function deleteApplication(access: ApplicationAccess): Promise<void
   requirePermission(access, "application.delete");
   const id = access.application.id;
   await withTransaction("ReadCommitted", async (tx) => {
+    await recordAudit(tx, { action: "application.delete", actor: memberActor(access), applicationId: id, targetType: "application", targetId: id, before: { name: access.application.name, status: access.application.status } });
     await tx.requestLog.deleteMany({ where: { applicationId: id } });
     await tx.application.delete({ where: { id } });
   });

@@ -1,3 +1,4 @@
+import { memberActor, recordAudit } from "@/lib/audit";
 import { db, withTransaction } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { requirePermission, TeamError, type ApplicationAccess } from "@/lib/team";
@@ -41,9 +42,11 @@ export async function requestProduction(access: ApplicationAccess, input: Produc
   return withTransaction("Serializable", async (tx) => {
     const pending = await tx.productionRequest.count({ where: { applicationId: application.id, status: "pending" } });
     if (pending > 0) throw new TeamError("invalid_input", "A production request is already waiting for an operator.");
-    return tx.productionRequest.create({
+    const request = await tx.productionRequest.create({
       data: { id: newId("preq_"), applicationId: application.id, requestedById: access.developerId, ...data },
       select: STATE_FIELDS,
     });
+    await recordAudit(tx, { action: "production.request", actor: memberActor(access), applicationId: application.id, targetType: "production_request", targetId: request.id, after: { status: request.status, contactEmail: request.contactEmail, redirectUrls: request.redirectUrls } });
+    return request;
   });
 }

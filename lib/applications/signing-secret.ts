@@ -1,3 +1,4 @@
+import { memberActor, recordAudit } from "@/lib/audit";
 import { decryptSecret, encryptSecret } from "@/lib/auth";
 import { db, withTransaction } from "@/lib/db";
 import { NotFoundError, requirePermission, type ApplicationAccess } from "@/lib/team";
@@ -11,7 +12,7 @@ export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 60 * 60 * 1000;
  * with both until `previousExpiresAt` (now + 24 h), so receivers can switch at their own pace. Rotating again
  * within the window drops the older secret: only the one being replaced keeps verifying. Returns the new secret.
  */
-export async function rotateSigningSecret(applicationId: string, now = new Date()): Promise<{ secret: string; previousExpiresAt: Date }> {
+export async function rotateSigningSecret(applicationId: string, now = new Date(), developerId?: string): Promise<{ secret: string; previousExpiresAt: Date }> {
   const secret = newSigningSecret();
   const previousExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_LIFETIME_MS);
   await withTransaction("ReadCommitted", async (tx) => {
@@ -22,6 +23,8 @@ export async function rotateSigningSecret(applicationId: string, now = new Date(
       where: { id: applicationId },
       data: { signingSecretEncrypted: encryptSecret(secret), previousSigningSecretEncrypted: current.signingSecretEncrypted, previousSigningSecretExpiresAt: previousExpiresAt },
     });
+    const actor = developerId ? memberActor({ developerId }) : ({ type: "system", label: "signing secret rotation" } as const);
+    await recordAudit(tx, { action: "webhook.secret_rotate", actor, applicationId, targetType: "application", targetId: applicationId, after: { signingSecretChanged: true, previousExpiresAt } });
   });
   return { secret, previousExpiresAt };
 }
@@ -29,7 +32,7 @@ export async function rotateSigningSecret(applicationId: string, now = new Date(
 /** Rotates the caller's application's signing secret (owners only). */
 export async function rotateSigningSecretFor(access: ApplicationAccess, now = new Date()): Promise<{ secret: string; previousExpiresAt: Date }> {
   requirePermission(access, "webhooks.rotate_secret");
-  return rotateSigningSecret(access.application.id, now);
+  return rotateSigningSecret(access.application.id, now, access.developerId);
 }
 
 /**

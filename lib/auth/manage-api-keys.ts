@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import type { Environment } from "./api-key-format";
 
 /** A key as the dashboard lists it: never its hash or secret. */
@@ -38,8 +38,8 @@ export async function listApiKeys(applicationId: string, options: { includeRunKe
 }
 
 /** One key of the application, or null (a key id of another application is not found). */
-export async function findApiKey(applicationId: string, keyId: string): Promise<ApiKeySummary | null> {
-  return db().apiKey.findFirst({ where: { id: keyId, applicationId }, select: summaryFields });
+export async function findApiKey(applicationId: string, keyId: string, tx: Tx = db()): Promise<ApiKeySummary | null> {
+  return tx.apiKey.findFirst({ where: { id: keyId, applicationId }, select: summaryFields });
 }
 
 /**
@@ -47,7 +47,7 @@ export async function findApiKey(applicationId: string, keyId: string): Promise<
  * Returns null when the application has no such key. Takes effect on the key's next request on every instance:
  * the admission statement checks `revokedAt`, and the `ApiKey` trigger's notification drops cached copies.
  */
-export async function revokeApiKey(applicationId: string, keyId: string, now = new Date()): Promise<ApiKeySummary | null> {
-  await db().apiKey.updateMany({ where: { id: keyId, applicationId, revokedAt: null }, data: { revokedAt: now } });
-  return findApiKey(applicationId, keyId);
+export async function revokeApiKey(applicationId: string, keyId: string, now = new Date(), tx: Tx = db()): Promise<ApiKeySummary | null> {
+  await tx.apiKey.updateMany({ where: { id: keyId, applicationId, revokedAt: null }, data: { revokedAt: now } });
+  return findApiKey(applicationId, keyId, tx);
 }

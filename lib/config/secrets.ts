@@ -17,14 +17,45 @@ export type KeyPurpose =
   | "ehr-access-token"
   | "ehr-client-secret";
 
-export function derivedKey(purpose: KeyPurpose): Buffer {
-  const cached = cache.get(purpose);
-  if (cached) return cached;
-  const secret = process.env.CHARTKEY_SECRET;
-  if (!secret || secret.length < 32) {
-    throw new Error("CHARTKEY_SECRET must be set to at least 32 characters");
+const MIN_LENGTH = 32;
+
+function derive(secret: string, purpose: KeyPurpose): Buffer {
+  const id = `${purpose}\u0000${secret}`;
+  let key = cache.get(id);
+  if (!key) {
+    key = Buffer.from(hkdfSync("sha256", secret, "chartkey", purpose, 32));
+    cache.set(id, key);
   }
-  const key = Buffer.from(hkdfSync("sha256", secret, "chartkey", purpose, 32));
-  cache.set(purpose, key);
   return key;
+}
+
+function currentSecret(): string {
+  const secret = process.env.CHARTKEY_SECRET;
+  if (!secret || secret.length < MIN_LENGTH) throw new Error(`CHARTKEY_SECRET must be set to at least ${MIN_LENGTH} characters`);
+  return secret;
+}
+
+/**
+ * The secret before the last rotation (docs/operations.md, "Rotating CHARTKEY_SECRET"), or null. While it is set,
+ * everything signed or encrypted under it still verifies and decrypts; nothing new is made with it.
+ */
+function previousSecret(): string | null {
+  const secret = process.env.CHARTKEY_SECRET_PREVIOUS;
+  if (!secret) return null;
+  if (secret.length < MIN_LENGTH) throw new Error(`CHARTKEY_SECRET_PREVIOUS must be at least ${MIN_LENGTH} characters when set`);
+  return secret === currentSecret() ? null : secret;
+}
+
+/** The key new signatures and ciphertexts are made with: always the current secret's. */
+export function derivedKey(purpose: KeyPurpose): Buffer {
+  return derive(currentSecret(), purpose);
+}
+
+/**
+ * The keys a signature or ciphertext may have been made with, current first, then the previous secret's while
+ * CHARTKEY_SECRET_PREVIOUS is set: what verification and decryption try.
+ */
+export function acceptedKeys(purpose: KeyPurpose): Buffer[] {
+  const previous = previousSecret();
+  return previous === null ? [derivedKey(purpose)] : [derivedKey(purpose), derive(previous, purpose)];
 }

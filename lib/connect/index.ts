@@ -1,5 +1,5 @@
 export { createSession } from "./create-session";
-export { linkToken, linkTokenHash } from "./link-tokens";
+export { linkToken, linkTokenHash, rekeyedLinkHashes } from "./link-tokens";
 export { cancelConnectSession, createConnectSession, getConnectSession } from "./operations";
 export { connectUrl, countTotal, effectiveSessionStatus, loadSession, presentSession, type LoadedSession } from "./present-session";
 export { cancelSession, readSession } from "./read-session";

@@ -10,6 +10,17 @@ export function linkToken(kind: "session" | "receipt", id: string): string {
   return createHmac("sha256", derivedKey("connect-links")).update(`${kind}:${id}`).digest("base64url");
 }
 
+/**
+ * After a CHARTKEY_SECRET rotation the link shown for an object is the one under the new secret: `secret:rotate`
+ * stores its hash as current and keeps the hash it replaces as an earlier one, which still opens the object.
+ * Returns the hashes to store, or null when the stored one is already the current link's.
+ */
+export function rekeyedLinkHashes(kind: "session" | "receipt", id: string, stored: { current: string; earlier: string[] }): { current: string; earlier: string[] } | null {
+  const current = linkTokenHash(linkToken(kind, id));
+  if (stored.current === current) return null;
+  return { current, earlier: [...new Set([...stored.earlier, stored.current])] };
+}
+
 export function linkTokenHash(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }

@@ -4,10 +4,16 @@ import { recordEvent } from "@/lib/events";
 import { ApiError } from "@/lib/http";
 import { linkTokenHash } from "./link-tokens";
 
+/** The receipt a link's token opens: made under the current CHARTKEY_SECRET or before a rotation. */
+function receiptLink(token: string) {
+  const hash = linkTokenHash(token);
+  return { OR: [{ patientTokenHash: hash }, { earlierPatientTokenHashes: { has: hash } }] };
+}
+
 /** What the patient's private receipt page shows: what they share, with whom, until when. */
 export async function receiptByLink(token: string, now = new Date()) {
-  const receipt = await db().consentReceipt.findUnique({
-    where: { patientTokenHash: linkTokenHash(token) },
+  const receipt = await db().consentReceipt.findFirst({
+    where: receiptLink(token),
     include: { application: { select: { name: true } } },
   });
   if (!receipt) throw new ApiError("not_found", "This link is not valid.");
@@ -24,7 +30,7 @@ export async function receiptByLink(token: string, now = new Date()) {
 
 /** The patient revokes from their receipt page: reads stop at once and `consent.revoked` is stored. */
 export async function revokeByLink(token: string, now = new Date()): Promise<boolean> {
-  const receipt = await db().consentReceipt.findUnique({ where: { patientTokenHash: linkTokenHash(token) } });
+  const receipt = await db().consentReceipt.findFirst({ where: receiptLink(token) });
   if (!receipt) throw new ApiError("not_found", "This link is not valid.");
   return withTransaction("ReadCommitted", async (tx) => {
     if (!(await revokeReceipt(receipt.id, "patient", now, tx))) return false;

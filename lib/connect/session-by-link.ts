@@ -8,8 +8,9 @@ import { effectiveSessionStatus } from "./present-session";
  * minutes (or a session no longer pending) is 410 `session_expired` or says what ended it.
  */
 export async function sessionByLink(token: string, now = new Date()) {
-  const session = await db().connectSession.findUnique({
-    where: { connectTokenHash: linkTokenHash(token) },
+  const hash = linkTokenHash(token);
+  const session = await db().connectSession.findFirst({
+    where: { OR: [{ connectTokenHash: hash }, { earlierConnectTokenHashes: { has: hash } }] },
     include: { application: { select: { name: true } } },
   });
   if (!session) throw new ApiError("not_found", "This link is not valid.");

@@ -1,6 +1,7 @@
 import { revalidatePath } from "next/cache";
 import { actionFailure, type ActionFailure } from "./action-result";
 import { applicationAccess, type ApplicationContext } from "./application-context";
+import { auditedRequest } from "./audited-request";
 
 export type ActionResult = { ok: true; message: string } | { ok: false; error: string };
 
@@ -16,7 +17,7 @@ export async function withApplication<T>(applicationId: unknown, work: (access: 
   const access = await applicationAccess(applicationId);
   if (!access) return { ok: false, error: "Application not found." };
   try {
-    return { ok: true, value: await work(access) };
+    return { ok: true, value: await auditedRequest(() => work(access)) };
   } catch (error) {
     return actionFailure(error);
   }

@@ -6,6 +6,8 @@ export * from "./my-applications";
 export * from "./application-overview";
 export * from "./request-origin";
 export * from "./action-result";
+export * from "./audited-request";
+export * from "./audit-trail";
 export * from "./application-action";
 export * from "./sandbox-access";
 export * from "./sandbox-scenarios";

@@ -2,6 +2,7 @@ import { notFound } from "next/navigation";
 import { revalidatePath } from "next/cache";
 import { findOperator, type Operator } from "@/lib/operators";
 import { actionFailure } from "./action-result";
+import { auditedRequest } from "./audited-request";
 import type { ActionResult } from "./application-action";
 import { currentDeveloper, requireDeveloper } from "./current-developer";
 
@@ -32,7 +33,7 @@ export async function operatorAction<T>(perform: (developerId: string) => Promis
   if (!developer) return { ok: false, error: "The page was not found." };
   let result: T;
   try {
-    result = await perform(developer.id);
+    result = await auditedRequest(() => perform(developer.id));
   } catch (error) {
     return actionFailure(error);
   }

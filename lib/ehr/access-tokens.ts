@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { derivedKey } from "@/lib/config";
+import { acceptedKeys, derivedKey } from "@/lib/config";
 
 /**
  * Access tokens are stateless: `ehr1.{claims}.{signature}`, the claims base64url JSON and the signature an
@@ -25,8 +25,8 @@ const claimsSchema = z.object({
 
 export type AccessClaims = z.infer<typeof claimsSchema>;
 
-function sign(payload: string): Buffer {
-  return createHmac("sha256", derivedKey("ehr-access-token")).update(`${PREFIX}.${payload}`).digest();
+function sign(payload: string, key = derivedKey("ehr-access-token")): Buffer {
+  return createHmac("sha256", key).update(`${PREFIX}.${payload}`).digest();
 }
 
 export function issueAccessToken(claims: Omit<AccessClaims, "exp" | "jti">, now = Date.now()): { token: string; expiresIn: number } {
@@ -41,9 +41,13 @@ export type AccessTokenCheck = { valid: true; claims: AccessClaims } | { valid: 
 export function verifyAccessToken(token: string, now = Date.now()): AccessTokenCheck {
   const [prefix, payload, signature, ...rest] = token.split(".");
   if (prefix !== PREFIX || !payload || !signature || rest.length > 0) return { valid: false, reason: "The access token is malformed." };
-  const expected = sign(payload);
   const given = Buffer.from(signature, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  // Tokens issued before a CHARTKEY_SECRET rotation verify until they expire (while the previous secret is set).
+  const verified = acceptedKeys("ehr-access-token").some((key) => {
+    const expected = sign(payload, key);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!verified) {
     return { valid: false, reason: "The access token's signature does not verify." };
   }
   let parsed: unknown;

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { derivedKey, platformOrigin } from "@/lib/config";
+import { acceptedKeys, derivedKey, platformOrigin } from "@/lib/config";
 
 /**
  * The clients registered with every synthetic health system. The platform is the only real client, so the
@@ -23,14 +23,17 @@ export function findEhrClient(clientId: string): EhrClient | undefined {
 }
 
 /** The confidential sandbox client's secret at one provider: stable for the deployment, different per provider. */
-export function sandboxClientSecret(providerId: string): string {
-  return createHmac("sha256", derivedKey("ehr-client-secret")).update(providerId).digest("base64url");
+export function sandboxClientSecret(providerId: string, key = derivedKey("ehr-client-secret")): string {
+  return createHmac("sha256", key).update(providerId).digest("base64url");
 }
 
+/** The secret under the current CHARTKEY_SECRET, or the previous one's while a rotation is under way. */
 export function isClientSecretValid(providerId: string, presented: string): boolean {
-  const expected = Buffer.from(sandboxClientSecret(providerId));
   const given = Buffer.from(presented);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return acceptedKeys("ehr-client-secret").some((key) => {
+    const expected = Buffer.from(sandboxClientSecret(providerId, key));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { derivedKey } from "@/lib/config";
+import { acceptedKeys, derivedKey } from "@/lib/config";
 import { ApiError } from "./api-error";
 
 /** What a cursor is valid for: the endpoint family plus, where relevant, the subject and category. */
@@ -14,15 +14,19 @@ type CursorPayload<T> = { b: CursorBinding; p: T };
  */
 export function encodeCursor<T>(binding: CursorBinding, position: T): string {
   const body = Buffer.from(JSON.stringify({ b: binding, p: position } satisfies CursorPayload<T>)).toString("base64url");
-  return `${body}.${sign(body)}`;
+  return `${body}.${sign(derivedKey("cursor-signing"), body)}`;
 }
 
 export function decodeCursor<T>(cursor: string, binding: CursorBinding): T {
   const [body, signature, extra] = cursor.split(".");
   if (!body || !signature || extra !== undefined) throw invalid();
-  const expected = Buffer.from(sign(body));
+  // Signed under the current secret, or the previous one while a rotation is under way (CHARTKEY_SECRET_PREVIOUS).
   const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid();
+  const valid = acceptedKeys("cursor-signing").some((key) => {
+    const expected = Buffer.from(sign(key, body));
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  });
+  if (!valid) throw invalid();
   let payload: CursorPayload<T>;
   try {
     payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as CursorPayload<T>;
@@ -43,8 +47,8 @@ function sameBinding(a: CursorBinding, b: CursorBinding): boolean {
   );
 }
 
-function sign(body: string): string {
-  return createHmac("sha256", derivedKey("cursor-signing")).update(body).digest("base64url");
+function sign(key: Buffer, body: string): string {
+  return createHmac("sha256", key).update(body).digest("base64url");
 }
 
 function invalid(): ApiError {

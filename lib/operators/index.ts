@@ -1,4 +1,3 @@
-export * from "./audit-log";
 export * from "./deployment-applications";
 export * from "./operator-role";
 export * from "./production-decisions";

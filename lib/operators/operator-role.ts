@@ -1,8 +1,14 @@
+import type { AuditActor } from "@/lib/audit";
 import { operatorEmails } from "@/lib/config";
 import { db } from "@/lib/db";
 import { NotFoundError } from "@/lib/team";
 
 export type Operator = { id: string; email: string };
+
+/** The operator as the audit trail names them. */
+export function operatorActor(operator: Operator): AuditActor {
+  return { type: "operator", id: operator.id, label: operator.email };
+}
 
 /**
  * The developer as an operator of this deployment, or null. Operators are the accounts `CHARTKEY_OPERATOR_EMAILS`

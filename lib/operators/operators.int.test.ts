@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { latestProductionRequest, requestProduction } from "@/lib/applications";
+import { listAuditEntries } from "@/lib/audit";
 import { authenticateKey, createApiKey } from "@/lib/auth";
 import { grantReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
@@ -11,7 +12,6 @@ import {
   approveProductionRequest,
   findOperator,
   listDeploymentApplications,
-  listOperatorAudit,
   refuseProductionRequest,
   reinstateApplication,
   suspendApplication,
@@ -19,6 +19,12 @@ import {
 } from "@/lib/operators";
 
 const REQUEST = { description: "Shows patients their lab trends between visits.", redirectUrls: ["https://labs.example/connected"], contactEmail: "Ops@Labs.example" };
+
+/** The operators' entries about these applications, newest first. */
+async function operatorEntries(applicationIds: string[]) {
+  const { entries } = await listAuditEntries({ deployment: true }, {});
+  return entries.filter((entry) => entry.actorType === "operator" && applicationIds.includes(entry.applicationId ?? ""));
+}
 
 async function ownerAccess(developerId: string, applicationId: string): Promise<ApplicationAccess> {
   const access = await getApplicationAccess(developerId, applicationId);
@@ -64,7 +70,7 @@ describe("the operator role", () => {
     await expect(approveProductionRequest(developer.id, request.id)).rejects.toMatchObject(notFound);
     expect(await db().application.findUniqueOrThrow({ where: { id: application.id } })).toMatchObject({ status: "sandbox", productionEnabled: false });
     expect((await latestProductionRequest(application.id))?.status).toBe("pending");
-    expect(await db().operatorAuditEntry.count()).toBe(0);
+    expect(await db().auditEntry.count({ where: { actorType: "operator" } })).toBe(0);
   });
 });
 
@@ -124,12 +130,12 @@ describe("production requests", () => {
     expect(await db().application.findUniqueOrThrow({ where: { id: other.application.id } })).toMatchObject({ productionEnabled: false, status: "sandbox" });
     await expect(authenticateKey(`Bearer ${other.liveKey}`, { fresh: true })).rejects.toMatchObject({ code: "production_not_enabled" });
 
-    const audit = (await listOperatorAudit()).filter((entry) => entry.targetId === application.id);
-    expect(audit.map((entry) => [entry.action, entry.targetId, entry.operatorEmail])).toEqual([
+    const audit = await operatorEntries([application.id]);
+    expect(audit.map((entry) => [entry.action, entry.applicationId, entry.actorLabel])).toEqual([
       ["production.approve", application.id, operator.email],
       ["production.refuse", application.id, operator.email],
     ]);
-    expect(audit[1]!.detail).toMatchObject({ requestId: first.id, reason: "Add a privacy policy link to the description." });
+    expect(audit[1]).toMatchObject({ targetId: first.id, after: { status: "refused", reason: "Add a privacy policy link to the description." } });
   });
 });
 
@@ -182,7 +188,7 @@ describe("suspension", () => {
     await suspendApplication(operator.id, bystander.application.id, { reason: "Abuse reported" });
     await reinstateApplication(operator.id, bystander.application.id);
     expect((await db().application.findUniqueOrThrow({ where: { id: bystander.application.id } })).status).toBe("sandbox");
-    const audited = (await listOperatorAudit()).filter((entry) => [application.id, bystander.application.id].includes(entry.targetId));
+    const audited = await operatorEntries([application.id, bystander.application.id]);
     expect(audited.map((entry) => entry.action)).toEqual([
       "application.reinstate",
       "application.suspend",

@@ -1,7 +1,7 @@
 import { withTransaction, type Tx } from "@/lib/db";
 import { NotFoundError, TeamError } from "@/lib/team";
-import { recordOperatorAction } from "./audit-log";
-import { requireOperator } from "./operator-role";
+import { recordAudit } from "@/lib/audit";
+import { operatorActor, requireOperator } from "./operator-role";
 import { approveProductionInputSchema, refuseProductionInputSchema } from "./schemas";
 
 /** The pending request, locked for the decision (two operators deciding at once: the second finds it decided). */
@@ -31,7 +31,7 @@ export async function approveProductionRequest(operatorId: string, requestId: st
       where: { id: request.applicationId },
       data: { productionEnabled: true, status: "active", redirectUrls: [...new Set([...request.application.redirectUrls, ...request.redirectUrls])] },
     });
-    await recordOperatorAction(tx, operator, { action: "production.approve", targetType: "application", targetId: request.applicationId, detail: { requestId: request.id, note: note || null } });
+    await recordAudit(tx, { action: "production.approve", actor: operatorActor(operator), applicationId: request.applicationId, targetType: "production_request", targetId: request.id, before: { status: "pending", productionEnabled: false }, after: { status: "approved", productionEnabled: true, note: note || null } });
   });
 }
 
@@ -42,6 +42,6 @@ export async function refuseProductionRequest(operatorId: string, requestId: str
   await withTransaction("ReadCommitted", async (tx) => {
     const request = await lockPendingRequest(tx, requestId);
     await tx.productionRequest.update({ where: { id: request.id }, data: { status: "refused", decisionReason: reason, decidedById: operator.id, decidedAt: new Date() } });
-    await recordOperatorAction(tx, operator, { action: "production.refuse", targetType: "application", targetId: request.applicationId, detail: { requestId: request.id, reason } });
+    await recordAudit(tx, { action: "production.refuse", actor: operatorActor(operator), applicationId: request.applicationId, targetType: "production_request", targetId: request.id, before: { status: "pending" }, after: { status: "refused", reason } });
   });
 }

@@ -1,7 +1,7 @@
 import { db, withTransaction } from "@/lib/db";
 import { NotFoundError, TeamError } from "@/lib/team";
-import { recordOperatorAction } from "./audit-log";
-import { requireOperator } from "./operator-role";
+import { recordAudit } from "@/lib/audit";
+import { operatorActor, requireOperator } from "./operator-role";
 import { suspendApplicationInputSchema } from "./schemas";
 
 /**
@@ -25,7 +25,7 @@ export async function suspendApplication(operatorId: string, applicationId: stri
       await tx.conformanceRun.updateMany({ where: { id: { in: ids } }, data: { status: "cancelled", endedAt: now } });
       await tx.apiKey.updateMany({ where: { conformanceRunId: { in: ids }, revokedAt: null }, data: { revokedAt: now } });
     }
-    await recordOperatorAction(tx, operator, { action: "application.suspend", targetType: "application", targetId: applicationId, detail: { reason } });
+    await recordAudit(tx, { action: "application.suspend", actor: operatorActor(operator), applicationId, targetType: "application", targetId: applicationId, before: { status: application.status }, after: { status: "suspended", reason } });
   });
 }
 
@@ -39,18 +39,19 @@ export async function reinstateApplication(operatorId: string, applicationId: st
     const application = await tx.application.findUnique({ where: { id: applicationId }, select: { status: true, productionEnabled: true } });
     if (!application) throw new NotFoundError("The application");
     if (application.status !== "suspended") throw new TeamError("invalid_input", "The application is not suspended.");
-    await tx.application.update({ where: { id: applicationId }, data: { status: application.productionEnabled ? "active" : "sandbox" } });
-    await recordOperatorAction(tx, operator, { action: "application.reinstate", targetType: "application", targetId: applicationId });
+    const status = application.productionEnabled ? "active" : "sandbox";
+    await tx.application.update({ where: { id: applicationId }, data: { status } });
+    await recordAudit(tx, { action: "application.reinstate", actor: operatorActor(operator), applicationId, targetType: "application", targetId: applicationId, before: { status: "suspended" }, after: { status } });
   });
 }
 
 /** Why the application was suspended, for its developers (the newest suspension's reason), or null. */
 export async function suspensionReason(applicationId: string): Promise<string | null> {
-  const entry = await db().operatorAuditEntry.findFirst({
+  const entry = await db().auditEntry.findFirst({
     where: { targetType: "application", targetId: applicationId, action: "application.suspend" },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: { detail: true },
+    select: { after: true },
   });
-  const reason = (entry?.detail as { reason?: unknown } | undefined)?.reason;
+  const reason = (entry?.after as { reason?: unknown } | null | undefined)?.reason;
   return typeof reason === "string" ? reason : null;
 }

@@ -1,7 +1,8 @@
 import { encryptSecret } from "@/lib/auth";
 import { db, Prisma, withTransaction } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { recordOperatorAction, requireOperator } from "@/lib/operators";
+import { recordAudit } from "@/lib/audit";
+import { operatorActor, requireOperator } from "@/lib/operators";
 import { NotFoundError, TeamError } from "@/lib/team";
 import { discoverProvider, type DiscoveryResult, type ProviderDiscovery } from "./discover";
 import { createProviderInputSchema, providerUrlInputSchema, updateProviderInputSchema, type CreateProviderInput, type UpdateProviderInput } from "./schemas";
@@ -86,7 +87,7 @@ export async function createLiveProvider(operatorId: string, input: CreateProvid
       },
       select: FIELDS,
     });
-    await recordOperatorAction(tx, operator, { action: "provider.create", targetType: "provider", targetId: row.id, detail: { name: row.name, fhirBaseUrl: row.fhirBaseUrl } });
+    await recordAudit(tx, { action: "provider.create", actor: operatorActor(operator), targetType: "provider", targetId: row.id, after: { name: row.name, fhirBaseUrl: row.fhirBaseUrl, clientId: row.clientId, clientSecretSet: Boolean(data.clientSecret) } });
     return present(row);
   });
 }
@@ -101,14 +102,14 @@ async function liveProvider(id: string) {
 export async function updateLiveProvider(operatorId: string, providerId: string, input: UpdateProviderInput): Promise<DirectoryProvider> {
   const operator = await requireOperator(operatorId);
   const data = updateProviderInputSchema.parse(input);
-  await liveProvider(providerId);
+  const before = await liveProvider(providerId);
   return withTransaction("ReadCommitted", async (tx) => {
     const row = await tx.provider.update({
       where: { id: providerId },
       data: { name: data.name, ...(data.location === undefined ? {} : { location: data.location }), clientId: data.clientId, ...(data.clientSecret ? { clientSecretEncrypted: encryptSecret(data.clientSecret) } : {}) },
       select: FIELDS,
     });
-    await recordOperatorAction(tx, operator, { action: "provider.update", targetType: "provider", targetId: row.id, detail: { name: row.name, secretReplaced: Boolean(data.clientSecret) } });
+    await recordAudit(tx, { action: "provider.update", actor: operatorActor(operator), targetType: "provider", targetId: row.id, before: { name: before.name, clientId: before.clientId }, after: { name: row.name, clientId: row.clientId, clientSecretChanged: Boolean(data.clientSecret) } });
     return present(row);
   });
 }
@@ -119,7 +120,7 @@ export async function setLiveProviderDisabled(operatorId: string, providerId: st
   await liveProvider(providerId);
   return withTransaction("ReadCommitted", async (tx) => {
     const row = await tx.provider.update({ where: { id: providerId }, data: { disabledAt: disabled ? new Date() : null }, select: FIELDS });
-    await recordOperatorAction(tx, operator, { action: disabled ? "provider.disable" : "provider.enable", targetType: "provider", targetId: row.id, detail: { name: row.name } });
+    await recordAudit(tx, { action: disabled ? "provider.disable" : "provider.enable", actor: operatorActor(operator), targetType: "provider", targetId: row.id, before: { name: row.name, disabled: !disabled }, after: { name: row.name, disabled } });
     return present(row);
   });
 }
@@ -140,7 +141,7 @@ export async function testLiveProvider(operatorId: string, providerId: string): 
         : { checkedAt: new Date(), checkError: found.reason },
       select: FIELDS,
     });
-    await recordOperatorAction(tx, operator, { action: "provider.test", targetType: "provider", targetId: row.id, detail: { passed: found.ok, reason: found.ok ? null : found.reason } });
+    await recordAudit(tx, { action: "provider.test", actor: operatorActor(operator), targetType: "provider", targetId: row.id, after: { passed: found.ok, reason: found.ok ? null : found.reason } });
     return present(row);
   });
 }

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { decryptSecret } from "@/lib/auth";
 import { availableProviders } from "@/lib/connect";
 import { db } from "@/lib/db";
-import { listOperatorAudit } from "@/lib/operators";
+import { listAuditEntries } from "@/lib/audit";
 import { guardedGet } from "@/lib/outbound";
 import { createTestDeveloper } from "@/test/factories";
 import { createLiveProvider, listLiveProviders, previewProvider, setLiveProviderDisabled, testLiveProvider, updateLiveProvider } from "@/lib/provider-directory";
@@ -153,7 +153,7 @@ describe("the live provider directory", () => {
     await expect(updateLiveProvider(operator.id, "prov_missing", { name: "Nope", clientId: "c" })).rejects.toMatchObject({ code: "not_found" });
 
     expect((await listLiveProviders(operator.id)).map((provider) => provider.id)).toEqual([created.id]);
-    const audit = (await listOperatorAudit()).filter((entry) => entry.targetId === created.id);
+    const audit = (await listAuditEntries({ deployment: true }, {})).entries.filter((entry) => entry.targetId === created.id);
     expect(audit.map((entry) => entry.action)).toEqual(["provider.test", "provider.test", "provider.test", "provider.enable", "provider.disable", "provider.update", "provider.update", "provider.create"]);
     expect(JSON.stringify(audit)).not.toMatch(/s3cret-value|rotated/);
   });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { memberActor, recordAudit } from "@/lib/audit";
 import { db, withTransaction } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import type { ApplicationAccess } from "./access";
@@ -84,6 +85,7 @@ export async function createInvitation(
       },
       select: invitationFields,
     });
+    await recordAudit(tx, { action: "team.invite", actor: memberActor({ developerId: input.invitedById }), applicationId: input.applicationId, targetType: "invitation", targetId: invitation.id, after: { email, role, expiresAt: invitation.expiresAt } });
     return { invitation, token, path: invitationPath(token) };
   });
 }
@@ -97,14 +99,15 @@ export async function listInvitations(applicationId: string, now = new Date()): 
 /** Revokes a pending invitation of the caller's application (an id of another application is not found). */
 export async function revokeInvitation(access: ApplicationAccess, invitationId: string, now = new Date()): Promise<Invitation> {
   requirePermission(access, "team.manage");
-  const { count } = await db().invitation.updateMany({
-    where: { id: invitationId, applicationId: access.application.id, acceptedAt: null, revokedAt: null },
-    data: { revokedAt: now },
+  const applicationId = access.application.id;
+  return withTransaction("ReadCommitted", async (tx) => {
+    const { count } = await tx.invitation.updateMany({ where: { id: invitationId, applicationId, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } });
+    const invitation = await tx.invitation.findFirst({ where: { id: invitationId, applicationId }, select: invitationFields });
+    if (!invitation) throw new NotFoundError("The invitation");
+    if (count === 0 && invitation.acceptedAt) throw new TeamError("invitation_used", "This invitation was already accepted.");
+    if (count > 0) await recordAudit(tx, { action: "team.invite_revoke", actor: memberActor(access), applicationId, targetType: "invitation", targetId: invitation.id, before: { email: invitation.email, revokedAt: null }, after: { email: invitation.email, revokedAt: now } });
+    return invitation;
   });
-  const invitation = await db().invitation.findFirst({ where: { id: invitationId, applicationId: access.application.id }, select: invitationFields });
-  if (!invitation) throw new NotFoundError("The invitation");
-  if (count === 0 && invitation.acceptedAt) throw new TeamError("invitation_used", "This invitation was already accepted.");
-  return invitation;
 }
 
 /** What an invitation link shows before it is accepted: the application's name, the role and the email. */
@@ -148,6 +151,7 @@ export async function acceptInvitation(input: { token: string; developerId: stri
     // (only an owner changes roles, on the team page).
     if (!member) {
       await tx.applicationMember.create({ data: { applicationId: invitation.applicationId, developerId: input.developerId, role: invitation.role, createdAt: now } });
+      await recordAudit(tx, { action: "team.join", actor: memberActor(input), applicationId: invitation.applicationId, targetType: "developer", targetId: input.developerId, before: null, after: { role: invitation.role, invitationId: invitation.id } });
     }
     await tx.invitation.update({ where: { id: invitation.id }, data: { acceptedAt: now, acceptedById: input.developerId } });
     return { applicationId: invitation.applicationId, role: member?.role ?? invitation.role };

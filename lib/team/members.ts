@@ -1,3 +1,4 @@
+import { memberActor, recordAudit } from "@/lib/audit";
 import { db, withTransaction, type Tx } from "@/lib/db";
 import type { ApplicationAccess } from "./access";
 import { NotFoundError, TeamError } from "./errors";
@@ -51,6 +52,7 @@ export async function changeMemberRole(access: ApplicationAccess, input: { devel
     if (member.role === role) return;
     if (member.role === "owner") await assertAnotherOwner(tx, applicationId, developerId);
     await tx.applicationMember.update({ where: { applicationId_developerId: { applicationId, developerId } }, data: { role } });
+    await recordAudit(tx, { action: "team.role_change", actor: memberActor(access), applicationId, targetType: "developer", targetId: developerId, before: { role: member.role }, after: { role } });
   });
 }
 
@@ -65,5 +67,6 @@ export async function removeMember(access: ApplicationAccess, developerId: strin
     const member = await lockedMember(tx, applicationId, developerId);
     if (member.role === "owner") await assertAnotherOwner(tx, applicationId, developerId);
     await tx.applicationMember.delete({ where: { applicationId_developerId: { applicationId, developerId } } });
+    await recordAudit(tx, { action: "team.member_remove", actor: memberActor(access), applicationId, targetType: "developer", targetId: developerId, before: { role: member.role }, after: null });
   });
 }

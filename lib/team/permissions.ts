@@ -10,6 +10,8 @@ export type ApplicationRole = (typeof ROLES)[number];
 export const PERMISSIONS = {
   /** Read the application, its settings, keys list, usage, delivery log and sandbox. */
   "application.read": ["owner", "member"],
+  /** Read the application's audit trail (the Security page) and export it. */
+  "audit.read": ["owner", "member"],
   /** Rename; category allowlist; sync mode; redirect URLs; webhook URL; test events and re-sends. */
   "application.manage": ["owner", "member"],
   "application.delete": ["owner"],

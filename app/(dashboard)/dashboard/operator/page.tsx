@@ -9,7 +9,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { requireOperatorPage } from "@/lib/dashboard";
-import { listDeploymentApplications, listOperatorAudit, type DeploymentApplication } from "@/lib/operators";
+import { listAuditEntries } from "@/lib/audit";
+import { listDeploymentApplications, type DeploymentApplication } from "@/lib/operators";
 
 export const metadata: Metadata = { title: "Operator" };
 
@@ -72,16 +73,21 @@ function ApplicationCard({ application }: { application: DeploymentApplication }
 
 export default async function OperatorPage() {
   const operator = await requireOperatorPage();
-  const [applications, audit] = await Promise.all([listDeploymentApplications(operator.id), listOperatorAudit(100)]);
+  const [applications, audit] = await Promise.all([listDeploymentApplications(operator.id), listAuditEntries({ deployment: true }, { actorType: "operator" }, { limit: 100 })]);
   return (
     <div className="space-y-8">
       <PageHeader
         title="Operator"
         description="This deployment's applications and their production requests, suspensions, and the log of every operator action. Only operators see this page."
         actions={
-          <Link href="/dashboard/operator/providers" className={buttonClass("secondary")}>
-            Provider directory
-          </Link>
+          <>
+            <Link href="/dashboard/operator/providers" className={buttonClass("secondary")}>
+              Provider directory
+            </Link>
+            <Link href="/dashboard/operator/audit" className={buttonClass("secondary")}>
+              Audit trail
+            </Link>
+          </>
         }
       />
       <section aria-labelledby="operator-applications" className="space-y-3">
@@ -102,7 +108,10 @@ export default async function OperatorPage() {
         <h2 id="operator-audit" className="text-lg font-semibold text-slate-900">
           Audit log
         </h2>
-        {audit.length === 0 ? (
+        <p className="text-sm text-slate-600">
+          The latest operator actions. The <Link href="/dashboard/operator/audit" className="font-medium text-teal-800 underline underline-offset-2">audit trail</Link> holds every security-relevant action on the deployment, with filters and exports.
+        </p>
+        {audit.entries.length === 0 ? (
           <p className="text-sm text-slate-600">No operator actions yet.</p>
         ) : (
           <Card>
@@ -112,19 +121,21 @@ export default async function OperatorPage() {
                   <Th>When (UTC)</Th>
                   <Th>Operator</Th>
                   <Th>Action</Th>
+                  <Th>Application</Th>
                   <Th>Target</Th>
                   <Th>Details</Th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
-                {audit.map((entry) => (
+                {audit.entries.map((entry) => (
                   <tr key={entry.id}>
                     <Td className="whitespace-nowrap">{entry.createdAt.toISOString().slice(0, 19).replace("T", " ")}</Td>
-                    <Td>{entry.operatorEmail}</Td>
+                    <Td>{entry.actorLabel}</Td>
                     <Td className="font-mono text-xs">{entry.action}</Td>
+                    <Td className="font-mono text-xs">{entry.applicationId ?? "—"}</Td>
                     <Td className="font-mono text-xs">{entry.targetId}</Td>
                     <Td className="text-xs">
-                      {Object.entries(entry.detail)
+                      {Object.entries(entry.after ?? {})
                         .filter(([, value]) => value !== null)
                         .map(([key, value]) => `${key}: ${String(value)}`)
                         .join(" · ")}

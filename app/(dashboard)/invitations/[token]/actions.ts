@@ -1,14 +1,14 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { actionFailure, requireDeveloper } from "@/lib/dashboard";
+import { actionFailure, auditedRequest, requireDeveloper } from "@/lib/dashboard";
 import { acceptInvitation } from "@/lib/team";
 
 export async function acceptInvitationAction(token: string): Promise<{ error: string }> {
   const developer = await requireDeveloper();
   let applicationId: string;
   try {
-    applicationId = (await acceptInvitation({ token, developerId: developer.id })).applicationId;
+    applicationId = (await auditedRequest(() => acceptInvitation({ token, developerId: developer.id }))).applicationId;
   } catch (error) {
     return { error: actionFailure(error).error };
   }

@@ -1,0 +1,55 @@
+import { z } from "zod";
+
+/** Every kind of entry the trail holds, in the order the Security page offers them as a filter. */
+export const AUDIT_ACTIONS = [
+  "auth.sign_in",
+  "auth.sign_in_failed",
+  "api_key.create",
+  "api_key.revoke",
+  "webhook.url_change",
+  "webhook.secret_rotate",
+  "team.invite",
+  "team.invite_revoke",
+  "team.join",
+  "team.role_change",
+  "team.member_remove",
+  "application.allowlist_change",
+  "application.sync_mode_change",
+  "application.redirect_urls_change",
+  "application.delete",
+  "production.request",
+  "production.approve",
+  "production.refuse",
+  "application.suspend",
+  "application.reinstate",
+  "agent_credential.issue",
+  "agent_credential.revoke",
+  "provider.create",
+  "provider.update",
+  "provider.disable",
+  "provider.enable",
+  "provider.test",
+  "deployment.secret_rotate",
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_ACTOR_TYPES = ["developer", "operator", "api_key", "anonymous", "system"] as const;
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD.");
+
+/**
+ * The Security page's filters, as its URL query carries them (the page and the export route read the same query).
+ * Empty fields mean "any"; the dates are whole UTC days, `to` included.
+ */
+export const auditFilterSchema = z.object({
+  action: z.union([z.enum(AUDIT_ACTIONS), z.literal("")]).optional(),
+  actor: z.string().trim().max(200).optional(),
+  from: z.union([day, z.literal("")]).optional(),
+  to: z.union([day, z.literal("")]).optional(),
+  actorType: z.enum(AUDIT_ACTOR_TYPES).optional(),
+});
+
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+
+export const auditExportFormatSchema = z.enum(["csv", "json"]);
