@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type PgBoss from "pg-boss";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decryptSecret } from "@/lib/auth";
 import { db, freePort } from "@/lib/db";
@@ -16,7 +17,8 @@ import { apiClient, readCategory, replayChanges, type ApiClient } from "./api-cl
 // event's webhook-id), no record duplicated (the snapshot equals a clean import of the same scenario), no job
 // stuck, and each category's change feed replayed from before the crash equals a fresh read. "In the middle" is
 // made certain rather than timed: the synthetic health systems hold every FHIR read while a gate is closed, and
-// the webhook receiver holds every request.
+// the webhook receiver holds every request. The app (its API server in its own process) is killed mid TEFCA
+// retrieval, which runs inside its request: the retrieval is held inside its transaction on a row lock.
 
 const DATABASE_URL = process.env.DATABASE_URL!;
 const SCENARIO = "multi-source-overlap";
@@ -105,7 +107,7 @@ function canonical(value: unknown): unknown {
   if (value && typeof value === "object") {
     return Object.fromEntries(
       Object.entries(value)
-        .filter(([key]) => !/(^id$|Id$|Ids$|^subject$|At$|Cursor$|^meta$)/.test(key))
+        .filter(([key]) => !/(^id$|Id$|Ids$|^subject$|At$|^timestamp$|Cursor$|^meta$)/.test(key))
         .map(([key, inner]) => [key, canonical(inner)]),
     );
   }
@@ -228,4 +230,51 @@ describe("the worker killed with kill -9 and started again with the same command
       await receiver.close();
     }
   }, 300_000);
+});
+
+describe("the app killed with kill -9 and started again with the same command", () => {
+  it("mid TEFCA retrieval: nothing of the cut request is written, the session keeps its last step, and the client's retry exports what a clean retrieval does", async () => {
+    const { sandboxKey } = await createTestApplication({ categoryAllowlist: CATEGORIES.concat(["allergies"]) });
+    const client = apiClient(() => origin, sandboxKey);
+    const selection = ["doc_cvh0medications01", "doc_nsx0medications01", "doc_cvh0allergies0001"];
+    const discovered = async () => {
+      const session = (await client.ok("POST", "/tefca/sessions", { patientId: "tefca-synthetic-rosa", categories: ["medications", "allergies"] })).body as { id: string };
+      await client.ok("POST", `/tefca/sessions/${session.id}/discover`, undefined, { "If-Match": '"0"' });
+      return session.id;
+    };
+    const cut = await discovered();
+
+    // The retrieval is made to wait inside its transaction on the session's row, which this test holds; the app dies there.
+    const holder = new pg.Client({ connectionString: DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`SELECT 1 FROM "TefcaSession" WHERE id = $1 FOR UPDATE`, [cut]);
+      const inFlight = client.call("POST", `/tefca/sessions/${cut}/retrieve`, { documentIds: selection }, { "If-Match": '"1"' }).catch((error: Error) => error);
+      await waitFor(
+        async () => (await holder.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rowCount! > 0,
+        "the retrieval waits mid-transaction",
+        20_000,
+      );
+      await app.kill9();
+      expect(await inFlight).toBeInstanceOf(Error); // the client saw the connection drop
+    } finally {
+      await holder.query("ROLLBACK");
+      await holder.end();
+    }
+
+    app = await startApiProcess(Number(new URL(origin).port), env);
+    running[0] = app;
+    const after = (await client.ok("GET", `/tefca/sessions/${cut}`)).body as { state: string; version: number; retrievedResourceCount: number };
+    expect(after).toMatchObject({ state: "discovered", version: 1, retrievedResourceCount: 0 });
+    // The client's retry, re-reading the session for its If-Match, as docs/operations.md tells it to.
+    await client.ok("POST", `/tefca/sessions/${cut}/retrieve`, { documentIds: selection }, { "If-Match": `"${after.version}"` });
+
+    const clean = await discovered();
+    await client.ok("POST", `/tefca/sessions/${clean}/retrieve`, { documentIds: selection }, { "If-Match": '"1"' });
+    const exported = async (id: string) => (await client.ok("GET", `/tefca/sessions/${id}/export`)).body;
+    const [cutExport, cleanExport] = [await exported(cut), await exported(clean)];
+    expect(JSON.stringify(cutExport)).toContain("MedicationRequest");
+    expect(canonical(cutExport)).toEqual(canonical(cleanExport));
+  }, 180_000);
 });
