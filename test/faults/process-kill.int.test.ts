@@ -232,6 +232,52 @@ describe("the worker killed with kill -9 and started again with the same command
   }, 300_000);
 });
 
+describe("the worker killed with kill -9 mid conformance run", () => {
+  it("while it sends the webhook probes: after the restart the probes are sent again and the run ends with a verdict, no job stuck", async () => {
+    const { application, sandboxKey } = await createTestApplication({ categoryAllowlist: CATEGORIES });
+    const receiver = await startReceiver(decryptSecret(application.signingSecretEncrypted));
+    await db().application.update({ where: { id: application.id }, data: { webhookUrl: `${receiver.origin}/hooks` } });
+    const client = apiClient(() => origin, sandboxKey);
+    try {
+      const first = await worker();
+      const run = (await client.ok("POST", "/conformance/runs", { scenario: "baseline-adult" })).body as { id: string; run_key: string };
+      // The integration under test creates its Connect session with the run key; the run completes it as the patient.
+      await apiClient(() => origin, run.run_key).ok("POST", "/connect/sessions", { categories: ["labs"] });
+      const phaseOf = async () => ((await client.ok("GET", `/conformance/runs/${run.id}`)).body as { phase: string; status: string }).phase;
+      await waitFor(async () => (await phaseOf()) === "rate_limits", "the run's session phase completes", 90_000, 500);
+      receiver.setResponder(() => "hang");
+      for (const phase of ["consent_revocation", "webhook_probes"]) {
+        await client.ok("POST", `/conformance/runs/${run.id}/advance`);
+        expect(await phaseOf()).toBe(phase);
+      }
+      await waitFor(() => receiver.arrivals() > 0, "a probe is in flight", 60_000);
+      await first.kill9();
+      expect(await db().conformanceRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "open", phase: "webhook_probes", probes: null });
+
+      receiver.setResponder(() => 200);
+      await expireJobsOfDeadWorkers(DATABASE_URL, () => boss.maintain());
+      // The dead worker's claim on the probes holds a two-minute lease; the clock passes it too.
+      await db().conformanceRun.update({ where: { id: run.id }, data: { probesStartedAt: new Date(Date.now() - 3 * 60_000) } });
+      await worker();
+      const ended = await waitFor(
+        async () => {
+          const body = (await client.ok("GET", `/conformance/runs/${run.id}`)).body as { status: string; verdict: string | null };
+          return body.status === "ended" ? body : null;
+        },
+        "the run ends",
+        120_000,
+        500,
+      );
+      expect(ended.verdict).not.toBeNull();
+      expect((await db().conformanceRun.findUniqueOrThrow({ where: { id: run.id } })).probes).not.toBeNull();
+      await waitFor(async () => (await unsettledJobs()).every((job) => job.name !== "conformance-run"), "no conformance job is left", 60_000);
+    } finally {
+      for (const proc of running.splice(1)) await proc.kill9();
+      await receiver.close();
+    }
+  }, 300_000);
+});
+
 describe("the app killed with kill -9 and started again with the same command", () => {
   it("mid TEFCA retrieval: nothing of the cut request is written, the session keeps its last step, and the client's retry exports what a clean retrieval does", async () => {
     const { sandboxKey } = await createTestApplication({ categoryAllowlist: CATEGORIES.concat(["allergies"]) });
