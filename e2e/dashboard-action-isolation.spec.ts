@@ -12,14 +12,15 @@ import { createApplication, newDeveloper, signUp } from "./dashboard-helpers";
 // exactly as it was: nothing another team or a lesser role sent changed it.
 
 const ACTION_ROOT = path.join("app", "(dashboard)", "dashboard", "[appId]");
+const OPERATOR_ROOT = path.join("app", "(dashboard)", "dashboard", "operator");
 
-/** Every exported server action of an application's pages, as `folder/actions.ts#name`. */
-function enumeratedActions(): { file: string; name: string }[] {
-  return readdirSync(ACTION_ROOT, { recursive: true, encoding: "utf8" })
+/** Every exported server action of the pages under `root`, with its file. */
+function enumeratedActions(root = ACTION_ROOT): { file: string; name: string }[] {
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
     .filter((file) => path.basename(file) === "actions.ts")
     .flatMap((file) => {
-      const source = readFileSync(path.join(ACTION_ROOT, file), "utf8");
-      return [...source.matchAll(/export async function (\w+)\(/g)].map((match) => ({ file: path.join(ACTION_ROOT, file), name: match[1]! }));
+      const source = readFileSync(path.join(root, file), "utf8");
+      return [...source.matchAll(/export async function (\w+)\(/g)].map((match) => ({ file: path.join(root, file), name: match[1]! }));
     });
 }
 
@@ -141,6 +142,49 @@ test("every server action of an application's pages refuses another team and, wh
       }
     }
     expect(await stateOf(client, appId)).toEqual(before);
+  } finally {
+    await client.end();
+  }
+});
+
+/** The operator's actions (a deployment-wide role, not a team's), with arguments naming a real application. */
+const OPERATOR_MATRIX: Record<string, (appId: string) => unknown[]> = {
+  approveProductionAction: () => ["prq_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd", {}],
+  refuseProductionAction: () => ["prq_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd", { reason: "Not an operator" }],
+  suspendApplicationAction: (appId) => [appId, { reason: "Suspended by someone who is not an operator" }],
+  reinstateApplicationAction: (appId) => [appId],
+  previewProviderAction: () => [{ fhirBaseUrl: "https://fhir.example.test/r4" }],
+  createProviderAction: () => [{ name: "Intruder Health", fhirBaseUrl: "https://fhir.example.test/r4", clientId: "x", clientSecret: "y" }],
+  updateProviderAction: () => ["riverbend-health", { name: "Renamed by an intruder" }],
+  setProviderDisabledAction: () => ["riverbend-health", true],
+  testProviderAction: () => ["riverbend-health"],
+};
+
+test("every operator action refuses a developer who is not an operator, and changes nothing", async ({ page }) => {
+  test.setTimeout(120_000);
+  const actions = enumeratedActions(OPERATOR_ROOT);
+  expect(actions.map(({ name }) => name).filter((name) => !OPERATOR_MATRIX[name])).toEqual([]);
+  const ids = actionIds();
+  const client = await database();
+  try {
+    await signUp(page, newDeveloper("iso-not-operator"));
+    const appId = await createApplication(page, "Not An Operator Clinic");
+    const before = {
+      application: (await client.query(`SELECT status FROM "Application" WHERE id = $1`, [appId])).rows,
+      providers: (await client.query(`SELECT id, name, "disabledAt" FROM "Provider" ORDER BY id`)).rows,
+    };
+    for (const { file, name } of actions) {
+      const id = ids.get(`${path.normalize(file)}#${name}`);
+      expect(id, `${name} is in the build`).toBeDefined();
+      const pagePath = `/dashboard/${path.relative(path.join("app", "(dashboard)", "dashboard"), path.dirname(file))}`;
+      const answer = await callAction(page, id!, pagePath, OPERATOR_MATRIX[name]!(appId));
+      // An operator's pages do not exist for anyone else: the same answer as for a page that is not there.
+      expect(answer, name).toContain('"ok":false,"error":"The page was not found."');
+    }
+    expect({
+      application: (await client.query(`SELECT status FROM "Application" WHERE id = $1`, [appId])).rows,
+      providers: (await client.query(`SELECT id, name, "disabledAt" FROM "Provider" ORDER BY id`)).rows,
+    }).toEqual(before);
   } finally {
     await client.end();
   }
