@@ -1,6 +1,7 @@
 import type PgBoss from "pg-boss";
 import { log } from "@/lib/log";
 import { retryInterruptedJobs } from "./interrupted-jobs";
+import { surviveLostDatabase } from "./lost-database";
 import { queueErrors, startQueue } from "./queue";
 import { JOBS } from "./registered-jobs";
 import type { JobDefinition } from "./registry";
@@ -19,6 +20,7 @@ export async function startWorker(
   options: { serverJustStarted?: boolean } = {},
 ): Promise<RunningWorker> {
   const boss = await startQueue(databaseUrl, jobs);
+  surviveLostDatabase();
   if (options.serverJustStarted) {
     const interrupted = await retryInterruptedJobs(boss);
     if (interrupted > 0) log.info({ interrupted }, "jobs a stopped worker was running run again");

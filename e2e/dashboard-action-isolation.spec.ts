@@ -1,0 +1,191 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import pg from "pg";
+import { RUNTIME_FILE } from "@/lib/db";
+import { createApplication, newDeveloper, signUp } from "./dashboard-helpers";
+
+// The dashboard's server actions across teams and roles, enumerated from the action modules of an application's
+// pages (a new action fails the first test until it has a matrix entry) and called as the browser calls them (POST
+// with the Next-Action id of the production build): a developer of another team is told the application is not
+// found, a member (the role below owner) is refused every owner-only action, and afterwards the application is
+// exactly as it was: nothing another team or a lesser role sent changed it.
+
+const ACTION_ROOT = path.join("app", "(dashboard)", "dashboard", "[appId]");
+const OPERATOR_ROOT = path.join("app", "(dashboard)", "dashboard", "operator");
+
+/** Every exported server action of the pages under `root`, with its file. */
+function enumeratedActions(root = ACTION_ROOT): { file: string; name: string }[] {
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((file) => path.basename(file) === "actions.ts")
+    .flatMap((file) => {
+      const source = readFileSync(path.join(root, file), "utf8");
+      return [...source.matchAll(/export async function (\w+)\(/g)].map((match) => ({ file: path.join(root, file), name: match[1]! }));
+    });
+}
+
+type Context = { appId: string; liveKeyId: string; ownerId: string; memberId: string };
+
+/** Each action's arguments (valid ones, so a refusal is about who asks) and whether only an owner may call it. */
+const MATRIX: Record<string, { args: (c: Context) => unknown[]; ownerOnly: boolean }> = {
+  createSessionAction: { args: (c) => [c.appId, { categories: ["labs"] }], ownerOnly: false },
+  simulateAction: { args: (c) => [c.appId, { sessionId: "cs_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd", scenario: "baseline-adult" }], ownerOnly: false },
+  sessionStatusAction: { args: (c) => [c.appId, "cs_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd"], ownerOnly: false },
+  sandboxEventAction: { args: (c) => [c.appId, "u_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd", "records.advance"], ownerOnly: false },
+  loadRecordsAction: { args: (c) => [c.appId, "u_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd", "labs", ""], ownerOnly: false },
+  revokeCredentialAction: { args: (c) => [c.appId, "cred_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1H"], ownerOnly: false },
+  inviteAction: { args: (c) => [c.appId, { email: "someone@example.test", role: "owner" }], ownerOnly: true },
+  revokeInvitationAction: { args: (c) => [c.appId, "inv_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd"], ownerOnly: true },
+  changeRoleAction: { args: (c) => [c.appId, { developerId: c.memberId, role: "owner" }], ownerOnly: true },
+  removeMemberAction: { args: (c) => [c.appId, c.ownerId], ownerOnly: true },
+  renameAction: { args: (c) => [c.appId, { name: "Renamed by an intruder" }], ownerOnly: false },
+  allowlistAction: { args: (c) => [c.appId, { categories: ["labs"] }], ownerOnly: false },
+  syncModeAction: { args: (c) => [c.appId, { syncMode: "continuous" }], ownerOnly: false },
+  redirectUrlsAction: { args: (c) => [c.appId, { redirectUrls: ["https://intruder.example.test/cb"] }], ownerOnly: false },
+  requestProductionAction: { args: (c) => [c.appId, { description: "Going live with our hospital partner next month.", redirectUrls: ["https://intruder.example.test/cb"] }], ownerOnly: true },
+  deleteApplicationAction: { args: (c) => [c.appId], ownerOnly: true },
+  setWebhookUrlAction: { args: (c) => [c.appId, { webhookUrl: "https://intruder.example.test/hooks" }], ownerOnly: false },
+  revealSecretAction: { args: (c) => [c.appId], ownerOnly: true },
+  rotateSecretAction: { args: (c) => [c.appId], ownerOnly: true },
+  sendTestEventAction: { args: (c) => [c.appId], ownerOnly: false },
+  resendDeliveryAction: { args: (c) => [c.appId, "whd_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd"], ownerOnly: false },
+  createKeyAction: { args: (c) => [c.appId, { environment: "live", name: "Intruder" }], ownerOnly: true },
+  revokeKeyAction: { args: (c) => [c.appId, c.liveKeyId], ownerOnly: true },
+  startRunAction: { args: (c) => [c.appId, { scenario: "baseline-adult" }], ownerOnly: false },
+  runStatusAction: { args: (c) => [c.appId, "run_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd"], ownerOnly: false },
+  advanceRunAction: { args: (c) => [c.appId, "run_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd"], ownerOnly: false },
+  cancelRunAction: { args: (c) => [c.appId, "run_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd"], ownerOnly: false },
+};
+
+/** The production build's id of each server action, by `file#name` (Next.js's server reference manifest). */
+function actionIds(): Map<string, string> {
+  const manifest = JSON.parse(readFileSync(path.join(".next", "server", "server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { filename?: string; exportedName?: string }>;
+  };
+  const ids = new Map<string, string>();
+  for (const [id, entry] of Object.entries(manifest.node)) {
+    if (entry.filename && entry.exportedName) ids.set(`${path.normalize(entry.filename)}#${entry.exportedName}`, id);
+  }
+  return ids;
+}
+
+/** Calls a server action as the page's form would, with the signed-in browser's cookies; returns the answer's text. */
+async function callAction(page: Page, actionId: string, pagePath: string, args: unknown[]): Promise<string> {
+  const origin = new URL(page.url()).origin;
+  const response = await page.request.post(`${origin}${pagePath}`, {
+    headers: { "Next-Action": actionId, Accept: "text/x-component", "Content-Type": "text/plain;charset=UTF-8", Origin: origin },
+    data: JSON.stringify(args),
+    maxRedirects: 0,
+  });
+  return `${response.status()} ${await response.text()}`;
+}
+
+async function database(): Promise<pg.Client> {
+  const url = (JSON.parse(readFileSync(path.join(process.env.E2E_DATA_DIR!, "postgres", RUNTIME_FILE), "utf8")) as { url: string }).url;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return client;
+}
+
+/** What the actions could change, read from the database. */
+async function stateOf(client: pg.Client, appId: string) {
+  const read = async (sql: string) => (await client.query(sql, [appId])).rows;
+  return {
+    application: await read(`SELECT name, "categoryAllowlist", "syncMode", "redirectUrls", "webhookUrl", "signingSecretEncrypted", status FROM "Application" WHERE id = $1`),
+    keys: await read(`SELECT id, environment, "revokedAt" FROM "ApiKey" WHERE "applicationId" = $1 ORDER BY id`),
+    members: await read(`SELECT "developerId", role FROM "ApplicationMember" WHERE "applicationId" = $1 ORDER BY "developerId"`),
+    invitations: await read(`SELECT id FROM "Invitation" WHERE "applicationId" = $1`),
+    productionRequests: await read(`SELECT id FROM "ProductionRequest" WHERE "applicationId" = $1`),
+    sessions: await read(`SELECT id FROM "ConnectSession" WHERE "applicationId" = $1`),
+    runs: await read(`SELECT id FROM "ConformanceRun" WHERE "applicationId" = $1`),
+  };
+}
+
+test("every server action of an application's pages refuses another team and, where owner-only, a member; nothing changes", async ({ browser }) => {
+  test.setTimeout(240_000);
+  const actions = enumeratedActions();
+  expect(actions.length).toBeGreaterThanOrEqual(25);
+  expect(actions.map(({ name }) => name).filter((name) => !MATRIX[name])).toEqual([]);
+  const ids = actionIds();
+  const unbuilt = actions.filter(({ file, name }) => !ids.has(`${path.normalize(file)}#${name}`)).map(({ name }) => name);
+  expect(unbuilt).toEqual([]);
+
+  const [ownerPage, outsiderPage, memberPage] = await Promise.all([browser.newPage(), browser.newPage(), browser.newPage()]);
+  const client = await database();
+  try {
+    const owner = await signUp(ownerPage, newDeveloper("iso-owner"));
+    const member = await signUp(memberPage, newDeveloper("iso-member"));
+    await signUp(outsiderPage, newDeveloper("iso-outsider"));
+    const appId = await createApplication(ownerPage, "Isolation Matrix Clinic");
+    const developerId = async (email: string) => (await client.query(`SELECT id FROM "Developer" WHERE email = $1`, [email])).rows[0].id as string;
+    const context: Context = { appId, ownerId: await developerId(owner.email), memberId: await developerId(member.email), liveKeyId: "" };
+    // The member joins the team as an accepted invitation leaves it; production is on as an operator's approval
+    // leaves it, so that the owner holds a live key (created through the action itself) the others must not touch.
+    await client.query(`INSERT INTO "ApplicationMember" ("applicationId", "developerId", role) VALUES ($1, $2, 'member')`, [appId, context.memberId]);
+    await client.query(`UPDATE "Application" SET "productionEnabled" = true WHERE id = $1`, [appId]);
+    const createKey = ids.get(`${path.normalize(path.join(ACTION_ROOT, "keys", "actions.ts"))}#createKeyAction`)!;
+    expect(await callAction(ownerPage, createKey, `/dashboard/${appId}/keys`, [appId, { environment: "live", name: "Owner live" }])).toContain('"ok":true');
+    context.liveKeyId = (await client.query(`SELECT id FROM "ApiKey" WHERE "applicationId" = $1 AND environment = 'live'`, [appId])).rows[0].id;
+    const before = await stateOf(client, appId);
+
+    for (const { file, name } of actions) {
+      const id = ids.get(`${path.normalize(file)}#${name}`)!;
+      const pagePath = `/dashboard/${appId}/${path.basename(path.dirname(file))}`;
+      const args = MATRIX[name]!.args(context);
+      const asOutsider = await callAction(outsiderPage, id, pagePath, args);
+      expect(asOutsider, `${name} by another team`).toMatch(/^200 /);
+      expect(asOutsider, `${name} by another team`).toContain("Application not found.");
+      expect(asOutsider, `${name} by another team`).not.toContain("Isolation Matrix Clinic");
+      if (MATRIX[name]!.ownerOnly) {
+        const asMember = await callAction(memberPage, id, pagePath, args);
+        expect(asMember, `${name} by a member`).toContain("Your role on this application does not allow");
+      }
+    }
+    expect(await stateOf(client, appId)).toEqual(before);
+  } finally {
+    await client.end();
+  }
+});
+
+/** The operator's actions (a deployment-wide role, not a team's), with arguments naming a real application. */
+const OPERATOR_MATRIX: Record<string, (appId: string) => unknown[]> = {
+  approveProductionAction: () => ["prq_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd", {}],
+  refuseProductionAction: () => ["prq_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd", { reason: "Not an operator" }],
+  suspendApplicationAction: (appId) => [appId, { reason: "Suspended by someone who is not an operator" }],
+  reinstateApplicationAction: (appId) => [appId],
+  previewProviderAction: () => [{ fhirBaseUrl: "https://fhir.example.test/r4" }],
+  createProviderAction: () => [{ name: "Intruder Health", fhirBaseUrl: "https://fhir.example.test/r4", clientId: "x", clientSecret: "y" }],
+  updateProviderAction: () => ["riverbend-health", { name: "Renamed by an intruder" }],
+  setProviderDisabledAction: () => ["riverbend-health", true],
+  testProviderAction: () => ["riverbend-health"],
+};
+
+test("every operator action refuses a developer who is not an operator, and changes nothing", async ({ page }) => {
+  test.setTimeout(120_000);
+  const actions = enumeratedActions(OPERATOR_ROOT);
+  expect(actions.map(({ name }) => name).filter((name) => !OPERATOR_MATRIX[name])).toEqual([]);
+  const ids = actionIds();
+  const client = await database();
+  try {
+    await signUp(page, newDeveloper("iso-not-operator"));
+    const appId = await createApplication(page, "Not An Operator Clinic");
+    const before = {
+      application: (await client.query(`SELECT status FROM "Application" WHERE id = $1`, [appId])).rows,
+      providers: (await client.query(`SELECT id, name, "disabledAt" FROM "Provider" ORDER BY id`)).rows,
+    };
+    for (const { file, name } of actions) {
+      const id = ids.get(`${path.normalize(file)}#${name}`);
+      expect(id, `${name} is in the build`).toBeDefined();
+      const pagePath = `/dashboard/${path.relative(path.join("app", "(dashboard)", "dashboard"), path.dirname(file))}`;
+      const answer = await callAction(page, id!, pagePath, OPERATOR_MATRIX[name]!(appId));
+      // An operator's pages do not exist for anyone else: the same answer as for a page that is not there.
+      expect(answer, name).toContain('"ok":false,"error":"The page was not found."');
+    }
+    expect({
+      application: (await client.query(`SELECT status FROM "Application" WHERE id = $1`, [appId])).rows,
+      providers: (await client.query(`SELECT id, name, "disabledAt" FROM "Provider" ORDER BY id`)).rows,
+    }).toEqual(before);
+  } finally {
+    await client.end();
+  }
+});
