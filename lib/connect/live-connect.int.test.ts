@@ -93,7 +93,9 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     await importSource(connected.source.id);
     expect(await db().source.findUniqueOrThrow({ where: { id: connected.source.id } })).toMatchObject({ syncStatus: "synced", lastError: null });
     // Every read went to the third-party server, for its patient.
-    expect(smart.requests).toEqual(expect.arrayContaining(["GET /fhir/Patient/999", expect.stringMatching(/^GET \/fhir\/Observation\?patient=999&/)]));
+    // Only the shared categories' types are read: demographics is not shared, so the Patient is not read.
+    expect(smart.requests).toEqual(expect.arrayContaining([expect.stringMatching(/^GET \/fhir\/Observation\?patient=999&/)]));
+    expect(smart.requests).not.toContain("GET /fhir/Patient/999");
 
     const read = await records(connected.liveKey, connected.subjectId);
     expect(read.status).toBe(200);
@@ -189,7 +191,7 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     await expect(importSource(connected.source.id)).rejects.toMatchObject({ code: "provider_unavailable" });
     expect(smart.requests.length).toBe(readsBefore);
     const source = await db().source.findUniqueOrThrow({ where: { id: connected.source.id } });
-    expect(source.lastError).toMatch(/^provider_unavailable: The Patient read was refused by the outbound rules: refused http:\/\/127\.0\.0\.1:\d+\/fhir\/Patient\/999: health systems must use https/);
+    expect(source.lastError).toMatch(/^provider_unavailable: The Condition search \(page 1\) was refused by the outbound rules: refused http:\/\/127\.0\.0\.1:\d+\/fhir\/Condition\?patient=999&_count=100: health systems must use https/);
     expect(await testLiveProvider(operator.id, provider.id)).toMatchObject({ checkError: expect.stringContaining("health systems must use https") });
   });
 });

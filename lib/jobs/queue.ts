@@ -17,10 +17,25 @@ export async function startQueue(databaseUrl: string, jobs: readonly JobDefiniti
     // createQueue leaves an existing queue as it was, so the update carries a changed policy to deployed
     // databases. pg-boss's update treats a missing policy as `standard`, hence the explicit default.
     const policy = { ...job.policy, policy: job.policy.policy ?? "standard" };
-    await boss.createQueue(job.queue, { name: job.queue, ...policy });
-    await boss.updateQueue(job.queue, { name: job.queue, ...policy });
+    await retryOnDeadlock(() => boss.createQueue(job.queue, { name: job.queue, ...policy }));
+    await retryOnDeadlock(() => boss.updateQueue(job.queue, { name: job.queue, ...policy }));
   }
   return boss;
+}
+
+/**
+ * Two processes starting at once create the same queues concurrently, and PostgreSQL may end one of them with a
+ * deadlock (40P01) between pg-boss's queue row and its partition: the loser tries again once the winner is done.
+ */
+async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if ((error as { code?: string }).code !== "40P01" || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+    }
+  }
 }
 
 /** Errors pg-boss raised in the background, drained by the worker's logger. */

@@ -16,7 +16,7 @@ export const CATEGORY_RESOURCE_TYPES: Readonly<Record<Category, readonly string[
   vitals: ["Observation"],
   procedures: ["Procedure"],
   documents: ["DocumentReference", "DiagnosticReport"],
-  claims: ["Claim", "ExplanationOfBenefit"],
+  claims: ["Claim", "ExplanationOfBenefit", "Coverage"],
 };
 
 /** The resource types the categories are read from, each once, in category order. */
