@@ -24,8 +24,8 @@ for (const viewport of [
     const applicationId = await createApplication(page, "Layout Check");
 
     const tabs = page.getByRole("navigation", { name: "Application" }).getByRole("link");
-    // Every section of the application, Conformance included.
-    await expect(tabs).toHaveCount(8);
+    // Every section of the application, Conformance and Security included.
+    await expect(tabs).toHaveCount(9);
     for (const tab of await tabs.all()) await expectInView(page, tab);
 
     await createSandboxKey(page, applicationId, "Old backend");

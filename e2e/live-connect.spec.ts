@@ -31,7 +31,7 @@ test("an operator adds a third-party SMART server, an approved application's liv
   const operator = await newPage(browser);
   await signUp(operator, { ...newDeveloper("live-operator"), email: LIVE_OPERATOR_EMAIL });
   await operator.goto("/dashboard/operator/providers");
-  await operator.getByLabel("FHIR base URL").fill(smart.fhirBaseUrl);
+  await operator.getByRole("textbox", { name: "FHIR base URL" }).fill(smart.fhirBaseUrl);
   await operator.getByRole("button", { name: "Look up" }).click();
   await expect(operator.getByText(`Found a SMART on FHIR server at ${smart.fhirBaseUrl}`)).toBeVisible();
   await operator.getByLabel("Display name").fill(providerName);
@@ -97,6 +97,8 @@ test("an operator adds a third-party SMART server, an approved application's liv
   const text = await records.text();
   expect(text).toContain("Type 2 diabetes mellitus");
   expect(text).toContain('"resourceId":"pdex-Condition-2"');
-  expect(smart.requests).toEqual(expect.arrayContaining(["GET /fhir/Patient/999"]));
+  // Only the shared categories are read (demographics is not shared: no Patient read).
+  expect(smart.requests).toEqual(expect.arrayContaining([expect.stringMatching(/^GET \/fhir\/Condition\?patient=999&/)]));
+  expect(smart.requests).not.toContain("GET /fhir/Patient/999");
   await patient.context().close();
 });

@@ -115,10 +115,10 @@ test("an operator looks up, adds, tests and disables a live health system; refus
   const operator = await newPage(browser);
   await signIn(operator, operatorAccount, "/dashboard/operator/providers");
   await expect(operator.getByRole("heading", { name: "Provider directory", level: 1 })).toBeVisible();
-  await operator.getByLabel("FHIR base URL").fill("https://169.254.169.254/fhir");
+  await operator.getByRole("textbox", { name: "FHIR base URL" }).fill("https://169.254.169.254/fhir");
   await operator.getByRole("button", { name: "Look up" }).click();
   await expect(operator.getByText(/Not usable: refused https:\/\/169\.254\.169\.254\/fhir.*the host is not a public address/)).toBeVisible();
-  await operator.getByLabel("FHIR base URL").fill(`${base}/fhir`);
+  await operator.getByRole("textbox", { name: "FHIR base URL" }).fill(`${base}/fhir`);
   await operator.getByRole("button", { name: "Look up" }).click();
   await expect(operator.getByText(`Found a SMART on FHIR server at ${base}/fhir`)).toBeVisible();
   await expect(operator.getByRole("status").getByText("E2E EHR")).toBeVisible();
