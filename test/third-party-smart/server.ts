@@ -12,6 +12,8 @@
  *   server.clientId / server.clientSecret                  // the client registered for the platform
  *   server.patients                                        // the patient ids one can sign in as (the login name)
  *   await server.putResource(resource)                     // add or change a resource (create when no id)
+ *   await server.readResource(type, id)                    // a resource as the server holds it
+ *   await server.deleteResource(type, id)                  // remove a resource, as the health system deleting it
  *   await server.expireAccessTokens()                      // every access token issued so far answers 401
  *   await server.revokeRefreshTokens()                     // every refresh token issued so far is refused
  *   server.requests                                        // "METHOD /path" of every request received
@@ -70,6 +72,8 @@ export type ThirdPartySmartServer = {
   patients: string[];
   requests: string[];
   putResource(resource: Resource): Promise<Resource>;
+  readResource<T extends Resource>(type: T["resourceType"], id: string): Promise<T>;
+  deleteResource(type: Resource["resourceType"], id: string): Promise<void>;
   expireAccessTokens(): Promise<void>;
   revokeRefreshTokens(): Promise<void>;
   stop(): Promise<void>;
@@ -282,6 +286,12 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
     requests,
     async putResource(resource) {
       return resource.id ? repository.updateResource(resource) : repository.createResource(resource);
+    },
+    async readResource(type, id) {
+      return repository.readResource(type, id);
+    },
+    async deleteResource(type, id) {
+      await repository.deleteResource(type, id);
     },
     async expireAccessTokens() {
       for (const payload of tokensOf("AccessToken").values()) payload.exp = Math.floor(Date.now() / 1000) - 1;
