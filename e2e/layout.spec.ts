@@ -25,7 +25,7 @@ for (const viewport of [
 
     const tabs = page.getByRole("navigation", { name: "Application" }).getByRole("link");
     // Every section of the application, Conformance and Security included.
-    await expect(tabs).toHaveCount(9);
+    await expect(tabs).toHaveCount(10);
     for (const tab of await tabs.all()) await expectInView(page, tab);
 
     await createSandboxKey(page, applicationId, "Old backend");

@@ -8,6 +8,7 @@ export const APPLICATION_SECTIONS = [
   { segment: "keys", label: "API keys" },
   { segment: "webhooks", label: "Webhooks" },
   { segment: "sandbox", label: "Sandbox" },
+  { segment: "live", label: "Live subjects" },
   { segment: "conformance", label: "Conformance" },
   { segment: "usage", label: "Usage" },
   { segment: "team", label: "Team" },

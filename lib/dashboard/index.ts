@@ -17,3 +17,4 @@ export * from "./sandbox-event";
 export * from "./subject-records";
 export * from "./conformance-runs";
 export * from "./operator-context";
+export * from "./live-subjects";

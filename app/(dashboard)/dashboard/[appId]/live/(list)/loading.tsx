@@ -1,0 +1,3 @@
+import { SectionLoading } from "@/components/dashboard/section-loading";
+
+export default SectionLoading;
