@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fidelityReportSchema } from "@/lib/records/fidelity-report";
 import { CATEGORIES, recordSchemas } from "@/lib/records/schemas";
 
 const category = z.enum(CATEGORIES);
@@ -70,6 +71,7 @@ export const snapshotSchema = z
         providerName: z.string(),
         status: z.enum(["pending", "syncing", "synced", "partial", "failed"]),
         lastSyncedAt: isoTime.nullable(),
+        fidelity: fidelityReportSchema.nullable().describe("The latest completed import's fidelity report (what the health system's data yielded and did not); null before one completes."),
       }),
     ),
     sections: z.partialRecord(category, sectionSchema).describe("One section per category the receipt, the allowlist and `categories` all cover."),
