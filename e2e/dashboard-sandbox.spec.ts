@@ -62,7 +62,7 @@ test("simulate a scenario, watch it complete, browse the records with raw JSON, 
   await expect(recordsByCategory.getByRole("listitem")).toHaveCount(10);
   await expect(page.getByTestId("fidelity-totals")).toHaveText(/^\d+ records, 0 resources skipped, completed \d{4}-\d\d-\d\dT/);
   await expect(page.getByText("Every resource of the ten categories' types became a record.")).toBeVisible();
-  await expect(page.getByText(/^Read only as context: .*Organization \d+/)).toBeVisible();
+  await expect(page.getByText(/^Read only as context: /)).toBeVisible();
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await expectNoHorizontalOverflow(page);

@@ -197,7 +197,13 @@ const attachmentSchema = z
     title: z.string().nullable(),
     url: z.string().nullable().describe("Where the content can be fetched, when the source gave a URL."),
     size: z.int().nullable().describe("Size in bytes as reported by the source, else of the inline content."),
-    hasData: z.boolean().describe("True when the source sent the content inline; the content itself is not served."),
+    hasData: z.boolean().describe("True when the source sent the content inline; the content itself is not served, except as `text`."),
+    text: z
+      .string()
+      .nullable()
+      .describe(
+        "The content as text when the source sent it inline as text/plain, or as text/html (tags dropped): the first 64 KiB (UTF-8), and the record carries a warning when the content was longer. Null for any other content (PDF, images, C-CDA XML, content only at a url).",
+      ),
   })
   .meta({ id: "Attachment", description: "One rendition of a document's content." });
 
