@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { fidelityReportSchema } from "@/lib/records/fidelity-report";
-import { CATEGORIES } from "@/lib/records/schemas";
+import { CATEGORIES, fidelityReportSchema } from "@/lib/records/schemas";
 
 export const CONNECT_SESSION_MINUTES = 60;
 

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { fidelityReportSchema } from "@/lib/records/fidelity-report";
-import { CATEGORIES, recordSchemas } from "@/lib/records/schemas";
+import { CATEGORIES, fidelityReportSchema, recordSchemas } from "@/lib/records/schemas";
 
 const category = z.enum(CATEGORIES);
 const isoTime = z.string().describe("UTC, millisecond precision, Z suffix.");

@@ -14,22 +14,24 @@ export const TEXT_CUT_WARNING = "attachment text is longer than 64 KiB: its text
  */
 export function attachments(values: unknown[]): { attachments: Attachment[]; warnings: string[] } {
   const read = values.flatMap((value) => attachment(value) ?? []);
-  return { attachments: read.map(({ cut: _cut, ...rest }) => rest), warnings: read.some((item) => item.cut) ? [TEXT_CUT_WARNING] : [] };
+  return { attachments: read.map((item) => item.attachment), warnings: read.some((item) => item.cut) ? [TEXT_CUT_WARNING] : [] };
 }
 
-function attachment(value: unknown): (Attachment & { cut: boolean }) | null {
+function attachment(value: unknown): { attachment: Attachment; cut: boolean } | null {
   const raw = object(value);
   if (!raw) return null;
   const contentType = string(raw.contentType);
   const inlineData = string(raw.data);
   const text = inlineData === null ? null : inlineText(contentType, inlineData);
   return {
-    contentType,
-    title: string(raw.title),
-    url: string(raw.url),
-    size: integer(raw.size) ?? (inlineData === null ? null : Buffer.byteLength(inlineData, "base64")),
-    hasData: inlineData !== null,
-    text: text?.text ?? null,
+    attachment: {
+      contentType,
+      title: string(raw.title),
+      url: string(raw.url),
+      size: integer(raw.size) ?? (inlineData === null ? null : Buffer.byteLength(inlineData, "base64")),
+      hasData: inlineData !== null,
+      text: text?.text ?? null,
+    },
     cut: text?.cut ?? false,
   };
 }
