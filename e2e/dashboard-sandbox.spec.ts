@@ -56,6 +56,19 @@ test("simulate a scenario, watch it complete, browse the records with raw JSON, 
   await expect(page).toHaveURL(/\/sandbox\/subjects\/u_[A-Za-z0-9]+$/);
   await expect(page.getByRole("heading", { level: 1, name: "Synthetic subject" })).toBeVisible();
   await expect(page.getByText("consent active")).toBeVisible();
+  // The import's fidelity report: records per category, what became no record and why, context, warnings.
+  const recordsByCategory = page.getByRole("list", { name: "Records from Riverbend Health by category" });
+  await expect(recordsByCategory.getByRole("listitem").filter({ hasText: /^labs \d+$/ })).not.toHaveText("labs 0");
+  await expect(recordsByCategory.getByRole("listitem")).toHaveCount(10);
+  await expect(page.getByTestId("fidelity-totals")).toHaveText(/^\d+ records, 0 resources skipped, completed \d{4}-\d\d-\d\dT/);
+  await expect(page.getByText("Every resource of the ten categories' types became a record.")).toBeVisible();
+  await expect(page.getByText(/^Read only as context: /)).toBeVisible();
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page, `subject fidelity report at ${width} px`);
+  }
+  await keepScreenshot(page, testInfo, "sandbox-subject-fidelity");
   await page.getByRole("navigation", { name: "Record categories" }).getByRole("link", { name: /^labs/ }).click();
   await expect(page).toHaveURL(/category=labs$/);
   const labs = page.getByRole("table", { name: /^labs records of u_/ });

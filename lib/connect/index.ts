@@ -1,7 +1,7 @@
 export { createSession } from "./create-session";
 export { linkToken, linkTokenHash, rekeyedLinkHashes } from "./link-tokens";
 export { cancelConnectSession, createConnectSession, getConnectSession } from "./operations";
-export { connectUrl, countTotal, effectiveSessionStatus, loadSession, presentSession, type LoadedSession } from "./present-session";
+export { connectUrl, countTotal, effectiveSessionStatus, latestReports, loadSession, presentSession, type LoadedSession } from "./present-session";
 export { cancelSession, readSession } from "./read-session";
 export * from "./schemas";
 export { expireConnectSessions } from "./expire-cycle";

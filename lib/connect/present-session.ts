@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { presentFidelityReport } from "@/lib/records";
 import { idPattern } from "@/lib/ids";
 import { linkToken } from "./link-tokens";
 import type { ConnectSessionResource } from "./schemas";
@@ -10,7 +11,7 @@ export async function loadSession(where: { id: string; applicationId?: string; e
   // Ids reach here from URLs (the dashboard's sandbox pages): one not shaped like a session id names none, and is not
   // sent to the database (PostgreSQL refuses a NUL byte with an error).
   if (!SESSION_ID.test(where.id)) return null;
-  return db().connectSession.findFirst({
+  const session = await db().connectSession.findFirst({
     where,
     include: {
       consentReceipts: { orderBy: { grantedAt: "desc" }, take: 1, select: { id: true } },
@@ -23,8 +24,25 @@ export async function loadSession(where: { id: string; applicationId?: string; e
       },
     },
   });
+  if (!session) return null;
+  return { ...session, reports: await latestReports(session.sources.map((source) => source.id)) };
 }
 export type LoadedSession = NonNullable<Awaited<ReturnType<typeof loadSession>>>;
+
+/**
+ * Each source's latest completed import (whose fidelity report its `sources[]` entry carries: one running or failed
+ * has none), by source id.
+ */
+export async function latestReports(sourceIds: string[]) {
+  if (sourceIds.length === 0) return new Map<string, never>();
+  const rows = await db().sourceImport.findMany({
+    where: { sourceId: { in: sourceIds }, status: "completed" },
+    orderBy: [{ sourceId: "asc" }, { startedAt: "desc" }],
+    distinct: ["sourceId"],
+    select: { id: true, sourceId: true, finishedAt: true, recordCounts: true, fidelity: true },
+  });
+  return new Map(rows.map((row) => [row.sourceId, row]));
+}
 
 /** A pending session past its expiry reads as expired before the lifecycle cycle marks it. */
 export function effectiveSessionStatus(session: { status: LoadedSession["status"]; expiresAt: Date }, now = new Date()) {
@@ -64,6 +82,7 @@ export function presentSession(session: LoadedSession, origin: string, now = new
       status: source.syncStatus,
       recordCount: countTotal(source.imports[0]?.recordCounts),
       skippedCount: countTotal(source.imports[0]?.skipCounts),
+      fidelity: presentFidelityReport(session.reports.get(source.id)),
       error: source.lastError,
       lastSyncedAt: source.lastSyncedAt?.toISOString() ?? null,
     })),

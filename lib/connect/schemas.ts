@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CATEGORIES } from "@/lib/records/schemas";
+import { CATEGORIES, fidelityReportSchema } from "@/lib/records/schemas";
 
 export const CONNECT_SESSION_MINUTES = 60;
 
@@ -22,6 +22,7 @@ export const sessionSourceSchema = z.object({
   status: z.enum(["pending", "syncing", "synced", "partial", "failed"]),
   recordCount: z.number().int(),
   skippedCount: z.number().int(),
+  fidelity: fidelityReportSchema.nullable().describe("The latest completed import's fidelity report (what the health system's data yielded and did not); null before one completes."),
   error: z.string().nullable(),
   lastSyncedAt: z.string().nullable(),
 });

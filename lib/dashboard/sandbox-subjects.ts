@@ -1,5 +1,7 @@
+import { latestReports } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { idPattern } from "@/lib/ids";
+import { presentFidelityReport, type FidelityReport } from "@/lib/records";
 import { findScenario, type SandboxControl } from "@/lib/sandbox";
 import { listSandboxSubjects, type SandboxSubject } from "@/lib/simulation";
 
@@ -51,10 +53,15 @@ export async function sandboxSubjectViews(applicationId: string, options: { subj
   });
 }
 
-/** One sandbox subject of the application as the dashboard shows it, or null when it is not one. */
-export async function sandboxSubjectView(applicationId: string, subjectId: string): Promise<SandboxSubjectView | null> {
+/**
+ * One sandbox subject of the application as the dashboard shows it, with each source's fidelity report (its latest
+ * completed import's: what the health system's data yielded and did not), or null when it is not one.
+ */
+export async function sandboxSubjectView(applicationId: string, subjectId: string): Promise<(SandboxSubjectView & { reports: Map<string, FidelityReport | null> }) | null> {
   // A malformed id (a NUL byte would make PostgreSQL refuse the query) names no subject.
   if (!SUBJECT_ID.test(subjectId)) return null;
   const [view] = await sandboxSubjectViews(applicationId, { subjectId, limit: 1 });
-  return view ?? null;
+  if (!view) return null;
+  const imports = await latestReports(view.sources.map((source) => source.id));
+  return { ...view, reports: new Map(view.sources.map((source) => [source.id, presentFidelityReport(imports.get(source.id))])) };
 }

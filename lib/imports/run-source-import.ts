@@ -3,7 +3,7 @@ import { db, Prisma } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { applySourceFacts, CATEGORIES, normalizeResources, parseCategoryList, summarizeNormalization, type ApplyOutcome, type Category } from "@/lib/records";
+import { applySourceFacts, CATEGORIES, fidelityColumn, normalizeResources, parseCategoryList, summarizeNormalization, type ApplyOutcome, type Category } from "@/lib/records";
 import { SourceError } from "@/lib/sources";
 
 /**
@@ -40,8 +40,8 @@ export function failureIsTransient(error: unknown): boolean {
 /**
  * One import of one source: fetch everything, normalize it under the subject, and write it through the records
  * write path, which merges it with the subject's other sources. Idempotent: a retry, or a rerun after a worker died
- * mid-import, rewrites nothing that is already stored and loses nothing. The import's counts (records per
- * category, skips per reason, what changed) are kept with it.
+ * mid-import, rewrites nothing that is already stored and loses nothing. The import's fidelity report (records per
+ * category, skips per resource type and reason, warnings) and what it changed are kept with it.
  */
 export async function runSourceImport(sourceId: string, fetchResources: FetchSourceResources, attempt: ImportAttempt = {}): Promise<ImportResult> {
   const { lastAttempt = true, now = () => new Date() } = attempt;
@@ -81,6 +81,7 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
           status: "completed",
           recordCounts: summary.records as Prisma.InputJsonValue,
           skipCounts: summary.skipped as Prisma.InputJsonValue,
+          fidelity: fidelityColumn(summary) as Prisma.InputJsonValue,
           upserts: outcome.upserts,
           deletes: outcome.deletes,
           unchanged: outcome.unchanged,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Category } from "./category-names";
+import { CATEGORIES, type Category } from "./category-names";
 
 /** Client-safe: forms validate categories with the same names the API uses. */
 export { CATEGORIES, categorySchema, type Category } from "./category-names";
@@ -197,7 +197,13 @@ const attachmentSchema = z
     title: z.string().nullable(),
     url: z.string().nullable().describe("Where the content can be fetched, when the source gave a URL."),
     size: z.int().nullable().describe("Size in bytes as reported by the source, else of the inline content."),
-    hasData: z.boolean().describe("True when the source sent the content inline; the content itself is not served."),
+    hasData: z.boolean().describe("True when the source sent the content inline; the content itself is not served, except as `text`."),
+    text: z
+      .string()
+      .nullable()
+      .describe(
+        "The content as text when the source sent it inline as text/plain, or as text/html (tags dropped): the first 64 KiB (UTF-8), and the record carries a warning when the content was longer. Null for any other content (PDF, images, C-CDA XML, content only at a url).",
+      ),
   })
   .meta({ id: "Attachment", description: "One rendition of a document's content." });
 
@@ -590,3 +596,24 @@ export type ObservationComponent = z.infer<typeof observationComponentSchema>;
 
 export type RecordData<C extends Category = Category> = { [K in C]: z.infer<(typeof recordDataSchemas)[K]> }[C];
 export type NormalizedRecord<C extends Category = Category> = { [K in C]: z.infer<(typeof recordSchemas)[K]> }[C];
+
+/**
+ * What a source's latest completed import yielded and what it did not: records per category, the resources that
+ * became no record (per resource type and reason), the context resources read only through references, and the
+ * warnings records carry. Stored with the import (SourceImport.recordCounts, skipCounts and fidelity) and shown on
+ * the session's and the snapshot's `sources[]` and the dashboard's subject page, so a developer sees what a health
+ * system's data did not yield.
+ */
+export const fidelityReportSchema = z
+  .object({
+    importId: z.string().describe("The import this report is of: the source's latest completed import."),
+    finishedAt: z.string().describe("When that import completed (UTC, millisecond precision, Z suffix)."),
+    records: z.object(Object.fromEntries(CATEGORIES.map((category) => [category, z.number().int()])) as Record<Category, z.ZodNumber>).describe("Records the import produced, per category (before merging with the subject's other sources)."),
+    skipped: z
+      .array(z.object({ resourceType: z.string(), reason: z.string(), count: z.number().int() }))
+      .describe("Resources of the ten categories' types that became no record, per resource type and reason (Encounters are always here: the records that reference one carry its date, type and location)."),
+    context: z.array(z.object({ resourceType: z.string(), count: z.number().int() })).describe("Resources of other types (Organization, Practitioner, Medication...), read only where records reference them."),
+    warnings: z.array(z.object({ warning: z.string(), count: z.number().int() })).describe("Each distinct record warning, with how many records carry it."),
+  })
+  .meta({ id: "FidelityReport", description: "What one import of a source yielded: records by category, skips by resource type and reason, warnings." });
+export type FidelityReport = z.output<typeof fidelityReportSchema>;

@@ -70,7 +70,21 @@ export const getHealthRecord = defineOperation({
       warnings: [],
       consent: { status: "active", categories: ["labs"], expiresAt: "2027-11-20T14:03:11.482Z" },
       sources: [
-        { sourceId: "src_2Hb7Nc4Kx8Pq1Rt5Vw9Yd3Mf", providerId: "prv_sandbox_ridgeview", providerName: "Ridgeview Health", status: "synced", lastSyncedAt: "2026-11-20T14:03:40.117Z" },
+        {
+          sourceId: "src_2Hb7Nc4Kx8Pq1Rt5Vw9Yd3Mf",
+          providerId: "prv_sandbox_ridgeview",
+          providerName: "Ridgeview Health",
+          status: "synced",
+          lastSyncedAt: "2026-11-20T14:03:40.117Z",
+          fidelity: {
+            importId: "imp_6Tb2Rk9Lm4Xq7Wn1Cv5Zs8Hd",
+            finishedAt: "2026-11-20T14:03:40.117Z",
+            records: { demographics: 0, conditions: 0, medications: 0, allergies: 0, immunizations: 0, labs: 12, vitals: 0, procedures: 0, documents: 0, claims: 0 },
+            skipped: [{ resourceType: "Encounter", reason: "Encounter is not a record: the records that reference it carry its date, type and location", count: 3 }],
+            context: [{ resourceType: "Organization", count: 1 }],
+            warnings: [],
+          },
+        },
       ],
       sections: { labs: { records: [], hasMore: false, changeCursor: EXAMPLE_CURSOR } },
       meta: { schemaVersion: 2, generatedAt: "2026-11-23T09:12:00.000Z" },

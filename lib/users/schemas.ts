@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CATEGORIES, recordSchemas } from "@/lib/records/schemas";
+import { CATEGORIES, fidelityReportSchema, recordSchemas } from "@/lib/records/schemas";
 
 const category = z.enum(CATEGORIES);
 const isoTime = z.string().describe("UTC, millisecond precision, Z suffix.");
@@ -70,6 +70,7 @@ export const snapshotSchema = z
         providerName: z.string(),
         status: z.enum(["pending", "syncing", "synced", "partial", "failed"]),
         lastSyncedAt: isoTime.nullable(),
+        fidelity: fidelityReportSchema.nullable().describe("The latest completed import's fidelity report (what the health system's data yielded and did not); null before one completes."),
       }),
     ),
     sections: z.partialRecord(category, sectionSchema).describe("One section per category the receipt, the allowlist and `categories` all cover."),

@@ -1,7 +1,7 @@
 import type { KeyAuth } from "@/lib/auth";
 import { authorizeSubjectRead } from "@/lib/consent";
 import { pgPool } from "@/lib/db";
-import { feedCursor, parseCategoryList, readSections, splitCategoryParam } from "@/lib/records";
+import { feedCursor, parseCategoryList, presentFidelityReport, readSections, splitCategoryParam } from "@/lib/records";
 import type { Snapshot } from "./schemas";
 import { SCHEMA_VERSION } from "./schema-version";
 import { subjectSources, type SourceRow } from "./sources-sql";
@@ -47,6 +47,11 @@ export async function readSnapshot(key: KeyAuth, subjectId: string, categoriesPa
       providerName: source.providerName,
       status: source.syncStatus,
       lastSyncedAt: source.lastSyncedAt?.toISOString() ?? null,
+      // Record counts only of the categories this read is authorized for (the others read 0).
+      fidelity: presentFidelityReport(
+        source.importId ? { id: source.importId, finishedAt: source.importFinishedAt, recordCounts: source.recordCounts, fidelity: source.fidelity } : null,
+        authorization.categories,
+      ),
     })),
     sections,
     meta: { schemaVersion: SCHEMA_VERSION, generatedAt: new Date().toISOString() },

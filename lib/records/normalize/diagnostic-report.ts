@@ -1,6 +1,7 @@
-import { attachment } from "./attachments";
+import { attachments as readAttachments } from "./attachments";
 import { CODE_SYSTEMS, codeable, codeables } from "./codes";
 import { conceptKey, instantKey } from "./fact-key";
+import { htmlText } from "./html-text";
 import { code, object, objects, string, type Json } from "./read";
 import { referenceDisplay } from "./references";
 import { dateTime, period } from "./times";
@@ -14,7 +15,7 @@ import type { DraftOutcome, NormalizeContext } from "./types";
  * a DocumentReference also carries is dropped later in favour of that document (same-note.ts).
  */
 export function normalizeDiagnosticReport(report: Json, context: NormalizeContext): DraftOutcome {
-  const attachments = objects(report.presentedForm).flatMap((form) => attachment(form) ?? []);
+  const { attachments, warnings } = readAttachments(objects(report.presentedForm));
   const conclusion = string(report.conclusion);
   const conclusionCodes = codeables(report.conclusionCode);
   const results = objects(report.result);
@@ -52,6 +53,7 @@ export function normalizeDiagnosticReport(report: Json, context: NormalizeContex
       conclusionCodes,
       narrative,
     },
+    warnings,
   };
 }
 
@@ -68,16 +70,6 @@ function reportAuthors(report: Json, context: NormalizeContext): string[] {
 
 /** The report's XHTML narrative as plain text, unless the source only generated it from the structured data. */
 function narrativeText(report: Json): string | null {
-  const text = object(report.text);
-  const div = string(text?.div);
-  if (div === null) return null;
-  const plain = div
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&nbsp;/g, " ")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ")
-    .trim();
-  return plain === "" ? null : plain;
+  const div = string(object(report.text)?.div);
+  return div === null ? null : htmlText(div);
 }

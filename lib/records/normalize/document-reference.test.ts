@@ -19,7 +19,7 @@ const documentReference = {
 };
 
 describe("normalizeDocumentReference", () => {
-  it("keeps attachment metadata but never the inline content", () => {
+  it("keeps attachment metadata, and inline text as text, never other inline content", () => {
     const record = normalizeOne("documents", documentReference, [
       { resourceType: "Practitioner", id: "dr1", name: [{ text: "Dr. Who" }] },
     ]);
@@ -31,11 +31,35 @@ describe("normalizeDocumentReference", () => {
       date: "2024-02-29T23:59:59.5+14:00",
       authors: ["Dr. Who", "Nurse Joy"],
       attachments: [
-        { contentType: "text/plain", title: null, url: null, size: 22, hasData: true },
-        { contentType: "application/pdf", title: "Note", url: "https://ehr.example.org/Binary/7", size: 2048, hasData: false },
+        { contentType: "text/plain", title: null, url: null, size: 22, hasData: true, text: "Patient is doing well." },
+        { contentType: "application/pdf", title: "Note", url: "https://ehr.example.org/Binary/7", size: 2048, hasData: false, text: null },
       ],
     });
     expect(JSON.stringify(record)).not.toContain(inlineText);
+  });
+
+  const withContent = (attachment: object) => ({ ...documentReference, content: [{ attachment }] });
+  const base64 = (text: string) => Buffer.from(text).toString("base64");
+
+  it("reads text/html as text without its tags, decodes the charset given, and copies no other inline content", () => {
+    const html = normalizeOne("documents", withContent({ contentType: "text/html", data: base64("<html><style>p{}</style><p>Fever &amp; cough</p></html>") }));
+    expect(html.attachments[0]!.text).toBe("Fever & cough");
+    const latin1 = normalizeOne("documents", withContent({ contentType: "text/plain; charset=ISO-8859-1", data: Buffer.from("Caf\xe9", "latin1").toString("base64") }));
+    expect(latin1.attachments[0]!.text).toBe("Café");
+    const pdf = normalizeOne("documents", withContent({ contentType: "application/pdf", data: base64("%PDF-1.4 note") }));
+    expect(pdf.attachments[0]).toMatchObject({ hasData: true, text: null });
+    expect(normalizeOne("documents", withContent({ contentType: "text/plain; charset=x-unknown", data: base64("note") })).attachments[0]!.text).toBeNull();
+  });
+
+  it("cuts text longer than 64 KiB on a character boundary and says so in a warning", () => {
+    // One ASCII byte first, so that the 64 KiB bound falls inside a two-byte character.
+    const long = `a${"é".repeat(40 * 1024)}`;
+    const record = normalizeOne("documents", withContent({ contentType: "text/plain", data: base64(long) }));
+    const text = record.attachments[0]!.text!;
+    expect(Buffer.byteLength(text)).toBe(64 * 1024 - 1);
+    expect(long.startsWith(text)).toBe(true);
+    expect(record.warnings).toEqual(["attachment text is longer than 64 KiB: its text is cut at 64 KiB"]);
+    expect(normalizeOne("documents", documentReference).warnings).toBeUndefined();
   });
 
   it("falls back to the category when the type is missing, and skips a document with nothing to name it", () => {

@@ -1,4 +1,4 @@
-import { attachment } from "./attachments";
+import { attachments as readAttachments } from "./attachments";
 import { CODE_SYSTEMS, codeable, codeables } from "./codes";
 import { conceptKey, instantKey } from "./fact-key";
 import { encounterContext } from "./encounter-context";
@@ -16,6 +16,7 @@ export function normalizeDocumentReference(document: Json, context: NormalizeCon
   if (!documentType) return { skipReason: "DocumentReference has no type, category or description" };
   const date = dateTime(document.date);
   const documentContext = object(document.context);
+  const { attachments, warnings } = readAttachments(objects(document.content).map((content) => content.attachment));
   return {
     keyParts: [conceptKey(documentType, [CODE_SYSTEMS.loinc]), instantKey(date), description],
     data: {
@@ -28,12 +29,13 @@ export function normalizeDocumentReference(document: Json, context: NormalizeCon
       date,
       description,
       authors: objects(document.author).flatMap((author) => referenceDisplay(author, document, context.resolve) ?? []),
-      attachments: objects(document.content).flatMap((content) => attachment(content.attachment) ?? []),
+      attachments,
       period: period(documentContext?.period),
       facility: encounterContext(document, context.resolve)?.location ?? codeable(documentContext?.facilityType)?.text ?? null,
       practiceSetting: codeable(documentContext?.practiceSetting),
       conclusionCodes: [],
       narrative: null,
     },
+    warnings,
   };
 }

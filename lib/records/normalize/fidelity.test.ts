@@ -210,6 +210,23 @@ describe("class 7: narrative-only reports and conclusions", () => {
     expect(document.conclusionCodes[0]?.codings[0]?.code).toBe("188340000");
     expect(document.attachments).toEqual([]);
   }, FHIR_VALIDATION_TIMEOUT_MS);
+
+  const notes = JSON.parse(fs.readFileSync(path.join(FIXTURES, "synthea-notes.json"), "utf8")) as { entry: { resource: { resourceType: string; id: string } }[] };
+  const [reportEntry, documentEntry] = notes.entry;
+  const noteText = (resource: object) =>
+    Buffer.from(JSON.stringify(resource).match(/"data":"([^"]+)"/)![1]!, "base64").toString("utf8");
+
+  it("makes a history and physical note readable as text, whichever resource carries it (Synthea, fhir-data-pipes Lawrence741)", () => {
+    // Synthea sends the note twice: as the DocumentReference, which is served, and as the DiagnosticReport.
+    const both = normalizeFixture("synthea-notes.json");
+    const served = recordOf(both, "documents", documentEntry!.resource.id);
+    expect(served.attachments).toEqual([
+      { contentType: "text/plain; charset=utf-8", title: null, url: null, size: expect.any(Number), hasData: true, text: noteText(documentEntry!.resource) },
+    ]);
+    expect(served.attachments[0]!.text).toContain("# Chief Complaint\nNo complaints.");
+    const reportOnly = normalizeBundle({ resourceType: "Bundle", type: "collection", entry: [reportEntry] }, TEST_SOURCE, TEST_SCOPE);
+    expect(recordOf(reportOnly, "documents", reportEntry!.resource.id).attachments[0]!.text).toBe(noteText(reportEntry!.resource));
+  });
 });
 
 describe("class 6: vital signs tagged survey", () => {

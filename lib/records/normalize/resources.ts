@@ -163,7 +163,7 @@ function normalizeSafely(
   try {
     const noted = placeholderWarnings(resource, placeholders, context.resolve);
     const outcome = normalizer(resource, { ...context, resolve: noted.resolve });
-    return "skipReason" in outcome ? outcome : { ...outcome, warnings: noted.warnings() };
+    return "skipReason" in outcome ? outcome : { ...outcome, warnings: [...(outcome.warnings ?? []), ...noted.warnings()] };
   } catch (error) {
     // The readers are written not to throw; this keeps one unforeseen shape from failing a whole import.
     return { skipReason: `${resourceType} could not be read: ${error instanceof Error ? error.message : String(error)}` };

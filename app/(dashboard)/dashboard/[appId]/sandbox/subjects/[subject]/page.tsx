@@ -3,6 +3,7 @@ import Link from "next/link";
 import { AgentCredentials } from "@/components/dashboard/sandbox/agent-credentials";
 import { notFound } from "next/navigation";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
+import { SourceFidelityReport } from "@/components/dashboard/sandbox/fidelity-report";
 import { RecordsTable } from "@/components/dashboard/sandbox/records-table";
 import { SandboxEvents } from "@/components/dashboard/sandbox/sandbox-events";
 import { ReceiptStatusBadge, SimulationStateBadge, SyncStatusBadge } from "@/components/dashboard/sandbox/status-badges";
@@ -117,6 +118,20 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
               ))}
             </tbody>
           </Table>
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader
+          title="Import fidelity"
+          description="What each source's latest import yielded and what its data did not: records by category, resources skipped by type and reason, warnings. The API's sources[].fidelity carries the same report."
+        />
+        <CardBody className="space-y-6">
+          {subject.sources.length === 0 ? (
+            <EmptyState title="No sources" description="The subject has no health system connected." />
+          ) : (
+            subject.sources.map((source) => <SourceFidelityReport key={source.id} providerName={source.providerName} report={subject.reports.get(source.id) ?? null} />)
+          )}
         </CardBody>
       </Card>
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SourceImport" ADD COLUMN     "fidelity" JSONB;
