@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { db, type Tx } from "./client";
+import type pg from "pg";
+import { db, pgPool, type Tx } from "./client";
 import { Prisma } from "./generated/client";
 
 /** PostgreSQL runs READ UNCOMMITTED as READ COMMITTED, so it is not offered. */
@@ -43,6 +44,29 @@ export async function withTransaction<T>(
       // Full jitter, doubling per attempt (up to 20, 40, 80, 160 ms), so the transactions that collided drift apart.
       await sleep(Math.random() * 10 * 2 ** attempt);
     }
+  }
+}
+
+/**
+ * Runs `fn` in one READ COMMITTED transaction on a pg connection of the pool, bypassing Prisma: for bulk writes whose
+ * statements carry megabytes of rows as parameters, which Prisma's query engine would copy and re-encode on every
+ * statement. Commits when `fn` resolves, rolls back when it throws; no statement may run longer than `timeoutMs`.
+ */
+export async function withPgTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+  const client = await pgPool().connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN ISOLATION LEVEL READ COMMITTED");
+    await client.query(`SET LOCAL statement_timeout = ${Math.trunc(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)}`);
+    const result = await fn(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    // A connection that cannot even roll back is dropped rather than handed to the next caller mid-transaction.
+    await client.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
+    throw error;
+  } finally {
+    client.release(broken);
   }
 }
 

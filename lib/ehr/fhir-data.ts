@@ -1,12 +1,15 @@
 import type { FhirResource } from "fhir/r4";
 import { NORMALIZERS } from "@/lib/records";
-import { sourceResources } from "@/lib/sandbox";
+import { heldResources } from "@/lib/sandbox";
 import { currentEhrPatientPhase } from "./patient-phase";
 import { ehrPatients, type EhrPatient } from "./patients";
 
-/** Everything the health system holds for the patient: that source's resources at the patient's current phase. */
-export async function patientResources(patient: EhrPatient): Promise<FhirResource[]> {
-  return sourceResources(patient.scenarioId, patient.sourceKey, await currentEhrPatientPhase(patient));
+/**
+ * Everything the health system holds for the patient: that source's resources at the patient's current phase. Shared
+ * and read only (each search page serves a slice of it, so a copy per request would cost the whole record per page).
+ */
+export async function patientResources(patient: EhrPatient): Promise<readonly FhirResource[]> {
+  return heldResources(patient.scenarioId, patient.sourceKey, await currentEhrPatientPhase(patient));
 }
 
 const typesByProvider = new Map<string, string[]>();
@@ -19,7 +22,7 @@ export function searchableTypes(providerId: string): string[] {
   const cached = typesByProvider.get(providerId);
   if (cached) return cached;
   const held = ehrPatients(providerId).flatMap((patient) =>
-    Array.from({ length: patient.phases }, (_, phase) => sourceResources(patient.scenarioId, patient.sourceKey, phase).map((resource) => resource.resourceType)).flat(),
+    Array.from({ length: patient.phases }, (_, phase) => heldResources(patient.scenarioId, patient.sourceKey, phase).map((resource) => resource.resourceType)).flat(),
   );
   const types = [...new Set([...held, ...Object.keys(NORMALIZERS)])].sort();
   typesByProvider.set(providerId, types);

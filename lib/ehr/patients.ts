@@ -1,6 +1,6 @@
 import type { FhirResource, Patient } from "fhir/r4";
 import { resourceDisplayName } from "@/lib/records";
-import { SCENARIOS, sourceResources } from "@/lib/sandbox";
+import { heldResources, SCENARIOS } from "@/lib/sandbox";
 
 /**
  * One synthetic patient of a health system: a scenario source whose provider is that system. `patientKey`
@@ -21,7 +21,7 @@ export type EhrPatient = {
 
 let registry: EhrPatient[] | undefined;
 
-function patientOf(resources: FhirResource[], scenarioId: string, sourceKey: string): Patient {
+function patientOf(resources: readonly FhirResource[], scenarioId: string, sourceKey: string): Patient {
   const patient = resources.find((resource): resource is Patient => resource.resourceType === "Patient");
   if (!patient?.id) throw new Error(`Source ${sourceKey} of scenario ${scenarioId} has no Patient resource`);
   return patient;
@@ -30,7 +30,7 @@ function patientOf(resources: FhirResource[], scenarioId: string, sourceKey: str
 function allPatients(): EhrPatient[] {
   registry ??= SCENARIOS.flatMap((scenario) =>
     scenario.sources.map((source) => {
-      const patient = patientOf(sourceResources(scenario.id, source.key, 0), scenario.id, source.key);
+      const patient = patientOf(heldResources(scenario.id, source.key, 0), scenario.id, source.key);
       return {
         providerId: source.providerId,
         patientKey: `${scenario.id}.${source.key}`,

@@ -1,7 +1,11 @@
+import type { FhirResource } from "fhir/r4";
 import { describe, expect, it } from "vitest";
 import { normalizeBundle } from "@/lib/records";
-import { longHistoryBundle } from "./long-history";
-import { scenarioBundle } from "./scenarios";
+import { LONG_HISTORY_RESOURCES, longHistoryBundle } from "./long-history";
+import { findScenario, heldResources, scenarioBundle, scenarioByPatientId } from "./scenarios";
+
+/** Every visit resource copied at least twice: the registered ten thousand are more rounds of the same copying. */
+const resourcesOf = (size: number) => (longHistoryBundle(size).entry ?? []).map((entry) => entry.resource as FhirResource);
 
 describe("longHistoryBundle", () => {
   it("holds the asked number of resources over ten years, and is the same every time", () => {
@@ -27,5 +31,30 @@ describe("longHistoryBundle", () => {
     expect(facts.length).toBeGreaterThan(base + copies * 0.75);
     const categories = new Set(facts.map((fact) => fact.category));
     for (const category of ["labs", "vitals", "procedures"] as const) expect(categories.has(category)).toBe(true);
+  });
+
+  it("copies resolve every reference, times keep their offsets and dates stay dates (scenarios.test.ts validates them)", () => {
+    const resources = resourcesOf(200);
+    const present = new Set(resources.map((resource) => `${resource.resourceType}/${resource.id}`));
+    const text = JSON.stringify(resources);
+    const references = [...text.matchAll(/"reference":"([^"]+)"/g)].map((match) => match[1]!);
+    expect(references.filter((reference) => !present.has(reference))).toEqual([]);
+    const times = [...text.matchAll(/"(?:effectiveDateTime|issued|start|end|performedDateTime)":"([^"]+)"/g)].map((match) => match[1]!);
+    expect(times.filter((time) => time.endsWith("Z"))).toEqual([]);
+    expect(times.filter((time) => /T.*[+-]\d\d:\d\d$/.test(time)).length).toBeGreaterThan(100);
+  });
+});
+
+describe("the long-history scenario", () => {
+  it("is a patient of its own at one health system with ten thousand resources, none shared with baseline-adult", () => {
+    const scenario = findScenario("long-history")!;
+    expect(scenarioByPatientId("long-history-patient")).toBe(scenario);
+    const resources = heldResources("long-history", "primary", 0);
+    expect(resources).toHaveLength(LONG_HISTORY_RESOURCES);
+    const ids = new Set(resources.map((resource) => `${resource.resourceType}/${resource.id}`));
+    expect(ids.size).toBe(resources.length);
+    const baseline = (scenarioBundle("baseline-adult").entry ?? []).map((entry) => `${entry.resource?.resourceType}/${entry.resource?.id}`);
+    expect(baseline.filter((id) => ids.has(id))).toEqual([]);
+    expect(resources.find((resource) => resource.resourceType === "Patient")?.id).toBe("long-history-patient");
   });
 });

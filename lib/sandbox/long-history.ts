@@ -1,26 +1,33 @@
 import type { Bundle, BundleEntry, Encounter, FhirResource, Observation, Procedure, Reference } from "fhir/r4";
-import { scenarioBundle } from "./scenarios";
+import baselineAdultBundle from "@/fixtures/bundles/baseline-adult.json" with { type: "json" };
 
-/** The scenario a long history is grown from: its patient, conditions and medications, and its visits repeated. */
-const SOURCE_SCENARIO = "baseline-adult";
+/**
+ * How many resources the registered `long-history` scenario's patient holds: 10,000, or what
+ * CHARTKEY_SANDBOX_LONG_HISTORY_RESOURCES says (the bench imports larger histories through the same health system).
+ */
+export const LONG_HISTORY_RESOURCES = Number.parseInt(process.env.CHARTKEY_SANDBOX_LONG_HISTORY_RESOURCES ?? "", 10) || 10_000;
 /** How far back the repeated visits reach. */
 const YEARS = 10;
 const DAY_MS = 24 * 60 * 60 * 1000;
+// The scenario a long history is grown from; its ids are renamed so the two scenarios' patients never meet.
+const SOURCE_PREFIX = "baseline-adult-";
+const PREFIX = "long-history-";
 
 type VisitResource = Encounter | Observation | Procedure;
 const REPEATED = new Set(["Encounter", "Observation", "Procedure"]);
 
 /**
  * A patient with ten years of history, `resources` FHIR resources in all (at least the scenario's own): the
- * baseline-adult scenario Bundle whole, plus its visits (encounters with their labs, vital signs and procedures)
- * repeated at even intervals over the ten years before them, each copy moved back in time, given its own id,
- * pointed at its own encounter copy and with measured values moved a little, so every copy is a distinct clinical
- * fact that normalizes to its own record. Deterministic in `resources`, so every run imports the same history.
+ * baseline-adult scenario Bundle whole (its ids, the patient's included, renamed `long-history-…`), plus its visits
+ * (encounters with their labs, vital signs and procedures) repeated at even intervals over the ten years before
+ * them, each copy moved back in time, given its own id, pointed at its own encounter copy and with measured values
+ * moved a little, so every copy is a distinct clinical fact that normalizes to its own record. Deterministic in
+ * `resources`, so every run imports the same history.
  */
 export function longHistoryBundle(resources: number): Bundle {
-  const bundle = scenarioBundle(SOURCE_SCENARIO);
+  const bundle = JSON.parse(JSON.stringify(baselineAdultBundle).replaceAll(SOURCE_PREFIX, PREFIX)) as Bundle;
   const entries = bundle.entry ?? [];
-  const visit = entries.map((entry) => entry.resource).filter((resource): resource is VisitResource => REPEATED.has(resource?.resourceType ?? ""));
+  const visit = entries.filter((entry): entry is BundleEntry & { resource: VisitResource } => REPEATED.has(entry.resource?.resourceType ?? ""));
   const extra = Math.max(0, resources - entries.length);
   const rounds = Math.ceil(extra / visit.length);
   const spacingDays = (YEARS * 365) / Math.max(1, rounds);
@@ -30,11 +37,11 @@ export function longHistoryBundle(resources: number): Bundle {
     const days = Math.round(round * spacingDays);
     for (const original of visit) {
       if (copies.length >= extra) break;
-      const copy = earlierVisit(original, round, days);
-      copies.push({ fullUrl: `urn:uuid:${copy.id}`, resource: copy as FhirResource });
+      const copy = earlierVisit(original.resource, round, days);
+      copies.push({ fullUrl: original.fullUrl?.replace(/[^/]+$/, copy.id!), resource: copy as FhirResource });
     }
   }
-  bundle.id = `long-history-${resources}-bundle`;
+  bundle.id = resources === LONG_HISTORY_RESOURCES ? "long-history-bundle" : `long-history-${resources}-bundle`;
   bundle.entry = [...entries, ...copies];
   return bundle;
 }
@@ -72,12 +79,14 @@ function renamed(reference: Reference | undefined, round: number): Reference | u
   return reference?.reference ? { ...reference, reference: `${reference.reference}-h${round}` } : reference;
 }
 
+/**
+ * The time `days` earlier. Only the date moves: whole days keep the time of day and the offset as written (a
+ * date-only or partial date stays one).
+ */
 function shifted(time: string, days: number): string {
-  const millis = Date.parse(time);
-  if (Number.isNaN(millis)) return time;
-  const moved = new Date(millis - days * DAY_MS).toISOString();
-  // A date-only field stays date-only.
-  return time.includes("T") ? moved : moved.slice(0, time.length);
+  const day = Date.parse(`${time.slice(0, 10)}T00:00:00Z`);
+  if (time.length < 10 || Number.isNaN(day)) return time;
+  return new Date(day - days * DAY_MS).toISOString().slice(0, 10) + time.slice(10);
 }
 
 function scale(quantity: { value?: number } | undefined, factor: number): void {

@@ -13,8 +13,11 @@ import {
   sourceUri,
   type Scenario,
 } from "./scenarios";
+import { longHistoryBundle } from "./long-history";
 
-const patientScenarios = SCENARIOS.filter((scenario) => scenario.kind !== "session");
+// long-history is baseline-adult's visits repeated ten thousand resources deep: the per-resource checks here run on
+// the written fixtures, and long-history.test.ts checks what the repetition makes of them.
+const patientScenarios = SCENARIOS.filter((scenario) => scenario.kind !== "session" && scenario.id !== "long-history");
 const advancingScenarios = patientScenarios.filter((scenario) => scenario.controls.includes("records.advance"));
 
 function resourcesOf(bundle: Bundle): FhirResource[] {
@@ -280,6 +283,12 @@ describe("source phases", () => {
 });
 
 describe("FHIR R4 schema validity", () => {
+  it("long-history: its repeated visits validate (every visit resource copied twice; the scenario is more of the same)", () => {
+    for (const entry of longHistoryBundle(200).entry ?? []) {
+      expect(validateFhirResource(entry.resource!).errors, entry.fullUrl).toEqual([]);
+    }
+  });
+
   it.each(patientScenarios.map((scenario) => [scenario.id, scenario] as const))(
     "%s: the Bundle and every resource of every source phase validate",
     (_, scenario) => {

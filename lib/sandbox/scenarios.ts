@@ -13,6 +13,7 @@ import multiSourceOverlapPhases from "@/fixtures/phases/multi-source-overlap.jso
 import pediatricChildPhases from "@/fixtures/phases/pediatric-child.json" with { type: "json" };
 import sourceUnavailablePhases from "@/fixtures/phases/source-unavailable.json" with { type: "json" };
 import { CATEGORIES, type Category } from "@/lib/records";
+import { LONG_HISTORY_RESOURCES, longHistoryBundle } from "./long-history";
 
 /**
  * The sandbox and demo scenario manifest and its fixtures (docs/contract.md, Scenarios). The clinical data lives in
@@ -268,6 +269,24 @@ export const SCENARIOS: readonly Scenario[] = [
     exercises: ["rate-limit-retry-after", "backoff", "consent-revocation"],
   },
   {
+    id: "long-history",
+    kind: "record",
+    title: "Ten years of history",
+    description:
+      `The baseline adult followed for ten years: her visits, with their labs, vital signs and procedures, repeated ` +
+      `over the decade before, ${LONG_HISTORY_RESOURCES.toLocaleString("en-US")} FHIR resources at one health system. ` +
+      "For importing, paging and following the change feed of a large record.",
+    subject: "u_Lh7Qw2ZxTn4KpYd9RmVs3BcE",
+    patientId: "long-history-patient",
+    bundleId: "long-history-bundle",
+    sources: [{ key: "primary", providerId: "riverbend-health", phases: 1 }],
+    consentCategories: [...CATEGORIES],
+    behavior: null,
+    sessionOutcome: null,
+    controls: [...CONSENT_CONTROLS],
+    exercises: ["large-import", "category-paging", "change-feed", "snapshot-size"],
+  },
+  {
     id: "connect-cancelled",
     kind: "session",
     title: "Patient cancels Connect",
@@ -312,6 +331,8 @@ const FIXTURES: Record<string, ScenarioFixtures> = {
   "consent-partial": { bundle: consentPartialBundle as unknown as Bundle, phases: consentPartialPhases as unknown as ScenarioPhases },
   "rate-limited": { bundle: rateLimitedBundle as unknown as Bundle, phases: {} },
 };
+// Generated, not committed: ten thousand resources grown from baseline-adult's, on first use.
+let longHistory: ScenarioFixtures | undefined;
 
 export function findScenario(id: string): Scenario | undefined {
   return SCENARIOS.find((scenario) => scenario.id === id);
@@ -326,7 +347,8 @@ export function scenarioByPatientId(patientId: string): Scenario | undefined {
 }
 
 function fixturesOf(id: string): ScenarioFixtures {
-  const fixtures = FIXTURES[id];
+  if (id === "long-history") longHistory ??= { bundle: longHistoryBundle(LONG_HISTORY_RESOURCES), phases: {} };
+  const fixtures = id === "long-history" ? longHistory : FIXTURES[id];
   if (!fixtures) {
     throw new Error(findScenario(id) ? `Scenario ${id} has no patient or Bundle` : `Unknown scenario ${id}`);
   }
@@ -352,6 +374,27 @@ function applyPhase(resources: Map<string, FhirResource>, change: PhaseChange): 
  * phase applies its changes on top. A copy, so callers may modify it.
  */
 export function sourceResources(id: string, sourceKey: string, phase: number): FhirResource[] {
+  return structuredClone(heldResources(id, sourceKey, phase) as FhirResource[]);
+}
+
+const held = new Map<string, readonly FhirResource[]>();
+
+/**
+ * What `sourceResources` returns, computed once per source and phase and shared with the fixtures, not copied: for
+ * readers that only serve or inspect it (the synthetic health system pages through ten thousand resources a
+ * search). Callers must not modify it.
+ */
+export function heldResources(id: string, sourceKey: string, phase: number): readonly FhirResource[] {
+  const key = `${id}\u0000${sourceKey}\u0000${phase}`;
+  let resources = held.get(key);
+  if (!resources) {
+    resources = phaseResources(id, sourceKey, phase);
+    held.set(key, resources);
+  }
+  return resources;
+}
+
+function phaseResources(id: string, sourceKey: string, phase: number): FhirResource[] {
   const { bundle, phases } = fixturesOf(id);
   const source = findScenario(id)?.sources.find((candidate) => candidate.key === sourceKey);
   if (!source) throw new Error(`Scenario ${id} has no source ${sourceKey}`);
@@ -365,7 +408,7 @@ export function sourceResources(id: string, sourceKey: string, phase: number): F
     if (entry.resource?.meta?.source === metaSource) resources.set(resourceKey(entry.resource), entry.resource);
   }
   for (const change of (phases[sourceKey] ?? []).slice(0, phase)) applyPhase(resources, change);
-  return structuredClone([...resources.values()]);
+  return [...resources.values()];
 }
 
 /** The meta.source URI that marks a resource as coming from a provider. */

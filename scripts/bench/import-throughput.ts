@@ -1,27 +1,32 @@
 // Import throughput: `tsx scripts/bench/import-throughput.ts <resources>` (default 10,000). On an ephemeral embedded
-// PostgreSQL, one continuous-sync subject's source holding the sandbox's long-history patient (`resources` FHIR
-// resources) is imported whole through `runSourceImport` (normalize, merge, write records, changes and counters,
-// emit the event), then imported again (the idempotent re-run). Beside it, in the same run, the floor: the same
-// record and change rows written for another subject by a bare `INSERT ... SELECT FROM unnest(...)` with no logic.
+// PostgreSQL, a sandbox key simulates a Connect session with the `long-history` scenario (its patient grown to
+// `resources` FHIR resources) against the synthetic health system served over real HTTP in this process, and the
+// simulation's import is timed end to end: every search page fetched through the SMART client, normalized, merged,
+// records, changes and counters written, the `records.updated` event emitted. Then the same source is imported
+// again (the idempotent re-run). Beside it, in the same run, the floor: the same record and change rows written for
+// another subject by a bare `INSERT ... SELECT FROM unnest(...)` with no logic.
 // Prints one JSON line: seconds, resources/s, records/s, the floor's records/s, and memory.
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { FhirResource } from "fhir/r4";
 import pg from "pg";
 import { loadAverage } from "./machine";
 
 const resourceCount = Number(process.argv[2] ?? "10000");
 process.env.CHARTKEY_SECRET ??= `bench-only-${randomBytes(24).toString("hex")}`;
 process.env.LOG_LEVEL ??= "warn";
+process.env.CHARTKEY_SANDBOX_LONG_HISTORY_RESOURCES = String(resourceCount);
 const { closeDb, db, migrate, startEmbeddedPostgres } = await import("@/lib/db");
 const { createApplication } = await import("@/lib/applications");
-const { encryptSecret } = await import("@/lib/auth");
+const { authenticateKey, createApiKey } = await import("@/lib/auth");
+const { createSession } = await import("@/lib/connect");
 const { grantReceipt } = await import("@/lib/consent");
 const { newId } = await import("@/lib/ids");
-const { runSourceImport } = await import("@/lib/imports");
+const { importSource } = await import("@/lib/imports/import-job");
 const { CATEGORIES } = await import("@/lib/records");
-const { longHistoryBundle } = await import("@/lib/sandbox/long-history");
+const { runSimulation, simulateApplicationSession } = await import("@/lib/simulation");
+const { ensureSandboxProviders } = await import("@/lib/sources");
+const { serveRouteFiles } = await import("@/test/route-server");
 
 const embedded = await startEmbeddedPostgres({ dataDir: path.join(tmpdir(), `ck-bench-imports-${process.pid}`), ephemeral: true });
 const admin = new pg.Client({ connectionString: embedded.serverUrl });
@@ -32,23 +37,42 @@ const url = embedded.databaseUrl("chartkey_bench");
 process.env.DATABASE_URL = url;
 await migrate(url);
 
+// The health system: the synthetic EHR's route files served over HTTP, at the origin its provider rows point at.
+const ehr = await serveRouteFiles("ehr");
+process.env.CHARTKEY_PUBLIC_URL = ehr.origin;
+await ensureSandboxProviders();
+
 const developer = await db().developer.create({ data: { id: newId("dev_"), email: "bench@example.test", name: "Bench", passwordHash: "unused" } });
 const application = await createApplication({ developerId: developer.id, name: "Bench" });
 await db().application.update({ where: { id: application.id }, data: { syncMode: "continuous" } });
-const providerId = newId("prov_");
-await db().provider.create({
-  data: {
-    id: providerId,
-    environment: "sandbox",
-    name: "Riverbend Health",
-    fhirBaseUrl: "http://localhost/ehr/bench/fhir",
-    authorizeUrl: "http://localhost/ehr/bench/authorize",
-    tokenUrl: "http://localhost/ehr/bench/token",
-    clientId: "bench",
-    clientSecretEncrypted: encryptSecret("bench"),
-  },
-});
+const key = await authenticateKey(`Bearer ${(await createApiKey({ applicationId: application.id, environment: "sandbox" })).key}`);
+
+let peakRss = process.memoryUsage().rss;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+const rssBefore = process.memoryUsage().rss;
+
+const session = await createSession(key, { categories: [...CATEGORIES] }, ehr.origin);
+await simulateApplicationSession(application.id, session.id, "long-history");
+const load = loadAverage();
+await runSimulation(session.id);
+const subjectId = (await db().connectSession.findUniqueOrThrow({ where: { id: session.id } })).subjectId!;
+const source = await db().source.findFirstOrThrow({ where: { subjectId } });
+const first = await db().sourceImport.findFirstOrThrow({ where: { sourceId: source.id, status: "completed" } });
+// The import as the job runs it: from its row's start (before the first page is read) to its finish (all written).
+const seconds = (first.finishedAt!.getTime() - first.startedAt.getTime()) / 1000;
+const rerunStarted = performance.now();
+const rerun = await importSource(source.id);
+const rerunSeconds = (performance.now() - rerunStarted) / 1000;
+clearInterval(sampler);
+const records = await db().record.count({ where: { subjectId } });
+if (rerun.outcome.upserts + rerun.outcome.deletes !== 0) throw new Error("the re-run changed records");
+const events = await db().event.count({ where: { applicationId: application.id, type: "records.updated" } });
+if (events !== 1) throw new Error(`the imports emitted ${events} records.updated events, not one`);
+await ehr.close();
+
+// The floor's subject: a patient at the same health system, its rows written by hand.
 async function subjectWithSource() {
+  const providerId = source.providerId;
   const patientId = newId("pat_");
   const subjectId = newId("u_");
   const sourceId = newId("src_");
@@ -58,26 +82,6 @@ async function subjectWithSource() {
   await grantReceipt({ applicationId: application.id, environment: "sandbox", subjectId, categories: CATEGORIES });
   return { subjectId, sourceId };
 }
-
-// The health system's side: the Bundle held as JSON text, as a server holds it; each fetch parses a fresh copy.
-const held = JSON.stringify(longHistoryBundle(resourceCount).entry!.map((entry) => entry.resource));
-const fetchResources = async () => JSON.parse(held) as FhirResource[];
-
-let peakRss = process.memoryUsage().rss;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
-const rssBefore = process.memoryUsage().rss;
-
-const { subjectId, sourceId } = await subjectWithSource();
-const load = loadAverage();
-const started = performance.now();
-const first = await runSourceImport(sourceId, fetchResources);
-const seconds = (performance.now() - started) / 1000;
-const rerunStarted = performance.now();
-const rerun = await runSourceImport(sourceId, fetchResources);
-const rerunSeconds = (performance.now() - rerunStarted) / 1000;
-clearInterval(sampler);
-const records = await db().record.count({ where: { subjectId } });
-if (rerun.outcome.upserts + rerun.outcome.deletes !== 0) throw new Error("the re-run changed records");
 
 // The floor: the same rows, read back, written for another subject with one bare statement per table.
 const floorSubject = (await subjectWithSource()).subjectId;
@@ -116,7 +120,7 @@ console.log(
     peakRssMiB: peakRss / 2 ** 20,
     rssBeforeMiB: rssBefore / 2 ** 20,
     load,
-    upserts: first.outcome.upserts,
+    upserts: first.upserts,
   }),
 );
 

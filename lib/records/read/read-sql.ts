@@ -34,11 +34,15 @@ export function sectionPages(subjectId: string, categories: readonly string[], l
   return { name: "chartkey-record-sections", text: SECTION_SELECT + SECTION_ORDER, values: [subjectId, [...categories], limit] };
 }
 
-/** One category's records after the position (`sortAt`, `id`), so page N costs what page 1 costs, with its last sequence. */
+/**
+ * One category's records after the position (`sortAt`, `id`), with its last sequence. The position is one row
+ * comparison, which PostgreSQL turns into the index scan's start key (the equivalent OR of two comparisons is only a
+ * filter, read past row by row): page N costs what page 1 costs.
+ */
 export function sectionPageAfter(subjectId: string, category: string, limit: number, after: { at: string; id: string }): pg.QueryConfig {
   return {
     name: "chartkey-record-section-after",
-    text: `${SECTION_SELECT} AND ("sortAt" < $4::timestamp(3) OR ("sortAt" = $4::timestamp(3) AND id < $5))${SECTION_ORDER}`,
+    text: `${SECTION_SELECT} AND ("sortAt", id) < ($4::timestamp(3), $5::text)${SECTION_ORDER}`,
     values: [subjectId, [category], limit, after.at, after.id],
   };
 }

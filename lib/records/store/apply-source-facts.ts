@@ -1,4 +1,5 @@
-import { Prisma, withTransaction, type Tx } from "@/lib/db";
+import type pg from "pg";
+import { withPgTransaction } from "@/lib/db";
 import { CATEGORIES, type Category } from "../categories";
 import type { NormalizedFact } from "../normalize";
 import type { NormalizedRecord } from "../schemas";
@@ -65,8 +66,7 @@ export async function applySourceFacts({ subjectId, sourceId, facts, categories:
     const key = factKeyOf(fact.category, fact.factKey);
     if (!reported.has(key)) reported.set(key, { fact, hash: contentHash(fact.record) });
   }
-  return withTransaction(
-    "ReadCommitted",
+  return withPgTransaction(
     async (tx) => {
       await lockSubject(tx, subjectId);
       const stored = await storedRecords(tx, subjectId, sourceId);
@@ -129,7 +129,7 @@ export async function applySourceFacts({ subjectId, sourceId, facts, categories:
     },
     // A whole source is one transaction (a reader of the feed sees all of an import or none of it); a 50,000-record
     // history takes seconds to write, more than the request path's limit.
-    { timeout: IMPORT_TIMEOUT_MS },
+    { timeoutMs: IMPORT_TIMEOUT_MS },
   );
 }
 
@@ -137,21 +137,24 @@ function factKeyOf(category: string, factKey: string): string {
   return `${category}\u0000${factKey}`;
 }
 
-async function lockSubject(tx: Tx, subjectId: string): Promise<void> {
-  const rows = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`SELECT "id" FROM "Subject" WHERE "id" = ${subjectId} FOR UPDATE`);
-  if (rows.length === 0) throw new Error(`No subject ${subjectId}`);
+async function lockSubject(tx: pg.ClientBase, subjectId: string): Promise<void> {
+  const { rowCount } = await tx.query(`SELECT "id" FROM "Subject" WHERE "id" = $1 FOR UPDATE`, [subjectId]);
+  if (rowCount === 0) throw new Error(`No subject ${subjectId}`);
 }
 
 /**
  * The subject's records without their content, except where the merge needs it: a live record another source
  * contributes to (its content may be another source's report, or its public sources change).
  */
-async function storedRecords(tx: Tx, subjectId: string, sourceId: string): Promise<StoredRecord[]> {
-  return tx.$queryRaw<StoredRecord[]>(Prisma.sql`
-    SELECT "id", "category", "factKey", "contentHash", "sources", "deletedAt",
-      CASE WHEN "deletedAt" IS NULL AND (jsonb_array_length("sources") > 1 OR "sources"->0->>'sourceId' IS DISTINCT FROM ${sourceId})
-        THEN "data" END AS "data"
-    FROM "Record" WHERE "subjectId" = ${subjectId}`);
+async function storedRecords(tx: pg.ClientBase, subjectId: string, sourceId: string): Promise<StoredRecord[]> {
+  const { rows } = await tx.query<StoredRecord>(
+    `SELECT "id", "category", "factKey", "contentHash", "sources", "deletedAt",
+       CASE WHEN "deletedAt" IS NULL AND (jsonb_array_length("sources") > 1 OR "sources"->0->>'sourceId' IS DISTINCT FROM $2)
+         THEN "data" END AS "data"
+     FROM "Record" WHERE "subjectId" = $1`,
+    [subjectId, sourceId],
+  );
+  return rows;
 }
 
 /** Contributions are equal when the same sources reported the same hashes (a hash covers the source's references). */
@@ -161,7 +164,8 @@ function sameContributions(left: readonly Contribution[], right: readonly Contri
 
 // Rows travel as one JSON document and are written by one statement per kind (`json_to_recordset`, PostgreSQL's
 // multi-row form of a JSON array), so an import of any size costs a fixed number of round trips; one text parameter
-// also passes through the driver far cheaper than an array parameter per column.
+// also passes through the driver far cheaper than an array parameter per column. The transaction runs on pg itself:
+// through Prisma every megabyte-sized parameter was copied into and re-encoded by its query engine.
 const rowsOf = (writes: readonly RecordWrite[]) =>
   JSON.stringify(
     writes.map((write) => ({
@@ -174,34 +178,38 @@ const rowsOf = (writes: readonly RecordWrite[]) =>
       sortAt: recordSortAt(write.category, write.data).toISOString(),
     })),
   );
-const RECORD_COLUMNS = Prisma.sql`("id" text, "category" text, "factKey" text, "data" jsonb, "contentHash" text, "sources" jsonb, "sortAt" timestamp(3))`;
+const RECORD_COLUMNS = `("id" text, "category" text, "factKey" text, "data" jsonb, "contentHash" text, "sources" jsonb, "sortAt" timestamp(3))`;
 
-async function insertRecords(tx: Tx, subjectId: string, writes: readonly RecordWrite[]): Promise<void> {
+async function insertRecords(tx: pg.ClientBase, subjectId: string, writes: readonly RecordWrite[]): Promise<void> {
   if (writes.length === 0) return;
-  await tx.$executeRaw(Prisma.sql`
-    INSERT INTO "Record" ("id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt")
-    SELECT w."id", ${subjectId}, w."category", w."factKey", w."data", w."contentHash", w."sources", w."sortAt", now()
-    FROM json_to_recordset(${rowsOf(writes)}::json) AS w${RECORD_COLUMNS}`);
+  await tx.query(
+    `INSERT INTO "Record" ("id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt")
+     SELECT w."id", $1, w."category", w."factKey", w."data", w."contentHash", w."sources", w."sortAt", now()
+     FROM json_to_recordset($2::json) AS w${RECORD_COLUMNS}`,
+    [subjectId, rowsOf(writes)],
+  );
 }
 
-async function updateRecords(tx: Tx, writes: readonly RecordWrite[]): Promise<void> {
+async function updateRecords(tx: pg.ClientBase, writes: readonly RecordWrite[]): Promise<void> {
   if (writes.length === 0) return;
-  await tx.$executeRaw(Prisma.sql`
-    UPDATE "Record" AS r SET "data" = w."data", "contentHash" = w."contentHash", "sources" = w."sources", "sortAt" = w."sortAt",
-      "deletedAt" = NULL, "updatedAt" = now()
-    FROM json_to_recordset(${rowsOf(writes)}::json) AS w${RECORD_COLUMNS}
-    WHERE r."id" = w."id"`);
+  await tx.query(
+    `UPDATE "Record" AS r SET "data" = w."data", "contentHash" = w."contentHash", "sources" = w."sources", "sortAt" = w."sortAt",
+       "deletedAt" = NULL, "updatedAt" = now()
+     FROM json_to_recordset($1::json) AS w${RECORD_COLUMNS}
+     WHERE r."id" = w."id"`,
+    [rowsOf(writes)],
+  );
 }
 
-async function tombstone(tx: Tx, records: readonly StoredRecord[]): Promise<void> {
+async function tombstone(tx: pg.ClientBase, records: readonly StoredRecord[]): Promise<void> {
   if (records.length === 0) return;
-  await tx.$executeRaw(Prisma.sql`
-    UPDATE "Record" SET "deletedAt" = now(), "sources" = '[]'::jsonb, "updatedAt" = now()
-    WHERE "id" = ANY(${records.map((record) => record.id)}::text[])`);
+  await tx.query(`UPDATE "Record" SET "deletedAt" = now(), "sources" = '[]'::jsonb, "updatedAt" = now() WHERE "id" = ANY($1::text[])`, [
+    records.map((record) => record.id),
+  ]);
 }
 
 /** One feed entry per change, sequences reserved per category, in a fixed order so replays are deterministic. */
-async function appendChanges(tx: Tx, subjectId: string, changes: readonly Change[]): Promise<void> {
+async function appendChanges(tx: pg.ClientBase, subjectId: string, changes: readonly Change[]): Promise<void> {
   const byCategory = CATEGORIES.map((category) => ({
     category,
     changes: changes.filter((change) => change.category === category).sort((a, b) => (a.recordId < b.recordId ? -1 : 1)),
@@ -209,8 +217,10 @@ async function appendChanges(tx: Tx, subjectId: string, changes: readonly Change
   if (byCategory.length === 0) return;
   const firsts = await reserveSequences(tx, subjectId, byCategory.map((group) => ({ category: group.category, count: group.changes.length })));
   const rows = byCategory.flatMap((group) => group.changes.map((change, index) => ({ ...change, sequence: firsts.get(group.category)! + index })));
-  await tx.$executeRaw(Prisma.sql`
-    INSERT INTO "RecordChange" ("subjectId", "category", "sequence", "recordId", "changeType")
-    SELECT ${subjectId}, c."category", c."sequence", c."recordId", c."changeType"::"ChangeType"
-    FROM json_to_recordset(${JSON.stringify(rows)}::json) AS c("category" text, "sequence" int, "recordId" text, "changeType" text)`);
+  await tx.query(
+    `INSERT INTO "RecordChange" ("subjectId", "category", "sequence", "recordId", "changeType")
+     SELECT $1, c."category", c."sequence", c."recordId", c."changeType"::"ChangeType"
+     FROM json_to_recordset($2::json) AS c("category" text, "sequence" int, "recordId" text, "changeType" text)`,
+    [subjectId, JSON.stringify(rows)],
+  );
 }

@@ -15,7 +15,8 @@ function replacerJson(value: unknown): string {
 describe("canonicalJson", () => {
   it("writes every scenario's normalized records byte for byte as the stored hashes were made", () => {
     let compared = 0;
-    for (const scenario of SCENARIOS.filter((candidate) => candidate.bundleId)) {
+    // long-history's records are baseline-adult's, repeated.
+    for (const scenario of SCENARIOS.filter((candidate) => candidate.bundleId && candidate.id !== "long-history")) {
       const { facts } = normalizeBundle(scenarioBundle(scenario.id), { sourceId: "src_a", sourceName: "Alpha" }, "u_probe");
       for (const fact of facts) {
         expect(canonicalJson(fact.record)).toBe(replacerJson(fact.record));
