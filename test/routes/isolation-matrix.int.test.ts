@@ -1,18 +1,23 @@
 import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grantReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { startQueue } from "@/lib/jobs";
 import { stopSender } from "@/lib/queue";
 import { request, startApiServer, type Answer } from "@/test/api-server";
 import { declaredPlatformOperations, type DeclaredOperation } from "@/test/declared-operations";
-import { createTestApplication } from "@/test/factories";
+import { applySourceFacts } from "@/lib/records";
+import { createTestApplication, createTestSubject } from "@/test/factories";
+import { scenarioFacts, TEST_SOURCE } from "@/test/records";
 import { serveSyntheticEhr, simulatedUser } from "@/test/sandbox";
 
 // The isolation matrix, generated from the operation declarations: every keyed /api/v1 operation that names a
 // tenant's resource in its path (subject, Connect session, receipt, delegated credential, TEFCA session, conformance
 // run) is called on another application's resource with (1) another application's key, (2) the owner's key of the
 // other environment, (3) a delegated credential for another subject, and, where it names a subject or receipt,
-// (4) after that receipt was revoked or expired. Each answers the spec's code, and the body (not only the status)
+// (4) after that receipt was revoked or expired, and (5) in the other direction, the owner's sandbox key on the owner's
+// live resources (subject, receipt, Connect session, credential; TEFCA sessions and conformance runs exist only in
+// the sandbox, which (2) covers). Each answers the spec's code, and the body (not only the status)
 // carries nothing of the owner's. The owner's own call, made last, proves each resource exists. Keyed operations
 // without a path resource are listed too (lists read only the caller's own), so a new operation cannot skip this:
 // one with an unknown path parameter, or unclassified, fails the first test.
@@ -61,6 +66,11 @@ let origin = "";
 let closeServer: () => Promise<void>;
 let queue: PgBoss;
 const f: Fixtures = {};
+/** The owner's live resources of the kinds the live environment has: the same names as `f`. */
+const live: Fixtures = {};
+/** Path parameters whose resource exists in the sandbox only. */
+const SANDBOX_ONLY_RESOURCES = ["runId"];
+const sandboxOnlyResource = (operation: DeclaredOperation) => operation.path.startsWith("/tefca/") || operation.params.some((param) => SANDBOX_ONLY_RESOURCES.includes(param));
 const keys = { owner: "", ownerLive: "", other: "", agentOfOtherSubject: "", agentOfRevoked: "" };
 /** What only the owner's answers may contain. */
 let markers: string[] = [];
@@ -112,9 +122,26 @@ beforeAll(async () => {
   await ownerPost(`/sandbox/subjects/${revoked.subject}/events`, { type: "consent.revoke" });
   await ownerPost(`/sandbox/subjects/${expired.subject}/events`, { type: "consent.expire" });
 
-  const records = await db().record.findMany({ where: { subjectId: main.subject }, select: { id: true }, take: 20 });
-  expect(records.length).toBeGreaterThan(5);
-  markers = [owner.application.id, "Owner Tenant Clinic", ...Object.values(f), ...records.map((record) => record.id)];
+  // The live twins: a subject sharing with the owner in live (as a completed live Connect session leaves it, records
+  // imported), a live Connect session and a credential issued with the live key.
+  const liveSubject = await createTestSubject(owner.application.id, "live");
+  const liveReceipt = await grantReceipt({ applicationId: owner.application.id, environment: "live", subjectId: liveSubject.id, categories: ["labs", "medications"] });
+  await applySourceFacts({ subjectId: liveSubject.id, sourceId: TEST_SOURCE.sourceId, facts: scenarioFacts(liveSubject.id) });
+  const livePost = async (path: string, body: unknown) => {
+    const answer = await request(origin, "POST", `/api/v1${path}`, { token: keys.ownerLive, body });
+    if (answer.status >= 300) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body as { id: string };
+  };
+  Object.assign(live, {
+    subject: liveSubject.id,
+    receiptId: liveReceipt.id,
+    connectSessionId: (await livePost("/connect/sessions", { categories: ["labs"] })).id,
+    credentialId: (await livePost("/agent-credentials", credentialBody(liveSubject.id))).id,
+  });
+
+  const records = await db().record.findMany({ where: { subjectId: { in: [main.subject, liveSubject.id] } }, select: { id: true }, take: 40 });
+  expect(records.length).toBeGreaterThan(10);
+  markers = [owner.application.id, "Owner Tenant Clinic", ...Object.values(f), ...Object.values(live), ...records.map((record) => record.id)];
 }, 180_000);
 
 afterAll(async () => {
@@ -148,6 +175,16 @@ describe("isolation matrix", () => {
 
       // The owner's own call: the resource exists and is the owner's (a state conflict is fine, not found is not).
       const own = await call(operation, keys.owner);
+      expect(own.answer.status, `${own.path}: ${JSON.stringify(own.answer.body)}`).toBeLessThan(500);
+      expect(["not_found", "session_not_found"]).not.toContain(own.answer.body.error?.code);
+    });
+  }
+
+  for (const operation of withResource.filter((operation) => !sandboxOnlyResource(operation))) {
+    it(`${name(operation)} on the owner's live resource with the owner's sandbox key: the spec's code and nothing of the live data`, async () => {
+      expectRefused(await call(operation, keys.owner, live), 404, notFoundCode(operation));
+      // The live key's own call: the live resource exists (a sandbox-only operation refuses the live key instead).
+      const own = await call(operation, keys.ownerLive, live);
       expect(own.answer.status, `${own.path}: ${JSON.stringify(own.answer.body)}`).toBeLessThan(500);
       expect(["not_found", "session_not_found"]).not.toContain(own.answer.body.error?.code);
     });
