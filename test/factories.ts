@@ -37,3 +37,30 @@ export async function createTestSubject(applicationId: string, environment: "san
 export async function createTestDeveloper(email = `dev-${randomBytes(6).toString("hex")}@example.test`) {
   return db().developer.create({ data: { id: newId("dev_"), email: email.toLowerCase(), name: "Test Developer", passwordHash: "unused" } });
 }
+
+/**
+ * An agent credential row for a receipt, as issuing one leaves it (a random token hash stands in for the token no
+ * test presents): for tests of what refers to a credential, not of issuing or presenting one (lib/agents).
+ */
+export async function createTestAgentCredential(input: {
+  receipt: { id: string; applicationId: string; subjectId: string };
+  parentKeyId: string;
+  purpose?: string;
+  categories?: string[];
+}) {
+  return db().agentCredential.create({
+    data: {
+      id: newId("cred_"),
+      receiptId: input.receipt.id,
+      applicationId: input.receipt.applicationId,
+      environment: "sandbox",
+      parentKeyId: input.parentKeyId,
+      subjectId: input.receipt.subjectId,
+      categories: input.categories ?? ["labs"],
+      operations: ["get_category_records"],
+      purpose: input.purpose ?? "test",
+      tokenHash: randomBytes(16).toString("hex"),
+      expiresAt: new Date(Date.now() + 3_600_000),
+    },
+  });
+}

@@ -5,6 +5,7 @@ import { importSource, runSourceImport } from "@/lib/imports";
 import { newId } from "@/lib/ids";
 import { createLiveProvider, setLiveProviderDisabled, testLiveProvider } from "@/lib/provider-directory";
 import { sourceResources } from "@/lib/sandbox";
+import { openSourceTokens } from "@/lib/sources";
 import { request, startApiServer } from "@/test/api-server";
 import { createTestApplication, createTestDeveloper, createTestSubject } from "@/test/factories";
 import { authorizeWithoutBrowser, startThirdPartySmartServer, type ThirdPartySmartServer } from "@/test/third-party-smart/server";
@@ -48,11 +49,13 @@ async function liveProvider() {
   return found;
 }
 
+const ASKED = ["labs", "vitals", "conditions", "medications", "allergies"];
+
 /** An approved application's live key opens a session; the patient signs in at the third-party server and consents. */
-async function connectLivePatient(providerId: string, patient: string, syncMode: "one_time" | "continuous" = "one_time") {
+async function connectLivePatient(providerId: string, patient: string, syncMode: "one_time" | "continuous" = "one_time", granted = ASKED) {
   const app = await createTestApplication({ syncMode });
   await db().application.update({ where: { id: app.application.id }, data: { productionEnabled: true, status: "active" } });
-  const created = await request(api.origin, "POST", "/api/v1/connect/sessions", { token: app.liveKey, body: { categories: ["labs", "vitals", "conditions", "medications", "allergies"] } });
+  const created = await request(api.origin, "POST", "/api/v1/connect/sessions", { token: app.liveKey, body: { categories: ASKED } });
   expect(created.status).toBe(201);
   expect(created.body.environment).toBe("live");
   const sessionId = created.body.id as string;
@@ -66,7 +69,7 @@ async function connectLivePatient(providerId: string, patient: string, syncMode:
   expect(authorization.searchParams.get("redirect_uri")).toBe(`${FLOW_ORIGIN}/connect/callback`);
   const callback = await authorizeWithoutBrowser(begun.authorizationUrl, patient);
   expect(await finishSignIn(callback, (state) => state === begun.state)).toEqual({ token, error: null });
-  const { subjectId } = await completeSession(sessionId, ["labs", "vitals", "conditions", "medications", "allergies"]);
+  const { subjectId } = await completeSession(sessionId, granted);
   const source = await db().source.findFirstOrThrow({ where: { subjectId, providerId } });
   return { ...app, sessionId, subjectId, source };
 }
@@ -161,6 +164,29 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     expect(tokenRequests()).toBe(tokensBefore + 1);
     expect(after.accessTokenEncrypted).not.toBe(before.accessTokenEncrypted);
     expect(JSON.stringify((await records(connected.liveKey, connected.subjectId)).body)).toContain("Glucose");
+  });
+
+  it("categories unticked after sign-in narrow the third-party server's tokens, and a refresh keeps them narrow", async () => {
+    allowTestServerHost();
+    const { provider } = await liveProvider();
+    const connected = await connectLivePatient(provider.id, "999", "one_time", ["conditions"]);
+    /** The scope stored with the source, and what its access token may read at the third-party server. */
+    const storedToken = async () => {
+      const tokens = openSourceTokens(await db().source.findUniqueOrThrow({ where: { id: connected.source.id } }));
+      const get = (type: string) => fetch(`${smart.fhirBaseUrl}/${type}?patient=999`, { headers: { Authorization: `Bearer ${tokens.accessToken}`, Accept: "application/fhir+json" } });
+      return { scope: tokens.scope.split(" ").filter((scope) => scope.startsWith("patient/")), conditions: (await get("Condition")).status, labs: (await get("Observation")).status };
+    };
+    expect((await storedToken()).labs).toBe(200);
+    const tokensBefore = tokenRequests();
+    await importSource(connected.source.id);
+    expect(tokenRequests()).toBe(tokensBefore + 1);
+    expect(await storedToken()).toEqual({ scope: ["patient/Condition.read"], conditions: 200, labs: 403 });
+
+    await smart.expireAccessTokens();
+    await importSource(connected.source.id);
+    expect(tokenRequests()).toBe(tokensBefore + 2);
+    expect(await storedToken()).toEqual({ scope: ["patient/Condition.read"], conditions: 200, labs: 403 });
+    expect(await db().source.findUniqueOrThrow({ where: { id: connected.source.id } })).toMatchObject({ syncStatus: "synced", lastError: null });
   });
 
   it("a revoked refresh token fails the source as reauthorization_required, and a continuous application gets sync.failed", async () => {

@@ -3,7 +3,7 @@ import { authenticateKey } from "@/lib/auth";
 import { attachSource, chooseProviders, completeSession, createSession } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { issueAuthorizationCodeDirectly } from "@/lib/ehr";
-import { beginAuthorization, completeAuthorization } from "@/lib/sources";
+import { beginAuthorization, completeAuthorization, openSourceTokens } from "@/lib/sources";
 import { createTestApplication } from "@/test/factories";
 import { serveSyntheticEhr } from "@/test/sandbox";
 import { importSource } from "./import-job";
@@ -78,6 +78,34 @@ describe("importing only what the patient shared", () => {
     expect(later.imported.outcome.categories).toEqual(["demographics", "immunizations"]);
     // The allergies records are the same records, unchanged: no tombstone, no rewrite.
     expect(await db().record.findMany({ where: { subjectId: first.subjectId, category: "allergies", deletedAt: null }, select: { id: true } })).toEqual(allergies);
+  });
+
+  it("a category unticked after sign-in narrows the stored tokens to the shared types, and refreshes keep them narrow", async () => {
+    const { sandboxKey } = await createTestApplication();
+    const shared = await connect(sandboxKey, ["allergies", "conditions", "demographics"], ["allergies"], "patient-e");
+    expect(shared.tokens.scope).toBe("launch/patient offline_access patient/Patient.read patient/Condition.read patient/AllergyIntolerance.read");
+    const narrow = "launch/patient offline_access patient/AllergyIntolerance.read";
+    const fhir = `${server().origin}/ehr/${PROVIDER}/fhir`;
+    /** What the source's stored access token may read now, at the health system itself. */
+    const storedTokenReads = async () => {
+      const tokens = openSourceTokens(await db().source.findUniqueOrThrow({ where: { id: shared.sourceId } }));
+      const get = (path: string) => fetch(`${fhir}/${path}`, { headers: { Authorization: `Bearer ${tokens.accessToken}`, Accept: "application/fhir+json" } });
+      return {
+        scope: tokens.scope,
+        allergies: (await get(`AllergyIntolerance?patient=${tokens.patientId}`)).status,
+        conditions: (await get(`Condition?patient=${tokens.patientId}`)).status,
+        patient: (await get(`Patient/${tokens.patientId}`)).status,
+      };
+    };
+    expect(await storedTokenReads()).toEqual({ scope: narrow, allergies: 200, conditions: 403, patient: 403 });
+    expect(await storedCategories(shared.subjectId)).toEqual(["allergies"]);
+
+    // The access token expires: the refresh asks for the narrowed scope again (the refresh token keeps the grant's).
+    await db().source.update({ where: { id: shared.sourceId }, data: { tokenExpiresAt: new Date(Date.now() - 1000) } });
+    const before = (await db().source.findUniqueOrThrow({ where: { id: shared.sourceId } })).accessTokenEncrypted;
+    await importSource(shared.sourceId);
+    expect((await db().source.findUniqueOrThrow({ where: { id: shared.sourceId } })).accessTokenEncrypted).not.toBe(before);
+    expect(await storedTokenReads()).toEqual({ scope: narrow, allergies: 200, conditions: 403, patient: 403 });
   });
 
   it("the synthetic health system refuses reads outside the granted per-type scopes", async () => {

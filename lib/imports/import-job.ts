@@ -2,14 +2,25 @@ import type PgBoss from "pg-boss";
 import type { JobDefinition } from "@/lib/jobs";
 import { QUEUE } from "@/lib/queue";
 import { resourceTypesFor } from "@/lib/records";
-import { fetchPatientResources } from "@/lib/sources";
+import { fetchPatientResources, narrowSourceScope } from "@/lib/sources";
 import { failureIsTransient, runSourceImport, type ImportAttempt } from "./run-source-import";
 
 type ImportJobData = { sourceId: string };
 
-/** What the import job runs for one source: read the shared categories' types through the SMART client, then write them. */
+/**
+ * What the import job runs for one source: narrow the source's tokens to the shared categories' types, read those
+ * types through the SMART client, then write them.
+ */
 export async function importSource(sourceId: string, attempt: ImportAttempt = {}) {
-  return runSourceImport(sourceId, async (id, categories) => (await fetchPatientResources({ id }, resourceTypesFor(categories))).resources, attempt);
+  return runSourceImport(
+    sourceId,
+    async (id, categories) => {
+      const types = resourceTypesFor(categories);
+      await narrowSourceScope(id, types);
+      return (await fetchPatientResources({ id }, types)).resources;
+    },
+    attempt,
+  );
 }
 
 /**

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { latestProductionRequest, requestProduction } from "@/lib/applications";
 import { listAuditEntries } from "@/lib/audit";
@@ -7,7 +6,7 @@ import { grantReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { getApplicationAccess, type ApplicationAccess } from "@/lib/team";
-import { createTestApplication, createTestDeveloper, createTestSubject } from "@/test/factories";
+import { createTestAgentCredential, createTestApplication, createTestDeveloper, createTestSubject } from "@/test/factories";
 import {
   approveProductionRequest,
   findOperator,
@@ -146,21 +145,7 @@ describe("suspension", () => {
     const bystander = await createTestApplication();
     const subject = await createTestSubject(application.id);
     const receipt = await grantReceipt({ applicationId: application.id, environment: "sandbox", subjectId: subject.id, categories: ["labs"] });
-    const credential = await db().agentCredential.create({
-      data: {
-        id: newId("cred_"),
-        receiptId: receipt.id,
-        applicationId: application.id,
-        environment: "sandbox",
-        parentKeyId: sandboxKeyId,
-        subjectId: subject.id,
-        categories: ["labs"],
-        operations: ["get_category_records"],
-        purpose: "test",
-        tokenHash: randomBytes(16).toString("hex"),
-        expiresAt: new Date(Date.now() + 3_600_000),
-      },
-    });
+    const credential = await createTestAgentCredential({ receipt, parentKeyId: sandboxKeyId });
     const run = await db().conformanceRun.create({
       data: { id: newId("run_"), applicationId: application.id, scenario: "basic", syncMode: "one_time", status: "open", expiresAt: new Date(Date.now() + 3_600_000) },
     });

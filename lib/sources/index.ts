@@ -4,6 +4,7 @@ export { AUTHORIZATION_MINUTES, beginAuthorization, scopeForCategories, type Beg
 export { completeAuthorization, type CompleteAuthorizationInput, type CompletedAuthorization } from "./complete-authorization";
 export { fetchPatientResources, importedResourceTypes, type FetchedPatientRecord, type FetchOptions } from "./fetch-patient-resources";
 export { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
+export { narrowedScope, narrowSourceScope } from "./narrow-source-scope";
 export { findProvider, type ProviderRow } from "./providers";
 export { refreshSourceTokens } from "./refresh-access-token";
 export { backoffMs, retryAfterMs } from "./retrying-fetch";

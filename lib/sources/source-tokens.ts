@@ -11,6 +11,10 @@ export type SmartTokens = {
   accessToken: string;
   refreshToken: string | null;
   expiresAt: Date;
+  /**
+   * What the tokens may read: the provider's granted scope, narrowed to the patient's consent (`narrowSourceScope`);
+   * "" when the provider did not say.
+   */
   scope: string;
   /** The provider's FHIR Patient id (SMART's `patient` launch context). */
   patientId: string;
@@ -21,6 +25,7 @@ export type SealedSourceTokens = {
   accessTokenEncrypted: string;
   refreshTokenEncrypted: string | null;
   tokenExpiresAt: Date;
+  tokenScope: string | null;
   fhirPatientId: string;
 };
 
@@ -46,6 +51,7 @@ export function sealSourceTokens(tokens: SmartTokens): SealedSourceTokens {
     accessTokenEncrypted: encryptSecret(tokens.accessToken),
     refreshTokenEncrypted: tokens.refreshToken === null ? null : encryptSecret(tokens.refreshToken),
     tokenExpiresAt: tokens.expiresAt,
+    tokenScope: tokens.scope === "" ? null : tokens.scope,
     fhirPatientId: tokens.patientId,
   };
 }
@@ -55,7 +61,13 @@ export async function storeSourceTokens(sourceId: string, tokens: SmartTokens): 
   await db().source.update({ where: { id: sourceId }, data: sealSourceTokens(tokens) });
 }
 
-type SealedColumns = { accessTokenEncrypted: string | null; refreshTokenEncrypted: string | null; tokenExpiresAt: Date | null; fhirPatientId: string | null };
+type SealedColumns = {
+  accessTokenEncrypted: string | null;
+  refreshTokenEncrypted: string | null;
+  tokenExpiresAt: Date | null;
+  tokenScope: string | null;
+  fhirPatientId: string | null;
+};
 
 /** The source's tokens, unsealed; not_connected if it has none. */
 export function openSourceTokens(source: SealedColumns & { id: string }): SmartTokens {
@@ -64,7 +76,7 @@ export function openSourceTokens(source: SealedColumns & { id: string }): SmartT
     accessToken: decryptSecret(source.accessTokenEncrypted),
     refreshToken: source.refreshTokenEncrypted ? decryptSecret(source.refreshTokenEncrypted) : null,
     expiresAt: source.tokenExpiresAt ?? new Date(0),
-    scope: "",
+    scope: source.tokenScope ?? "",
     patientId: source.fhirPatientId,
   };
 }

@@ -2,9 +2,8 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { grantReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
 import { flushRequestLog, recordRequest, requestPath, type RequestLogEntry } from "@/lib/http";
-import { createTestApplication, createTestSubject } from "@/test/factories";
+import { createTestAgentCredential, createTestApplication, createTestSubject } from "@/test/factories";
 import { latencyPercentiles, recentRequests, requestDetail, requestsPerDay } from "@/lib/usage";
 
 let counter = 0;
@@ -111,21 +110,7 @@ describe("usage", () => {
     const other = await createTestApplication();
     const subject = await createTestSubject(application.id);
     const receipt = await grantReceipt({ applicationId: application.id, environment: "sandbox", subjectId: subject.id, categories: ["labs"] });
-    const credential = await db().agentCredential.create({
-      data: {
-        id: newId("cred_"),
-        receiptId: receipt.id,
-        applicationId: application.id,
-        environment: "sandbox",
-        parentKeyId: sandboxKeyId,
-        subjectId: subject.id,
-        categories: ["labs"],
-        operations: ["get_category_records"],
-        purpose: "Summarise this week's glucose readings",
-        tokenHash: randomBytes(16).toString("hex"),
-        expiresAt: new Date(Date.now() + 3_600_000),
-      },
-    });
+    const credential = await createTestAgentCredential({ receipt, parentKeyId: sandboxKeyId, purpose: "Summarise this week's glucose readings" });
     const requestId = `req_detail_${randomBytes(6).toString("hex")}`;
     recordRequest(
       entry({
