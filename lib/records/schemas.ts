@@ -87,6 +87,10 @@ export const sourceRefSchema = z
     sourceName: z.string(),
     resourceType: z.string().describe("FHIR resource type the fact came from."),
     resourceId: z.string().nullable().describe("Id of that resource at the source; null if the source gave none."),
+    document: z
+      .object({ resourceType: z.string(), resourceId: z.string().nullable() })
+      .optional()
+      .describe("Present when the fact was read from a C-CDA document the source sent: the DocumentReference (or Binary) that carried it. resourceType and resourceId then name the FHIR resource the document's section was converted to."),
   })
   .meta({ id: "SourceRef", description: "Provenance: one source resource that reported this fact." });
 

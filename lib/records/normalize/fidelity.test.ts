@@ -80,7 +80,9 @@ describe("class 1: silent drops of Encounter and Coverage", () => {
   });
 
   it("lists every other resource as context, with a reason", () => {
-    expect(usCore.context.map((item) => `${item.resourceType}/${item.resourceId}`).sort()).toEqual([
+    // Resources converted from a C-CDA document a DocumentReference carries are named ccda-… (see class 11).
+    const fromFhir = usCore.context.filter((item) => !item.resourceId?.startsWith("ccda-"));
+    expect(fromFhir.map((item) => `${item.resourceType}/${item.resourceId}`).sort()).toEqual([
       "Location/hospital",
       "Medication/uscore-med2",
       "Organization/acme-payer",
@@ -226,6 +228,15 @@ describe("class 7: narrative-only reports and conclusions", () => {
     expect(served.attachments[0]!.text).toContain("# Chief Complaint\nNo complaints.");
     const reportOnly = normalizeBundle({ resourceType: "Bundle", type: "collection", entry: [reportEntry] }, TEST_SOURCE, TEST_SCOPE);
     expect(recordOf(reportOnly, "documents", reportEntry!.resource.id).attachments[0]!.text).toBe(noteText(reportEntry!.resource));
+  });
+});
+
+describe("class 11: C-CDA documents", () => {
+  it("reads the C-CDA a US Core DocumentReference carries inline: the document stays, its sections become records naming it", () => {
+    const fromDocument = usCore.facts.filter((fact) => fact.record.sources.some((source) => source.document !== undefined));
+    expect(fromDocument.length).toBeGreaterThan(0);
+    const documents = new Set(fromDocument.flatMap((fact) => fact.record.sources.flatMap((source) => source.document?.resourceId ?? [])));
+    for (const id of documents) expect(recordOf(usCore, "documents", id).kind).toBe("documentReference");
   });
 });
 

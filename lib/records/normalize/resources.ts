@@ -3,6 +3,7 @@ import { stableId } from "@/lib/ids";
 import { recordSchemas, type NormalizedRecord } from "../schemas";
 import { normalizeAllergy } from "./allergy";
 import { bundleEntries, withNestedBundlesOpened, type UncheckedEntry } from "./bundle-entries";
+import { expandCcdaDocuments, type DocumentOrigin } from "./ccda";
 import { normalizeClaim } from "./claim";
 import { firstCode } from "./codes";
 import { normalizeCondition } from "./condition";
@@ -84,7 +85,9 @@ export function normalizeResources(resources: unknown[], source: SourceInfo, sco
   );
 }
 
-type Candidate = { draft: RecordDraft; resource: Json; resourceType: string; resourceId: string | null };
+type Candidate = { draft: RecordDraft; resource: Json; resourceType: string; resourceId: string | null; origin?: DocumentOrigin };
+
+export const CCDA_PATIENT = "the C-CDA document's patient: the source's own Patient is the demographics record";
 
 function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope: string): NormalizationResult {
   const skipped: SkippedResource[] = [];
@@ -94,7 +97,11 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
     else skipped.push({ resourceType: "unknown", resourceId: null, reason: "entry is not a FHIR resource object" });
   }
 
-  const { entries, placeholders } = entriesWithoutPlaceholders(objectEntries);
+  // C-CDA documents the source sent (inline, or as a Binary of the batch) add the resources their sections become.
+  const expanded = expandCcdaDocuments(objectEntries);
+  const { entries, placeholders } = entriesWithoutPlaceholders([...objectEntries, ...expanded.derived.map(({ resource }) => ({ resource, fullUrl: null }))]);
+  const originOf = new Map(expanded.derived.map(({ origin }, index) => [entries[objectEntries.length + index]!.resource, origin]));
+  const documentWarnings = new Map(objectEntries.flatMap(({ resource }, index) => (expanded.warnings.has(resource) ? [[entries[index]!.resource, expanded.warnings.get(resource)!] as const] : [])));
   const resolve = referenceResolver(entries);
   const context = { resolve, reportOf: reportFinder(entries, resolve) };
   const drafted: Candidate[] = [];
@@ -107,20 +114,24 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
       skipped.push({ resourceType: "unknown", resourceId, reason: "resource has no resourceType" });
       continue;
     }
-    if (!normalizer) {
-      contextResources.push({ resourceType, resourceId, reason: CONTEXT_REASON });
+    const origin = originOf.get(resource);
+    if (!normalizer || (origin && resourceType === "Patient")) {
+      contextResources.push({ resourceType, resourceId, reason: normalizer ? CCDA_PATIENT : CONTEXT_REASON });
       continue;
     }
     const outcome = normalizeSafely(resourceType, resource, normalizer, context, placeholders);
     if ("skipReason" in outcome) skipped.push({ resourceType, resourceId, reason: outcome.skipReason });
-    else drafted.push({ draft: outcome, resource, resourceType, resourceId });
+    else {
+      const warnings = [...(outcome.warnings ?? []), ...(documentWarnings.get(resource) ?? [])];
+      drafted.push({ draft: { ...outcome, warnings }, resource, resourceType, resourceId, ...(origin ? { origin } : {}) });
+    }
   }
 
   const servedAsDocuments = reportsServedAsDocuments(drafted);
   for (const { resourceType, resourceId } of servedAsDocuments.keys()) {
     skipped.push({ resourceType, resourceId, reason: SERVED_AS_DOCUMENT });
   }
-  const candidates = drafted.filter((candidate) => !servedAsDocuments.has(candidate));
+  const { candidates, alsoFrom } = withDocumentFactsFolded(drafted.filter((candidate) => !servedAsDocuments.has(candidate)));
 
   const keys = uniqueFactKeys(candidates);
   const recordIds = new Map(
@@ -137,7 +148,13 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
       ...withReportRecordId(draft.data, draft.groupedBy, reportDocumentIds),
       encounter: category === "demographics" ? null : encounterContext(candidate.resource, context.resolve),
       ...(draft.warnings && draft.warnings.length > 0 ? { warnings: draft.warnings } : {}),
-      sources: [{ sourceId: source.sourceId, sourceName: source.sourceName, resourceType, resourceId }],
+      sources: [candidate, ...(alsoFrom.get(candidate) ?? [])].map((from) => ({
+        sourceId: source.sourceId,
+        sourceName: source.sourceName,
+        resourceType: from.resourceType,
+        resourceId: from.resourceId,
+        ...(from.origin ? { document: from.origin } : {}),
+      })),
     };
     const checked = recordSchemas[category].safeParse(record);
     if (checked.success) facts.push({ category, factKey: key, record: checked.data as NormalizedRecord });
@@ -148,6 +165,31 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
     }
   }
   return { facts: facts.sort(compareFacts), skipped, context: contextResources };
+}
+
+/**
+ * A fact a C-CDA document states that the source's FHIR resources (or an earlier document) also state, with the same
+ * fact key, is one record: the document's resource is folded into it and listed in its `sources`, naming the
+ * document. FHIR resources are never folded into one another (uniqueFactKeys keeps them apart).
+ */
+function withDocumentFactsFolded(drafted: Candidate[]): { candidates: Candidate[]; alsoFrom: Map<Candidate, Candidate[]> } {
+  const clinicalKey = ({ draft }: Candidate) => JSON.stringify([draft.data.category, factKey(draft.keyParts)]);
+  const documentOf = ({ origin }: Candidate) => (origin ? `${origin.resourceType}/${origin.resourceId ?? ""}` : null);
+  const kept = new Map<string, Candidate>();
+  for (const candidate of drafted) if (!candidate.origin && !kept.has(clinicalKey(candidate))) kept.set(clinicalKey(candidate), candidate);
+  const alsoFrom = new Map<Candidate, Candidate[]>();
+  const candidates = drafted.filter((candidate) => {
+    if (!candidate.origin) return true;
+    const same = kept.get(clinicalKey(candidate));
+    // Within one document, facts with one key stay apart, as FHIR resources do (uniqueFactKeys).
+    if (!same || documentOf(same) === documentOf(candidate)) {
+      if (!same) kept.set(clinicalKey(candidate), candidate);
+      return true;
+    }
+    alsoFrom.set(same, [...(alsoFrom.get(same) ?? []), candidate]);
+    return false;
+  });
+  return { candidates, alsoFrom };
 }
 
 const CONTEXT_REASON = "not one of the ten categories; read only where other resources reference it";
