@@ -5,26 +5,73 @@ import pg from "pg";
 import { RUNTIME_FILE } from "@/lib/db";
 import { createApplication, newDeveloper, signUp } from "./dashboard-helpers";
 
-// The dashboard's server actions across teams and roles, enumerated from the action modules of an application's
-// pages (a new action fails the first test until it has a matrix entry) and called as the browser calls them (POST
-// with the Next-Action id of the production build): a developer of another team is told the application is not
-// found, a member (the role below owner) is refused every owner-only action, and afterwards the application is
-// exactly as it was: nothing another team or a lesser role sent changed it.
+// The dashboard's server actions across teams and roles, enumerated from the source (every module that starts with
+// "use server" and every function marked so inline; a new action fails the first test until it has a matrix entry)
+// and called as the browser calls them (POST with the Next-Action id of the production build): a developer of
+// another team is told the application is not found, a member (the role below owner) is refused every owner-only
+// action, and afterwards the application is exactly as it was: nothing another team or a lesser role sent changed
+// it. A webhook delivery (no /api/v1 operation returns one) is covered where it is reachable: its dashboard page and
+// its Re-send action, from another team and from another team's own application.
 
 const ACTION_ROOT = path.join("app", "(dashboard)", "dashboard", "[appId]");
 const OPERATOR_ROOT = path.join("app", "(dashboard)", "dashboard", "operator");
 
-/** Every exported server action of the pages under `root`, with its file. */
-function enumeratedActions(root = ACTION_ROOT): { file: string; name: string }[] {
-  return readdirSync(root, { recursive: true, encoding: "utf8" })
-    .filter((file) => path.basename(file) === "actions.ts")
-    .flatMap((file) => {
-      const source = readFileSync(path.join(root, file), "utf8");
-      return [...source.matchAll(/export async function (\w+)\(/g)].map((match) => ({ file: path.join(root, file), name: match[1]! }));
-    });
+type Action = { file: string; name: string };
+
+/** Every server action in the app's source: exported functions of "use server" modules, and inline ones. */
+function serverActions(): Action[] {
+  return ["app", "components"].flatMap((root) =>
+    readdirSync(root, { recursive: true, encoding: "utf8" })
+      .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
+      .flatMap((file) => {
+        const source = readFileSync(path.join(root, file), "utf8");
+        const names = /^\s*["']use server["']/.test(source)
+          ? [...source.matchAll(/^export async function (\w+)\(/gm)].map((match) => match[1]!)
+          : [...source.matchAll(/async function (\w+)\([^)]*\)[^{]*\{\s*["']use server["']/g)].map((match) => match[1]!);
+        return names.map((name) => ({ file: path.join(root, file), name }));
+      }),
+  );
 }
 
-type Context = { appId: string; liveKeyId: string; ownerId: string; memberId: string };
+/** The server actions of the pages under `root`. */
+const enumeratedActions = (root = ACTION_ROOT): Action[] => serverActions().filter(({ file }) => file.startsWith(root + path.sep));
+
+/**
+ * The server actions outside an application's and the operator's pages: none names a team's application, so the
+ * team-and-role matrix does not apply. Each says what it acts on instead; those that can reach another developer's
+ * data have their own check below.
+ */
+const SELF_SCOPED: Record<string, string> = {
+  signInWithPassword: "runs before any session: it signs in the account whose password is given",
+  signUpWithPassword: "runs before any session: it creates a new account",
+  signOutAction: "ends the caller's own session",
+  chooseLanguageAction: "sets the caller's own language cookie",
+  createApplicationAction: "creates an application whose only member is the caller",
+  acceptInvitationAction: "joins the team an invitation names, only for the address it was sent to: checked below",
+  chooseProvidersAction: "acts on the Connect session whose patient link token it is given (the token is the patient's only authority, no team or role)",
+  signInAction: "acts on the Connect session whose patient link token it is given",
+  consentAction: "acts on the Connect session whose patient link token it is given",
+  cancelAction: "acts on the Connect session whose patient link token it is given",
+  revokeAction: "revokes the receipt whose patient link token it is given",
+};
+
+test("every server action of the app is in a matrix: an application's, the operator's, or the self-scoped list", () => {
+  const actions = serverActions();
+  expect(actions.length).toBeGreaterThanOrEqual(45);
+  const unlisted = actions
+    .filter(({ file, name }) => {
+      if (file.startsWith(ACTION_ROOT + path.sep)) return !MATRIX[name];
+      if (file.startsWith(OPERATOR_ROOT + path.sep)) return !OPERATOR_MATRIX[name];
+      return !SELF_SCOPED[name];
+    })
+    .map(({ file, name }) => `${file}#${name}`);
+  expect(unlisted).toEqual([]);
+  // The lists hold nothing that is no longer an action.
+  const names = new Set(actions.map(({ name }) => name));
+  expect([...Object.keys(MATRIX), ...Object.keys(OPERATOR_MATRIX), ...Object.keys(SELF_SCOPED)].filter((name) => !names.has(name))).toEqual([]);
+});
+
+type Context = { appId: string; liveKeyId: string; ownerId: string; memberId: string; deliveryId: string };
 
 /** Each action's arguments (valid ones, so a refusal is about who asks) and whether only an owner may call it. */
 const MATRIX: Record<string, { args: (c: Context) => unknown[]; ownerOnly: boolean }> = {
@@ -48,7 +95,7 @@ const MATRIX: Record<string, { args: (c: Context) => unknown[]; ownerOnly: boole
   revealSecretAction: { args: (c) => [c.appId], ownerOnly: true },
   rotateSecretAction: { args: (c) => [c.appId], ownerOnly: true },
   sendTestEventAction: { args: (c) => [c.appId], ownerOnly: false },
-  resendDeliveryAction: { args: (c) => [c.appId, "whd_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd"], ownerOnly: false },
+  resendDeliveryAction: { args: (c) => [c.appId, c.deliveryId], ownerOnly: false },
   createKeyAction: { args: (c) => [c.appId, { environment: "live", name: "Intruder" }], ownerOnly: true },
   revokeKeyAction: { args: (c) => [c.appId, c.liveKeyId], ownerOnly: true },
   startRunAction: { args: (c) => [c.appId, { scenario: "baseline-adult" }], ownerOnly: false },
@@ -98,6 +145,7 @@ async function stateOf(client: pg.Client, appId: string) {
     productionRequests: await read(`SELECT id FROM "ProductionRequest" WHERE "applicationId" = $1`),
     sessions: await read(`SELECT id FROM "ConnectSession" WHERE "applicationId" = $1`),
     runs: await read(`SELECT id FROM "ConformanceRun" WHERE "applicationId" = $1`),
+    deliveries: await read(`SELECT id FROM "WebhookDelivery" WHERE "applicationId" = $1 ORDER BY id`),
   };
 }
 
@@ -118,7 +166,7 @@ test("every server action of an application's pages refuses another team and, wh
     await signUp(outsiderPage, newDeveloper("iso-outsider"));
     const appId = await createApplication(ownerPage, "Isolation Matrix Clinic");
     const developerId = async (email: string) => (await client.query(`SELECT id FROM "Developer" WHERE email = $1`, [email])).rows[0].id as string;
-    const context: Context = { appId, ownerId: await developerId(owner.email), memberId: await developerId(member.email), liveKeyId: "" };
+    const context: Context = { appId, ownerId: await developerId(owner.email), memberId: await developerId(member.email), liveKeyId: "", deliveryId: "" };
     // The member joins the team as an accepted invitation leaves it; production is on as an operator's approval
     // leaves it, so that the owner holds a live key (created through the action itself) the others must not touch.
     await client.query(`INSERT INTO "ApplicationMember" ("applicationId", "developerId", role) VALUES ($1, $2, 'member')`, [appId, context.memberId]);
@@ -126,6 +174,12 @@ test("every server action of an application's pages refuses another team and, wh
     const createKey = ids.get(`${path.normalize(path.join(ACTION_ROOT, "keys", "actions.ts"))}#createKeyAction`)!;
     expect(await callAction(ownerPage, createKey, `/dashboard/${appId}/keys`, [appId, { environment: "live", name: "Owner live" }])).toContain('"ok":true');
     context.liveKeyId = (await client.query(`SELECT id FROM "ApiKey" WHERE "applicationId" = $1 AND environment = 'live'`, [appId])).rows[0].id;
+    // A real delivery of the owner's: a test event sent to a URL that never answers (.test names no host).
+    const actionId = (folder: string, name: string) => ids.get(`${path.normalize(path.join(ACTION_ROOT, folder, "actions.ts"))}#${name}`)!;
+    await client.query(`UPDATE "Application" SET "webhookUrl" = 'https://hooks.isolation.example.test/in' WHERE id = $1`, [appId]);
+    expect(await callAction(ownerPage, actionId("webhooks", "sendTestEventAction"), `/dashboard/${appId}/webhooks`, [appId])).toContain('"ok":true');
+    const delivery = (await client.query(`SELECT id, "eventId" FROM "WebhookDelivery" WHERE "applicationId" = $1`, [appId])).rows[0] as { id: string; eventId: string };
+    context.deliveryId = delivery.id;
     const before = await stateOf(client, appId);
 
     for (const { file, name } of actions) {
@@ -142,6 +196,50 @@ test("every server action of an application's pages refuses another team and, wh
       }
     }
     expect(await stateOf(client, appId)).toEqual(before);
+
+    // The delivery from another team's own application: its Re-send refuses a delivery that is not that
+    // application's, and neither application gets a new delivery; the delivery page is not found either way.
+    const otherAppId = await createApplication(outsiderPage, "Outsider Clinic");
+    await client.query(`UPDATE "Application" SET "webhookUrl" = 'https://hooks.outsider.example.test/in' WHERE id = $1`, [otherAppId]);
+    const resent = await callAction(outsiderPage, actionId("webhooks", "resendDeliveryAction"), `/dashboard/${otherAppId}/webhooks`, [otherAppId, delivery.id]);
+    expect(resent).toContain('"ok":false,"error":"That delivery was not found."');
+    expect(await stateOf(client, appId)).toEqual(before);
+    expect((await stateOf(client, otherAppId)).deliveries).toEqual([]);
+    for (const appPath of [appId, otherAppId]) {
+      await outsiderPage.goto(`/dashboard/${appPath}/webhooks/${delivery.id}`);
+      await expect(outsiderPage.getByRole("heading", { name: appPath === appId ? "Application not found" : "Delivery not found" })).toBeVisible();
+      const html = await outsiderPage.content();
+      expect(html).not.toContain(delivery.eventId);
+      expect(html).not.toContain("Isolation Matrix Clinic");
+    }
+    // The member sees the delivery (so the refusals above are about the team, not a broken page).
+    await memberPage.goto(`/dashboard/${appId}/webhooks/${delivery.id}`);
+    await expect(memberPage.getByText(delivery.eventId).first()).toBeVisible();
+  } finally {
+    await client.end();
+  }
+});
+
+test("an invitation joins only the address it was sent to: another signed-in developer holding its link is refused", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const [ownerPage, outsiderPage] = await Promise.all([browser.newPage(), browser.newPage()]);
+  const client = await database();
+  try {
+    await signUp(ownerPage, newDeveloper("inv-owner"));
+    const outsider = await signUp(outsiderPage, newDeveloper("inv-outsider"));
+    const appId = await createApplication(ownerPage, "Invitation Scope Clinic");
+    const ids = actionIds();
+    const invite = ids.get(`${path.normalize(path.join(ACTION_ROOT, "team", "actions.ts"))}#inviteAction`)!;
+    const invited = await callAction(ownerPage, invite, `/dashboard/${appId}/team`, [appId, { email: "invited-colleague@example.test", role: "owner" }]);
+    const link = /"link":"([^"]+)"/.exec(invited)?.[1];
+    expect(link, invited).toBeDefined();
+    const token = new URL(link!).pathname.split("/").at(-1)!;
+    const accept = [...ids].find(([key]) => key.endsWith("#acceptInvitationAction"))![1];
+    const answer = await callAction(outsiderPage, accept, new URL(link!).pathname, [token]);
+    expect(answer).toContain("This invitation is for invited-colleague@example.test");
+    const members = (await client.query(`SELECT d.email FROM "ApplicationMember" m JOIN "Developer" d ON d.id = m."developerId" WHERE m."applicationId" = $1`, [appId])).rows;
+    expect(members.map((row: { email: string }) => row.email)).not.toContain(outsider.email);
+    expect(members).toHaveLength(1);
   } finally {
     await client.end();
   }

@@ -12,10 +12,10 @@ export type LaunchedPlatform = {
   ready: Promise<void>;
 };
 
-/** Starts a platform as `npm start` starts it, on its own port and data folder. */
-export function launchPlatform(options: { port: number; dataDir: string }): LaunchedPlatform {
+/** Starts a platform as `npm start` starts it, on its own port and data folder, with `env` added to its environment. */
+export function launchPlatform(options: { port: number; dataDir: string; env?: Record<string, string> }): LaunchedPlatform {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    env: { ...process.env, PORT: String(options.port), CHARTKEY_DATA_DIR: options.dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, PORT: String(options.port), CHARTKEY_DATA_DIR: options.dataDir, NEXT_TELEMETRY_DISABLED: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -1,4 +1,5 @@
 import { request, type Answer } from "@/test/api-server";
+import { readWholeCategory, replayChangeFeed } from "@/test/crash-checks";
 
 /** A keyed client of a platform served at `origin`, for tests that drive it over real HTTP. */
 export function apiClient(origin: () => string, key: string) {
@@ -14,41 +15,11 @@ export function apiClient(origin: () => string, key: string) {
 
 export type ApiClient = ReturnType<typeof apiClient>;
 
-type Change = { sequence: number; changeType: "upsert" | "delete"; recordId: string; record: { recordId: string } | null };
+/** The client's GET as crash checks read it (test/crash-checks.ts). */
+const getter = (client: ApiClient) => async (path: string) => (await client.ok("GET", path)).body;
 
-/**
- * Replays a category's change feed from `cursor` to its end as a client applies it (upserts keyed by record id,
- * deletes removing), and returns the records it ends with, by id.
- */
-export async function replayChanges(client: ApiClient, subject: string, category: string, cursor: string): Promise<Map<string, unknown>> {
-  const records = new Map<string, unknown>();
-  for (;;) {
-    const page = (await client.ok("GET", `/users/${subject}/records/${category}/changes?limit=100&cursor=${encodeURIComponent(cursor)}`)).body as unknown as {
-      data: Change[];
-      hasMore: boolean;
-      nextCursor: string;
-    };
-    for (const change of page.data) {
-      if (change.changeType === "delete") records.delete(change.recordId);
-      else if (change.record) records.set(change.recordId, change.record);
-    }
-    cursor = page.nextCursor;
-    if (!page.hasMore) return records;
-  }
-}
+/** A category's change feed replayed from `cursor` to its end, by record id. */
+export const replayChanges = (client: ApiClient, subject: string, category: string, cursor: string) => replayChangeFeed(getter(client), subject, category, cursor);
 
 /** A category read afresh, every page, by record id. */
-export async function readCategory(client: ApiClient, subject: string, category: string): Promise<Map<string, unknown>> {
-  const records = new Map<string, unknown>();
-  let cursor: string | null = null;
-  do {
-    const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
-    const page = (await client.ok("GET", `/users/${subject}/records/${category}?limit=100${query}`)).body as unknown as {
-      data: { recordId: string }[];
-      nextCursor: string | null;
-    };
-    for (const record of page.data) records.set(record.recordId, record);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return records;
-}
+export const readCategory = (client: ApiClient, subject: string, category: string) => readWholeCategory(getter(client), subject, category);

@@ -8,6 +8,7 @@ import { startQueue } from "@/lib/jobs";
 import { ensureSandboxProviders } from "@/lib/sources";
 import { createTestApplication } from "@/test/factories";
 import { expireJobsOfDeadWorkers, startApiProcess, startWorkerProcess, type TestProcess } from "@/test/fault-processes";
+import { canonical } from "@/test/crash-checks";
 import { serveRouteFiles } from "@/test/route-server";
 import { startReceiver, waitFor } from "@/test/webhook-receiver";
 import { apiClient, readCategory, replayChanges, type ApiClient } from "./api-client";
@@ -99,19 +100,6 @@ async function simulationEnds(client: ApiClient, sessionId: string) {
     120_000,
     500,
   );
-}
-
-/** A snapshot with what names this subject and this import (ids, times) taken out: what a clean import must equal. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([key]) => !/(^id$|Id$|Ids$|^subject$|At$|^timestamp$|Cursor$|^meta$)/.test(key))
-        .map(([key, inner]) => [key, canonical(inner)]),
-    );
-  }
-  return value;
 }
 
 async function snapshot(client: ApiClient, subject: string) {
