@@ -39,7 +39,7 @@ for (const viewport of [
   test(`on a ${viewport.name}: one health system, a deselected category, live import, receipt and revoke`, async ({ page, request, baseURL }) => {
     test.setTimeout(60_000);
     await page.setViewportSize(viewport);
-    const session = await createSession(request, baseURL!, ["labs", "vitals", "medications", "allergies"]);
+    const session = await createSession(request, baseURL!, ["labs", "vitals", "medications", "allergies", "conditions"]);
 
     await page.goto(session.connectUrl);
     await expect(page.getByRole("heading", { level: 1 })).toContainText("asks to see some of your health records");
@@ -53,6 +53,7 @@ for (const viewport of [
     await signInAt(page, "Riverbend Health");
     await page.getByRole("link", { name: "Continue to review" }).click();
     await page.getByRole("checkbox", { name: /Vital signs/ }).uncheck();
+    await page.getByRole("checkbox", { name: /Conditions/ }).uncheck();
     await page.getByRole("button", { name: /Share with/ }).click();
 
     await expect(page.getByRole("heading", { level: 1 })).toContainText("You are sharing with");
@@ -74,8 +75,22 @@ for (const viewport of [
     const db = new pg.Client({ connectionString: platformDatabaseUrl() });
     await db.connect();
     const stored = await db.query<{ category: string }>(`SELECT DISTINCT "category" FROM "Record" WHERE "subjectId" = $1 ORDER BY 1`, [completed.subject]);
+    // Conditions, unticked after sign-in, left the grant: the tokens kept with the source no longer read Condition.
+    const grant = await db.query<{ tokenScope: string }>(`SELECT "tokenScope" FROM "Source" WHERE "subjectId" = $1`, [completed.subject]);
     await db.end();
     expect(stored.rows.map((row) => row.category)).toEqual(["allergies", "labs", "medications"]);
+    expect(grant.rows.map((row) => row.tokenScope.split(" ").sort())).toEqual([
+      [
+        "launch/patient",
+        "offline_access",
+        "patient/AllergyIntolerance.read",
+        "patient/DiagnosticReport.read",
+        "patient/MedicationDispense.read",
+        "patient/MedicationRequest.read",
+        "patient/MedicationStatement.read",
+        "patient/Observation.read",
+      ],
+    ]);
 
     const labs = await request.get(`/api/v1/users/${completed.subject}/records/labs?limit=5`, { headers: auth() });
     expect(labs.status()).toBe(200);

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
+import { expectAccessible, expectNoHorizontalOverflow } from "./dashboard-helpers";
 
-// The synthetic health system's authorization page in Chromium on a phone: readable, usable from the keyboard, and
-// Allow or Deny returns to the client with the state.
+// The synthetic health system's authorization page in Chromium on a phone (and what it asks, on a desktop too):
+// readable, usable from the keyboard, and Allow or Deny returns to the client with the state.
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -60,14 +61,22 @@ test("a patient picks their record with the keyboard and Allow returns a code an
   expect(landed.searchParams.get("code")).toMatch(/^[A-Za-z0-9_-]{43}$/);
 });
 
-test("the page names the application the record goes to and the parts of the record asked for", async ({ page, baseURL }) => {
-  const { url } = authorizeUrl(baseURL, { on_behalf_of: "Harbor Diabetes Coach", scope: "launch/patient offline_access patient/Observation.read patient/Condition.read" });
-  await page.goto(url);
-  await expect(page.getByText("Harbor Diabetes Coach, through Chartkey (sandbox), is asking to:")).toBeVisible();
-  const asks = page.getByRole("list").first();
-  await expect(asks).toContainText("Read these parts of your record: lab results and vital signs, conditions and diagnoses");
-  await expect(asks).not.toContainText("whole health record");
-});
+for (const viewport of [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1280, height: 900 },
+]) {
+  test(`on a ${viewport.name}: the page names the application the record goes to and the parts of the record asked for`, async ({ page, baseURL }) => {
+    await page.setViewportSize(viewport);
+    const { url } = authorizeUrl(baseURL, { on_behalf_of: "Harbor Diabetes Coach", scope: "launch/patient offline_access patient/Observation.read patient/Condition.read" });
+    await page.goto(url);
+    await expect(page.getByText("Harbor Diabetes Coach, through Chartkey (sandbox), is asking to:")).toBeVisible();
+    const asks = page.getByRole("list").first();
+    await expect(asks).toContainText("Read these parts of your record: lab results and vital signs, conditions and diagnoses");
+    await expect(asks).not.toContainText("whole health record");
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page, "authorization page");
+  });
+}
 
 test("the only patient is chosen already; Deny returns access_denied with the state", async ({ page, baseURL }) => {
   const { url, state } = authorizeUrl(baseURL);

@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { createApplication, createSandboxKey, expectAccessible, expectNoHorizontalOverflow, signUp } from "./dashboard-helpers";
 
 // Issue 26, item 9: at 390 and 1280 px nothing a developer needs is pushed off-screen or clipped: the keys' Revoke
-// and Revoked, every application tab, Usage's request ids, and /docs on a phone.
+// and Revoked, every application tab, Usage's request ids and a request's detail, and /docs on a phone.
 
 /** The element is wholly inside the window, horizontally (not scrolled out of a table or off the page). */
 async function expectInView(page: Page, locator: Locator) {
@@ -57,6 +57,12 @@ for (const viewport of [
     }
     await expectNoHorizontalOverflow(page);
     await expectAccessible(page, "usage");
+    // Item 10: a row opens the request's detail, which fits the window too.
+    await page.getByRole("row").filter({ hasText: requestId }).getByRole("link", { name: /Details of the request at/ }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "GET /users/{subject}/records" })).toBeVisible();
+    await expect(page.getByRole("definition").filter({ hasText: requestId })).toBeVisible();
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page, "request detail");
 
     await page.goto("/docs");
     await expectNoHorizontalOverflow(page);

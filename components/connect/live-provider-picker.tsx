@@ -3,6 +3,7 @@
 import { useId, useState } from "react";
 import { useTranslations } from "use-intl";
 import type { ProviderChoice } from "@/lib/connect";
+import { ProviderCheckboxList } from "./provider-checkbox-list";
 
 /** More matches than this ask the patient to type more: a deployment's live directory can list hundreds. */
 const MAX_SHOWN = 20;
@@ -49,28 +50,10 @@ export function LiveProviderPicker(props: { providers: ProviderChoice[]; selecte
       <p aria-live="polite" className="sr-only">
         {t("matches", { count: found.length })}
       </p>
-      <ul className="space-y-2">
-        {props.providers
-          .filter((provider) => shown.has(provider.id))
-          .map((provider) => (
-            <li key={provider.id}>
-              <label className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 bg-white p-3 has-[:checked]:border-teal-700 has-[:checked]:bg-teal-50">
-                <input
-                  type="checkbox"
-                  name="provider"
-                  value={provider.id}
-                  checked={chosen.includes(provider.id)}
-                  onChange={(event) => toggle(provider.id, event.target.checked)}
-                  className="mt-1 h-5 w-5 accent-teal-800"
-                />
-                <span>
-                  <span className="block font-medium">{provider.name}</span>
-                  {provider.location ? <span className="block text-sm text-slate-700">{provider.location}</span> : null}
-                </span>
-              </label>
-            </li>
-          ))}
-      </ul>
+      <ProviderCheckboxList
+        providers={props.providers.filter((provider) => shown.has(provider.id))}
+        checkbox={(provider) => ({ checked: chosen.includes(provider.id), onChange: (event) => toggle(provider.id, event.target.checked) })}
+      />
       {more > 0 ? <p className="text-sm text-slate-700">{t("more", { count: more })}</p> : null}
       {found.length === 0 ? (
         <p className="text-sm text-slate-700">{props.providers.length === 0 ? t("none") : t("noMatch", { query })}</p>

@@ -3,6 +3,7 @@
 import { useId, useState } from "react";
 import { useTranslations } from "use-intl";
 import type { ProviderChoice } from "@/lib/connect";
+import { ProviderCheckboxList } from "./provider-checkbox-list";
 
 /** Search and pick one or more health systems; checkboxes, so it works with a keyboard and a screen reader. */
 export function ProviderPicker(props: { providers: ProviderChoice[]; selected: string[] }) {
@@ -29,19 +30,11 @@ export function ProviderPicker(props: { providers: ProviderChoice[]; selected: s
       <p aria-live="polite" className="sr-only">
         {t("shown", { count: shown.length })}
       </p>
-      <ul className="space-y-2">
-        {props.providers.map((provider) => (
-          <li key={provider.id} hidden={!shown.includes(provider)}>
-            <label className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 bg-white p-3 has-[:checked]:border-teal-700 has-[:checked]:bg-teal-50">
-              <input type="checkbox" name="provider" value={provider.id} defaultChecked={props.selected.includes(provider.id)} className="mt-1 h-5 w-5 accent-teal-800" />
-              <span>
-                <span className="block font-medium">{provider.name}</span>
-                {provider.location ? <span className="block text-sm text-slate-700">{provider.location}</span> : null}
-              </span>
-            </label>
-          </li>
-        ))}
-      </ul>
+      <ProviderCheckboxList
+        providers={props.providers}
+        hidden={(provider) => !shown.includes(provider)}
+        checkbox={(provider) => ({ defaultChecked: props.selected.includes(provider.id) })}
+      />
       {shown.length === 0 ? <p className="text-sm text-slate-700">{t("noMatch", { query })}</p> : null}
     </fieldset>
   );

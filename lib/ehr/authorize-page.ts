@@ -34,8 +34,7 @@ export function scopeSentences(scope: string, t: Translator = translatorFor("en"
   return sentences;
 }
 
-function patientChoice(patient: EhrPatient, index: number, selected: string | null | undefined, locale: Locale): string {
-  const t = translatorFor(locale);
+function patientChoice(patient: EhrPatient, index: number, selected: string | null | undefined, locale: Locale, t: Translator): string {
   const id = `patient-${index}`;
   const born = patient.birthDate ? escapeHtml(t("ehr.born", { date: longDate(locale, new Date(`${patient.birthDate}T00:00:00Z`)) })) : escapeHtml(t("ehr.noBirthDate"));
   return `<label class="patient" for="${id}">
@@ -44,16 +43,19 @@ function patientChoice(patient: EhrPatient, index: number, selected: string | nu
 </label>`;
 }
 
+/** Each language's name in itself (English, Español), as the switcher shows it whatever the page's language. */
+const LANGUAGE_NAMES = Object.fromEntries(LOCALES.map((option) => [option, translatorFor(option)(`language.${option}`)])) as Record<Locale, string>;
+
 /** English / Español as links to this same request in the other language (`ui_locales`): the page has no script. */
-function languageLinks(parameters: URLSearchParams, providerId: string, locale: Locale): string {
+function languageLinks(parameters: URLSearchParams, providerId: string, locale: Locale, t: Translator): string {
   const links = LOCALES.map((option) => {
-    const name = translatorFor(option)(`language.${option}`);
+    const name = LANGUAGE_NAMES[option];
     if (option === locale) return `<span lang="${option}" aria-current="true">${escapeHtml(name)}</span>`;
     const target = new URLSearchParams(FORWARDED_PARAMETERS.flatMap((key) => (parameters.has(key) ? [[key, parameters.get(key) as string]] : [])));
     target.set("ui_locales", option);
     return `<a lang="${option}" hreflang="${option}" href="/ehr/${encodeURIComponent(providerId)}/authorize?${escapeHtml(target.toString())}">${escapeHtml(name)}</a>`;
   });
-  return `<nav class="languages" aria-label="${escapeHtml(translatorFor(locale)("language.label"))}">${links.join(" · ")}</nav>`;
+  return `<nav class="languages" aria-label="${escapeHtml(t("language.label"))}">${links.join(" · ")}</nav>`;
 }
 
 export type ConsentPageInput = {
@@ -85,7 +87,7 @@ export function consentPageBody({ request, patients, parameters, locale, selecte
     return value === null ? [] : [`<input type="hidden" name="${name}" value="${escapeHtml(value)}">`];
   }).join("\n");
   return `<div class="card">
-${languageLinks(parameters, provider.id, locale)}
+${languageLinks(parameters, provider.id, locale, t)}
 <p class="brand">${escapeHtml(provider.name)} · ${escapeHtml(provider.city)}, ${escapeHtml(provider.state)}</p>
 <h1>${escapeHtml(t("ehr.signInTo", { provider: provider.name }))}</h1>
 <p class="notice">${escapeHtml(t("ehr.notice"))}</p>
@@ -96,7 +98,7 @@ ${problem ? `<p class="error" role="alert" id="problem">${escapeHtml(problem)}</
 ${hidden}
 <fieldset${problem ? ' aria-describedby="problem"' : ""}>
 <legend>${escapeHtml(t("ehr.choosePatient"))}</legend>
-${patients.map((patient, index) => patientChoice(patient, index, chosen, locale)).join("\n")}
+${patients.map((patient, index) => patientChoice(patient, index, chosen, locale, t)).join("\n")}
 </fieldset>
 <div class="actions">
 <button type="submit" class="allow" name="decision" value="allow">${escapeHtml(t("ehr.allow"))}</button>

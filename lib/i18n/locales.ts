@@ -1,3 +1,4 @@
+import { parseCookie } from "cookie";
 import Negotiator from "negotiator";
 
 /** The languages of the patient-facing pages (Connect, the synthetic health systems, the receipt). */
@@ -29,12 +30,8 @@ export function negotiateLocale(input: { chosen?: string | null; uiLocales?: str
 
 /** The locale of a request a route handler answers: the switcher's cookie, then `ui_locales`, then Accept-Language. */
 export function requestLocale(request: Request): Locale {
-  const cookie = (request.headers.get("cookie") ?? "")
-    .split(";")
-    .map((part) => part.trim().split("="))
-    .find(([name]) => name === LOCALE_COOKIE)?.[1];
   return negotiateLocale({
-    chosen: cookie,
+    chosen: parseCookie(request.headers.get("cookie") ?? "")[LOCALE_COOKIE],
     uiLocales: new URL(request.url).searchParams.get("ui_locales"),
     acceptLanguage: request.headers.get("accept-language"),
   });

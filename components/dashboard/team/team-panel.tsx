@@ -12,8 +12,9 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CodeBlock } from "@/components/ui/code-block";
 import { ConfirmAction } from "@/components/ui/confirm-action";
+import { DataTable } from "@/components/ui/data-table";
 import { Field, FormAlert } from "@/components/ui/field";
-import { Table, Td, Th } from "@/components/ui/table";
+import { Td } from "@/components/ui/table";
 
 type Role = "owner" | "member";
 export type MemberRow = { developerId: string; name: string; email: string; role: Role; createdAt: string; isYou: boolean };
@@ -77,56 +78,43 @@ export function TeamPanel({ applicationId, members, invitations, canManage }: Te
       <Card>
         <CardHeader title="Members" description="Owners manage the team, production, live keys and the webhook signing secret. Members build with everything else." />
         <CardBody>
-          <Table caption="Members">
-            <thead>
-              <tr>
-                <Th>Name</Th>
-                <Th>Email</Th>
-                <Th>Role</Th>
-                <Th>Joined</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
+          <DataTable caption="Members" columns={["Name", "Email", "Role", "Joined", { label: "Actions", visuallyHidden: true }]} rows={members}>
+            {(member) => (
+              <tr key={member.developerId} aria-label={member.email}>
+                <Td className="font-medium">
+                  {member.name} {member.isYou ? <Badge>You</Badge> : null}
+                </Td>
+                <Td>{member.email}</Td>
+                <Td>
+                  {canManage ? (
+                    <select
+                      aria-label={`Role of ${member.email}`}
+                      className={SELECT}
+                      defaultValue={member.role}
+                      onChange={(event) => void changeRole(member.developerId, event.target.value as Role)}
+                    >
+                      <option value="owner">Owner</option>
+                      <option value="member">Member</option>
+                    </select>
+                  ) : (
+                    <Badge tone={member.role === "owner" ? "success" : "neutral"}>{member.role === "owner" ? "Owner" : "Member"}</Badge>
+                  )}
+                </Td>
+                <Td className="whitespace-nowrap">{member.createdAt.slice(0, 10)}</Td>
+                <Td className="text-right">
+                  {canManage || member.isYou ? (
+                    <ConfirmAction
+                      label={member.isYou ? "Leave" : "Remove"}
+                      title={member.isYou ? "Leave this application?" : `Remove ${member.email}?`}
+                      description={<p>{member.isYou ? "You lose access at once; an owner can invite you again." : "They lose access at once. Keys they created keep working until revoked."}</p>}
+                      confirmLabel={member.isYou ? "Leave" : "Remove member"}
+                      action={() => removeMemberAction(applicationId, member.developerId)}
+                    />
+                  ) : null}
+                </Td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {members.map((member) => (
-                <tr key={member.developerId} aria-label={member.email}>
-                  <Td className="font-medium">
-                    {member.name} {member.isYou ? <Badge>You</Badge> : null}
-                  </Td>
-                  <Td>{member.email}</Td>
-                  <Td>
-                    {canManage ? (
-                      <select
-                        aria-label={`Role of ${member.email}`}
-                        className={SELECT}
-                        defaultValue={member.role}
-                        onChange={(event) => void changeRole(member.developerId, event.target.value as Role)}
-                      >
-                        <option value="owner">Owner</option>
-                        <option value="member">Member</option>
-                      </select>
-                    ) : (
-                      <Badge tone={member.role === "owner" ? "success" : "neutral"}>{member.role === "owner" ? "Owner" : "Member"}</Badge>
-                    )}
-                  </Td>
-                  <Td className="whitespace-nowrap">{member.createdAt.slice(0, 10)}</Td>
-                  <Td className="text-right">
-                    {canManage || member.isYou ? (
-                      <ConfirmAction
-                        label={member.isYou ? "Leave" : "Remove"}
-                        title={member.isYou ? "Leave this application?" : `Remove ${member.email}?`}
-                        description={<p>{member.isYou ? "You lose access at once; an owner can invite you again." : "They lose access at once. Keys they created keep working until revoked."}</p>}
-                        confirmLabel={member.isYou ? "Leave" : "Remove member"}
-                        action={() => removeMemberAction(applicationId, member.developerId)}
-                      />
-                    ) : null}
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+            )}
+          </DataTable>
         </CardBody>
       </Card>
       <Card>
@@ -134,38 +122,26 @@ export function TeamPanel({ applicationId, members, invitations, canManage }: Te
         <CardBody className="space-y-6">
           {canManage ? <InviteForm applicationId={applicationId} /> : <p className="text-sm text-slate-600">Only owners invite developers.</p>}
           {pending.length > 0 ? (
-            <Table caption="Pending invitations">
-              <thead>
-                <tr>
-                  <Th>Email</Th>
-                  <Th>Role</Th>
-                  <Th>Expires</Th>
-                  <Th>
-                    <span className="sr-only">Actions</span>
-                  </Th>
+            <DataTable caption="Pending invitations" columns={["Email", "Role", "Expires", { label: "Actions", visuallyHidden: true }]} rows={pending}>
+              {(invitation) => (
+                <tr key={invitation.id} aria-label={`Invitation for ${invitation.email}`}>
+                  <Td>{invitation.email}</Td>
+                  <Td>{invitation.role === "owner" ? "Owner" : "Member"}</Td>
+                  <Td className="whitespace-nowrap">{invitation.expiresAt.slice(0, 16).replace("T", " ")} UTC</Td>
+                  <Td className="text-right">
+                    {canManage ? (
+                      <ConfirmAction
+                        label="Revoke"
+                        title={`Revoke the invitation for ${invitation.email}?`}
+                        description={<p>The link stops working. You can invite them again later.</p>}
+                        confirmLabel="Revoke invitation"
+                        action={() => revokeInvitationAction(applicationId, invitation.id)}
+                      />
+                    ) : null}
+                  </Td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {pending.map((invitation) => (
-                  <tr key={invitation.id} aria-label={`Invitation for ${invitation.email}`}>
-                    <Td>{invitation.email}</Td>
-                    <Td>{invitation.role === "owner" ? "Owner" : "Member"}</Td>
-                    <Td className="whitespace-nowrap">{invitation.expiresAt.slice(0, 16).replace("T", " ")} UTC</Td>
-                    <Td className="text-right">
-                      {canManage ? (
-                        <ConfirmAction
-                          label="Revoke"
-                          title={`Revoke the invitation for ${invitation.email}?`}
-                          description={<p>The link stops working. You can invite them again later.</p>}
-                          confirmLabel="Revoke invitation"
-                          action={() => revokeInvitationAction(applicationId, invitation.id)}
-                        />
-                      ) : null}
-                    </Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
+              )}
+            </DataTable>
           ) : (
             <p className="text-sm text-slate-600">No pending invitations.</p>
           )}

@@ -4,9 +4,9 @@ import { verdictText } from "@/components/conformance/report-view";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { EmptyState } from "@/components/ui/empty-state";
+import { DataTable } from "@/components/ui/data-table";
 import { PageHeader } from "@/components/ui/page-header";
-import { Table, Td, Th } from "@/components/ui/table";
+import { Td } from "@/components/ui/table";
 import { conformanceScenarios, dashboardOrigin, dashboardRuns, requireApplication } from "@/lib/dashboard";
 
 export const metadata: Metadata = { title: "Conformance" };
@@ -33,53 +33,43 @@ export default async function ConformancePage({ params }: { params: Promise<{ ap
       <Card>
         <CardHeader title="History" description="Every run of this application, newest first; reports are kept 90 days." />
         <CardBody>
-          {runs.length === 0 ? (
-            <EmptyState title="No runs yet" description="Start a run above; it appears here with its verdict and report link." />
-          ) : (
-            <Table caption="Conformance runs">
-              <thead>
-                <tr>
-                  <Th>Started</Th>
-                  <Th>Scenario</Th>
-                  <Th>Result</Th>
-                  <Th>Checks</Th>
-                  <Th>Report</Th>
+          <DataTable
+            caption="Conformance runs"
+            columns={["Started", "Scenario", "Result", "Checks", "Report"]}
+            rows={runs}
+            empty={{ title: "No runs yet", description: "Start a run above; it appears here with its verdict and report link." }}
+          >
+            {(run) => {
+              const verdict = verdictText(run);
+              const count = (status: string) => run.checks.filter((check) => check.status === status).length;
+              return (
+                <tr key={run.id}>
+                  <Td className="whitespace-nowrap text-xs">
+                    {when(run.createdAt)}
+                    <span className="block font-mono text-slate-600">{run.id}</span>
+                  </Td>
+                  <Td className="text-xs">
+                    {run.scenario}
+                    <span className="block text-slate-600">{run.sync_mode}</span>
+                  </Td>
+                  <Td>
+                    <Badge tone={verdict.tone}>{verdict.label}</Badge>
+                  </Td>
+                  <Td className="whitespace-nowrap text-xs">
+                    {count("passed")} passed · {count("failed")} failed · {count("inconclusive")} inconclusive
+                  </Td>
+                  <Td>
+                    <div className="flex flex-wrap items-center gap-2">
+                      <a href={run.links.reportPage} className="text-sm font-medium text-teal-800 underline underline-offset-2">
+                        Open report<span className="sr-only"> of {run.id}</span>
+                      </a>
+                      <CopyButton value={run.links.reportPage} what="Report link" label="Copy link" />
+                    </div>
+                  </Td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {runs.map((run) => {
-                  const verdict = verdictText(run);
-                  const count = (status: string) => run.checks.filter((check) => check.status === status).length;
-                  return (
-                    <tr key={run.id}>
-                      <Td className="whitespace-nowrap text-xs">
-                        {when(run.createdAt)}
-                        <span className="block font-mono text-slate-600">{run.id}</span>
-                      </Td>
-                      <Td className="text-xs">
-                        {run.scenario}
-                        <span className="block text-slate-600">{run.sync_mode}</span>
-                      </Td>
-                      <Td>
-                        <Badge tone={verdict.tone}>{verdict.label}</Badge>
-                      </Td>
-                      <Td className="whitespace-nowrap text-xs">
-                        {count("passed")} passed · {count("failed")} failed · {count("inconclusive")} inconclusive
-                      </Td>
-                      <Td>
-                        <div className="flex flex-wrap items-center gap-2">
-                          <a href={run.links.reportPage} className="text-sm font-medium text-teal-800 underline underline-offset-2">
-                            Open report<span className="sr-only"> of {run.id}</span>
-                          </a>
-                          <CopyButton value={run.links.reportPage} what="Report link" label="Copy link" />
-                        </div>
-                      </Td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </Table>
-          )}
+              );
+            }}
+          </DataTable>
         </CardBody>
       </Card>
     </div>

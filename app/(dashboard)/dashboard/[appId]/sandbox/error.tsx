@@ -2,6 +2,7 @@
 
 import { ErrorPanel } from "@/components/ui/error-panel";
 
-export default function SandboxError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
-  return <ErrorPanel page title="The sandbox could not be loaded" message="Nothing was changed. Try again in a moment." digest={error.digest} retry={reset} />;
+// `retry` fetches the page from the server again; a bare `reset` would re-render the same failed server answer.
+export default function SandboxError({ error, retry }: { error: Error & { digest?: string }; retry: () => void }) {
+  return <ErrorPanel page title="The sandbox could not be loaded" message="Nothing was changed. Try again in a moment." digest={error.digest} retry={retry} />;
 }

@@ -4,9 +4,9 @@ import { CreateSessionForm } from "@/components/dashboard/sandbox/create-session
 import { SimulateForm } from "@/components/dashboard/sandbox/simulate-form";
 import { ReceiptStatusBadge, SessionStatusBadge, SimulationStateBadge, SyncStatusBadge } from "@/components/dashboard/sandbox/status-badges";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { EmptyState } from "@/components/ui/empty-state";
+import { DataTable } from "@/components/ui/data-table";
 import { PageHeader } from "@/components/ui/page-header";
-import { Table, Td, Th } from "@/components/ui/table";
+import { Td } from "@/components/ui/table";
 import { CATEGORY_TEXT } from "@/lib/connect";
 import { dashboardOrigin, listSandboxSessions, requireApplication, sandboxScenarios, sandboxSubjectViews } from "@/lib/dashboard";
 import { CATEGORIES } from "@/lib/records";
@@ -46,52 +46,41 @@ export default async function SandboxPage({ params }: { params: Promise<{ appId:
       <Card>
         <CardHeader title="Synthetic subjects" description="Patients your simulations created (purged 7 days later) or who connected through the hosted flow, with their consent receipt and each source's sync state." />
         <CardBody>
-          {subjects.length === 0 ? (
-            <EmptyState title="No synthetic subjects yet" description="Simulate a scenario above (or complete a Connect session in the hosted flow) and the patient it creates appears here." />
-          ) : (
-            <Table caption="Synthetic subjects">
-              <thead>
-                <tr>
-                  <Th>Subject</Th>
-                  <Th>Receipt</Th>
-                  <Th>Categories</Th>
-                  <Th>Expires</Th>
-                  <Th>Sources</Th>
-                  <Th>Records</Th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {subjects.map((subject) => (
-                  <tr key={subject.id}>
-                    <Td>
-                      <Link href={`${base}/subjects/${subject.id}`} className="font-mono text-sm font-medium text-teal-800 underline underline-offset-2">
-                        {subject.id}
-                      </Link>
-                      <span className="block text-xs text-slate-600">{subject.scenarioTitle ?? (subject.createdBySimulation ? subject.scenario : "Hosted Connect flow")}</span>
-                    </Td>
-                    <Td>
-                      <ReceiptStatusBadge status={subject.receipt?.status ?? null} />
-                    </Td>
-                    <Td className="min-w-40 text-xs">{subject.receipt?.categories.join(", ") ?? "—"}</Td>
-                    <Td className="whitespace-nowrap text-xs">{subject.receipt ? day(subject.receipt.expiresAt) : "—"}</Td>
-                    <Td>
-                      <ul className="space-y-1">
-                        {subject.sources.map((source) => (
-                          <li key={source.id} className="flex flex-wrap items-center gap-1 text-xs">
-                            <span>{source.providerName}</span>
-                            <SyncStatusBadge status={source.syncStatus} />
-                            {source.lastError ? <span className="text-red-800">{source.lastError}</span> : null}
-                          </li>
-                        ))}
-                        {subject.sources.length === 0 ? <li className="text-xs text-slate-600">none connected</li> : null}
-                      </ul>
-                    </Td>
-                    <Td className="whitespace-nowrap">{subject.recordTotal} records</Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          )}
+          <DataTable
+            caption="Synthetic subjects"
+            columns={["Subject", "Receipt", "Categories", "Expires", "Sources", "Records"]}
+            rows={subjects}
+            empty={{ title: "No synthetic subjects yet", description: "Simulate a scenario above (or complete a Connect session in the hosted flow) and the patient it creates appears here." }}
+          >
+            {(subject) => (
+              <tr key={subject.id}>
+                <Td>
+                  <Link href={`${base}/subjects/${subject.id}`} className="font-mono text-sm font-medium text-teal-800 underline underline-offset-2">
+                    {subject.id}
+                  </Link>
+                  <span className="block text-xs text-slate-600">{subject.scenarioTitle ?? (subject.createdBySimulation ? subject.scenario : "Hosted Connect flow")}</span>
+                </Td>
+                <Td>
+                  <ReceiptStatusBadge status={subject.receipt?.status ?? null} />
+                </Td>
+                <Td className="min-w-40 text-xs">{subject.receipt?.categories.join(", ") ?? "—"}</Td>
+                <Td className="whitespace-nowrap text-xs">{subject.receipt ? day(subject.receipt.expiresAt) : "—"}</Td>
+                <Td>
+                  <ul className="space-y-1">
+                    {subject.sources.map((source) => (
+                      <li key={source.id} className="flex flex-wrap items-center gap-1 text-xs">
+                        <span>{source.providerName}</span>
+                        <SyncStatusBadge status={source.syncStatus} />
+                        {source.lastError ? <span className="text-red-800">{source.lastError}</span> : null}
+                      </li>
+                    ))}
+                    {subject.sources.length === 0 ? <li className="text-xs text-slate-600">none connected</li> : null}
+                  </ul>
+                </Td>
+                <Td className="whitespace-nowrap">{subject.recordTotal} records</Td>
+              </tr>
+            )}
+          </DataTable>
         </CardBody>
       </Card>
 
@@ -108,48 +97,38 @@ export default async function SandboxPage({ params }: { params: Promise<{ appId:
       <Card>
         <CardHeader title="Recent Connect sessions" description="The latest 20 sandbox sessions of this application." />
         <CardBody>
-          {sessions.length === 0 ? (
-            <EmptyState title="No sessions yet" description="Create a Connect session or simulate a scenario; each session appears here with its live state." />
-          ) : (
-            <Table caption="Recent Connect sessions">
-              <thead>
-                <tr>
-                  <Th>Session</Th>
-                  <Th>Status</Th>
-                  <Th>Simulation</Th>
-                  <Th>Categories</Th>
-                  <Th>Created</Th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {sessions.map((session) => (
-                  <tr key={session.id}>
-                    <Td>
-                      <Link href={`${base}/sessions/${session.id}`} className="font-mono text-sm font-medium text-teal-800 underline underline-offset-2">
-                        {session.id}
-                      </Link>
-                      {session.externalUserId ? <span className="block text-xs text-slate-600">user {session.externalUserId}</span> : null}
-                    </Td>
-                    <Td>
-                      <SessionStatusBadge status={session.status} />
-                    </Td>
-                    <Td>
-                      {session.simulation ? (
-                        <span className="flex flex-wrap items-center gap-1 text-xs">
-                          <SimulationStateBadge state={session.simulation.state} />
-                          {session.simulation.scenario}
-                        </span>
-                      ) : (
-                        <span className="text-xs text-slate-600">—</span>
-                      )}
-                    </Td>
-                    <Td className="min-w-40 text-xs">{session.categories.join(", ")}</Td>
-                    <Td className="whitespace-nowrap font-mono text-xs">{session.createdAt.replace("T", " ").slice(0, 19)}</Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          )}
+          <DataTable
+            caption="Recent Connect sessions"
+            columns={["Session", "Status", "Simulation", "Categories", "Created"]}
+            rows={sessions}
+            empty={{ title: "No sessions yet", description: "Create a Connect session or simulate a scenario; each session appears here with its live state." }}
+          >
+            {(session) => (
+              <tr key={session.id}>
+                <Td>
+                  <Link href={`${base}/sessions/${session.id}`} className="font-mono text-sm font-medium text-teal-800 underline underline-offset-2">
+                    {session.id}
+                  </Link>
+                  {session.externalUserId ? <span className="block text-xs text-slate-600">user {session.externalUserId}</span> : null}
+                </Td>
+                <Td>
+                  <SessionStatusBadge status={session.status} />
+                </Td>
+                <Td>
+                  {session.simulation ? (
+                    <span className="flex flex-wrap items-center gap-1 text-xs">
+                      <SimulationStateBadge state={session.simulation.state} />
+                      {session.simulation.scenario}
+                    </span>
+                  ) : (
+                    <span className="text-xs text-slate-600">—</span>
+                  )}
+                </Td>
+                <Td className="min-w-40 text-xs">{session.categories.join(", ")}</Td>
+                <Td className="whitespace-nowrap font-mono text-xs">{session.createdAt.replace("T", " ").slice(0, 19)}</Td>
+              </tr>
+            )}
+          </DataTable>
         </CardBody>
       </Card>
     </div>

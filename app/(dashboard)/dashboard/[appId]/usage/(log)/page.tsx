@@ -4,9 +4,10 @@ import { RequestFilters } from "@/components/dashboard/usage/request-filters";
 import { UsageChart } from "@/components/dashboard/usage/usage-chart";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { Table, Td, Th } from "@/components/ui/table";
+import { Td } from "@/components/ui/table";
 import { listKeysFor } from "@/lib/applications";
 import { requireApplication } from "@/lib/dashboard";
 import { ApiError } from "@/lib/http";
@@ -122,28 +123,17 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
               />
               <details className="mt-4">
                 <summary className="cursor-pointer text-sm font-medium text-teal-800">Per day and key, as a table</summary>
-                <Table caption="Requests per day and key">
-                  <thead>
-                    <tr>
-                      <Th>Day (UTC)</Th>
-                      <Th>Key</Th>
-                      <Th>Requests</Th>
-                      <Th>4xx</Th>
-                      <Th>5xx</Th>
+                <DataTable caption="Requests per day and key" columns={["Day (UTC)", "Key", "Requests", "4xx", "5xx"]} rows={perDayPerKey}>
+                  {(entry) => (
+                    <tr key={`${entry.day}-${entry.apiKeyId ?? "none"}`}>
+                      <Td className="whitespace-nowrap font-mono text-xs">{entry.day}</Td>
+                      <Td>{entry.label}</Td>
+                      <Td>{entry.total}</Td>
+                      <Td>{entry.clientErrors}</Td>
+                      <Td>{entry.serverErrors}</Td>
                     </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100">
-                    {perDayPerKey.map((entry) => (
-                      <tr key={`${entry.day}-${entry.apiKeyId ?? "none"}`}>
-                        <Td className="whitespace-nowrap font-mono text-xs">{entry.day}</Td>
-                        <Td>{entry.label}</Td>
-                        <Td>{entry.total}</Td>
-                        <Td>{entry.clientErrors}</Td>
-                        <Td>{entry.serverErrors}</Td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </Table>
+                  )}
+                </DataTable>
               </details>
             </>
           )}
@@ -155,81 +145,57 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
           description="Requests made with delegated credentials (POST /agent-credentials), newest first, with the purpose each credential was issued for."
         />
         <CardBody>
-          {agents.length === 0 ? (
-            <EmptyState title="No agent reads yet" description="Issue a delegated credential for a subject and give its token to your agent: each of its requests shows here." />
-          ) : (
-            <Table caption="Agent reads">
-              <thead>
-                <tr>
-                  <Th>Time (UTC)</Th>
-                  <Th>Credential</Th>
-                  <Th>Purpose</Th>
-                  <Th>Subject</Th>
-                  <Th>Read</Th>
-                  <Th>Status</Th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {agents.map((read) => (
-                  <tr key={read.id}>
-                    <Td className="whitespace-nowrap font-mono text-xs">
-                      <RequestLink href={`${base}/requests/${read.id}`} at={read.createdAt} />
-                    </Td>
-                    <Td className="font-mono text-xs">{read.credentialId}</Td>
-                    <Td className="min-w-48 text-sm">{read.purpose ?? "—"}</Td>
-                    <Td className="font-mono text-xs">{read.subjectId ?? "—"}</Td>
-                    <Td className="font-mono text-xs">{read.route}</Td>
-                    <Td>
-                      <Badge tone={statusTone(read.status)}>{read.status}</Badge>
-                      {read.errorCode ? <span className="ml-2 font-mono text-xs">{read.errorCode}</span> : null}
-                    </Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          )}
+          <DataTable
+            caption="Agent reads"
+            columns={["Time (UTC)", "Credential", "Purpose", "Subject", "Read", "Status"]}
+            rows={agents}
+            empty={{ title: "No agent reads yet", description: "Issue a delegated credential for a subject and give its token to your agent: each of its requests shows here." }}
+          >
+            {(read) => (
+              <tr key={read.id}>
+                <Td className="whitespace-nowrap font-mono text-xs">
+                  <RequestLink href={`${base}/requests/${read.id}`} at={read.createdAt} />
+                </Td>
+                <Td className="font-mono text-xs">{read.credentialId}</Td>
+                <Td className="min-w-48 text-sm">{read.purpose ?? "—"}</Td>
+                <Td className="font-mono text-xs">{read.subjectId ?? "—"}</Td>
+                <Td className="font-mono text-xs">{read.route}</Td>
+                <Td>
+                  <Badge tone={statusTone(read.status)}>{read.status}</Badge>
+                  {read.errorCode ? <span className="ml-2 font-mono text-xs">{read.errorCode}</span> : null}
+                </Td>
+              </tr>
+            )}
+          </DataTable>
         </CardBody>
       </Card>
       <Card>
         <CardHeader title="Recent requests" description="Newest first; open a request's time for its detail. Quote the request id to support: it is in every response's Request-Id header." />
         <CardBody className="space-y-4">
           <RequestFilters days={days} status={search.status} apiKeyId={apiKeyId} keys={keys.map((key) => ({ id: key.id, label: `${key.name} (${key.displayPrefix}…)` }))} />
-          {log.items.length === 0 ? (
-            <EmptyState title="No matching requests" description={search.status || apiKeyId ? "Nothing matches these filters yet." : "Requests appear here a moment after they are made."} />
-          ) : (
-            <Table caption="Recent requests">
-              <thead>
-                <tr>
-                  <Th>Time (UTC)</Th>
-                  <Th>Method</Th>
-                  <Th>Route</Th>
-                  <Th>Status</Th>
-                  <Th>Error code</Th>
-                  <Th>Latency</Th>
-                  <Th>Key</Th>
-                  <Th>Request id</Th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {log.items.map((request) => (
-                  <tr key={request.id}>
-                    <Td className="whitespace-nowrap font-mono text-xs">
-                      <RequestLink href={`${base}/requests/${request.id}`} at={request.createdAt} />
-                    </Td>
-                    <Td className="font-mono text-xs">{request.method}</Td>
-                    <Td className="font-mono text-xs break-all">{request.route.replace(/^[A-Z]+ /, "")}</Td>
-                    <Td>
-                      <Badge tone={statusTone(request.status)}>{request.status}</Badge>
-                    </Td>
-                    <Td className="font-mono text-xs">{request.errorCode ?? ""}</Td>
-                    <Td className="whitespace-nowrap">{request.latencyMs} ms</Td>
-                    <Td className="whitespace-nowrap text-xs">{request.keyName ?? "—"}</Td>
-                    <Td className="font-mono text-xs break-all">{request.requestId}</Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          )}
+          <DataTable
+            caption="Recent requests"
+            columns={["Time (UTC)", "Method", "Route", "Status", "Error code", "Latency", "Key", "Request id"]}
+            rows={log.items}
+            empty={{ title: "No matching requests", description: search.status || apiKeyId ? "Nothing matches these filters yet." : "Requests appear here a moment after they are made." }}
+          >
+            {(request) => (
+              <tr key={request.id}>
+                <Td className="whitespace-nowrap font-mono text-xs">
+                  <RequestLink href={`${base}/requests/${request.id}`} at={request.createdAt} />
+                </Td>
+                <Td className="font-mono text-xs">{request.method}</Td>
+                <Td className="font-mono text-xs break-all">{request.route.replace(/^[A-Z]+ /, "")}</Td>
+                <Td>
+                  <Badge tone={statusTone(request.status)}>{request.status}</Badge>
+                </Td>
+                <Td className="font-mono text-xs">{request.errorCode ?? ""}</Td>
+                <Td className="whitespace-nowrap">{request.latencyMs} ms</Td>
+                <Td className="whitespace-nowrap text-xs">{request.keyName ?? "—"}</Td>
+                <Td className="font-mono text-xs break-all">{request.requestId}</Td>
+              </tr>
+            )}
+          </DataTable>
           {log.nextCursor ? (
             <Link className="inline-block text-sm font-medium text-teal-800 underline underline-offset-2" href={query({ cursor: log.nextCursor })}>
               Older requests
