@@ -45,7 +45,7 @@ const restrict = (files, patterns) => ({ files, rules: { "no-restricted-imports"
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
-  { ignores: [".next/**", ".data/**", "lib/db/generated/**", "node_modules/**", "playwright-report/**", "test-results/**"] },
+  { ignores: [".next/**", ".data/**", "lib/db/generated/**", "node_modules/**", "packages/sdk/dist/**", "playwright-report/**", "test-results/**"] },
   restrict(["**/*.{ts,tsx,mjs}"], [throughIndex]),
   restrict(["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"], [throughIndex, noDatabase]),
   restrict(["lib/*.ts"], [throughIndex, noApp]),

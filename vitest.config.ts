@@ -1,7 +1,9 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-const alias = { "@": path.resolve(import.meta.dirname) };
+// In the repository the SDK is used from its source (tsconfig paths say the same for tsc and tsx); the published
+// package is its tsc build, made by `npm run sdk:build` in the test command.
+const alias = { "@chartkey/sdk": path.resolve(import.meta.dirname, "packages/sdk/src/index.ts"), "@": path.resolve(import.meta.dirname) };
 const exclude = ["node_modules/**", ".next/**", "e2e/**", ".data/**"];
 // A fixed secret for tests only; deployments set their own (npm start generates one into .env.local).
 const env = { CHARTKEY_SECRET: "test-only-secret-0123456789abcdefghijklmnopqrstuvwxyz", NODE_ENV: "test" as const };

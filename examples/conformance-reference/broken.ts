@@ -2,12 +2,21 @@
 // each fails exactly the one check its mistake breaks (test/conformance-reference.int.test.ts).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type http from "node:http";
+import { Chartkey } from "@chartkey/sdk";
 import { ReferenceIntegration, type WebhookEvent } from "./integration";
 
-/** Retries a 429 after a fixed 100 ms instead of Retry-After. Fails `retry_after`. */
+/** Turns the SDK's retries off and retries a 429 after a fixed 100 ms instead of Retry-After. Fails `retry_after`. */
 export class IgnoresRetryAfter extends ReferenceIntegration {
-  protected override retryDelayMs(): number {
-    return 100;
+  protected override client(): Chartkey {
+    const fixedDelay: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      for (let attempt = 1; ; attempt++) {
+        const response = await fetch(request.clone());
+        if (response.status !== 429 || attempt >= 5) return response;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    return new Chartkey({ apiKey: this.options.apiKey, baseUrl: this.options.apiBase, maxRetries: 0, fetch: fixedDelay });
   }
 }
 
@@ -53,6 +62,6 @@ export class RejectsRedelivery extends ReferenceIntegration {
 /** On records.updated, reads the whole category again instead of the change feed. Fails `change_feed`. */
 export class RereadsWholeCategory extends ReferenceIntegration {
   protected override async syncChanges(subject: string, categories: string[]): Promise<void> {
-    for (const category of categories) await this.readCategory(subject, category);
+    for (const category of categories) await this.sync(subject, category, null);
   }
 }

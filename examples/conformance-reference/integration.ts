@@ -1,9 +1,10 @@
 // A reference Chartkey integration that passes every conformance check: a Connect session, record reads that honour
 // Retry-After, a stop on revocation, a Standard Webhooks receiver, and the change feed from the saved changeCursor.
-// It uses only fetch, node:http and the public `standardwebhooks` package, as any server-side integration can.
+// It uses @chartkey/sdk (retries, the change feed, webhook verification) and node:http, as any server-side
+// integration can.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Webhook } from "standardwebhooks";
+import { Chartkey, isChartkeyError, verifyWebhook, type Category, type HealthRecord, type WebhookEvent } from "@chartkey/sdk";
 
 export type IntegrationOptions = {
   /** The API base, e.g. http://localhost:3000/api/v1. */
@@ -18,8 +19,7 @@ export type IntegrationOptions = {
   categories?: string[];
 };
 
-export type WebhookEvent = { id: string; type: string; timestamp: string; environment: string; data: Record<string, unknown> };
-type Page = { data: Array<{ id?: string; recordId?: string; record?: unknown }>; hasMore: boolean; nextCursor: string | null; meta?: { changeCursor: string } };
+export type { WebhookEvent };
 
 /** Thrown to stop work on a subject whose consent ended. */
 class SubjectGone extends Error {}
@@ -32,7 +32,7 @@ type SubjectState = { granted: Set<string>; records: Map<string, Map<string, unk
 
 export class ReferenceIntegration {
   readonly options: Required<IntegrationOptions>;
-  private readonly verifier: Webhook;
+  protected readonly chartkey: Chartkey;
   private readonly seenWebhookIds = new Set<string>();
   private readonly subjects = new Map<string, SubjectState>();
   private server: http.Server | null = null;
@@ -41,7 +41,7 @@ export class ReferenceIntegration {
 
   constructor(options: IntegrationOptions) {
     this.options = { port: 0, categories: ["medications", "allergies", "labs", "conditions"], ...options };
-    this.verifier = new Webhook(options.signingSecret);
+    this.chartkey = this.client();
   }
 
   /** Starts the webhook receiver; returns its URL (set it as the application's webhook URL). */
@@ -65,8 +65,7 @@ export class ReferenceIntegration {
 
   /** Creates a Connect session; send the patient to its connectUrl (a conformance run completes it itself). */
   async connect(): Promise<{ id: string; connectUrl: string }> {
-    const response = await this.api("/connect/sessions", { method: "POST", body: JSON.stringify({ categories: this.options.categories }) });
-    return (await response.json()) as { id: string; connectUrl: string };
+    return this.chartkey.createConnectSession({ categories: this.options.categories as Category[] });
   }
 
   /** The records kept for a subject, by category (empty once its consent ended). */
@@ -96,7 +95,7 @@ export class ReferenceIntegration {
 
   /** Standard Webhooks verification: signature over id, timestamp and the raw body, with the 5-minute tolerance. */
   protected verify(body: string, headers: http.IncomingHttpHeaders): WebhookEvent {
-    return this.verifier.verify(body, headers as Record<string, string>) as WebhookEvent;
+    return verifyWebhook(body, headers, this.options.signingSecret);
   }
 
   protected duplicate(): { status: number; text: string } {
@@ -122,92 +121,58 @@ export class ReferenceIntegration {
 
   // ---- Reading ---------------------------------------------------------------------------------------------
 
-  /** Every category page by page; the first page's changeCursor is saved, so the feed replays what changed since. */
+  /** Every category in full; syncCategory saves the first page's changeCursor, so the feed replays what changed since. */
   protected async initialSync(subject: string, categories: string[]): Promise<void> {
     for (const category of categories) this.state(subject).granted.add(category);
-    for (const category of categories) await this.readCategory(subject, category);
-  }
-
-  protected async readCategory(subject: string, category: string): Promise<void> {
-    const state = this.state(subject);
-    const records = new Map<string, unknown>();
-    let cursor: string | null = null;
-    let changeCursor: string | null = null;
-    do {
-      const query: string = `?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-      const page = await this.read<Page>(subject, `/users/${subject}/records/${category}${query}`);
-      if (!page) return; // not shared (outside the consent): nothing to keep
-      changeCursor ??= page.meta?.changeCursor ?? null;
-      for (const record of page.data) records.set(String(record.id), record);
-      cursor = page.hasMore ? page.nextCursor : null;
-    } while (cursor);
-    state.records.set(category, records);
-    if (changeCursor) state.cursors.set(category, changeCursor);
+    for (const category of categories) await this.sync(subject, category, null);
   }
 
   /**
    * records.updated: the change feed from each shared category's saved cursor, applied in order; the cursor moves
-   * on. Categories the consent does not share are not read.
+   * on. A category never read yet gets its first full read. Categories the consent does not share are not read.
    */
   protected async syncChanges(subject: string, categories: string[]): Promise<void> {
     const state = this.state(subject);
     for (const category of categories.filter((name) => state.granted.size === 0 || state.granted.has(name))) {
-      const saved = state.cursors.get(category);
-      if (!saved) {
-        await this.readCategory(subject, category); // never read yet: its first full read
-        continue;
-      }
-      let cursor: string = saved;
-      for (;;) {
-        const page: Page | null = await this.read<Page>(subject, `/users/${subject}/records/${category}/changes?limit=100&cursor=${encodeURIComponent(cursor)}`);
-        if (!page) return;
-        const records = state.records.get(category) ?? new Map<string, unknown>();
-        for (const change of page.data) {
-          if (change.record === null) records.delete(String(change.recordId));
-          else records.set(String(change.recordId), change.record);
-        }
-        state.records.set(category, records);
-        if (page.nextCursor) cursor = page.nextCursor;
-        state.cursors.set(category, cursor);
-        if (!page.hasMore) break;
-      }
+      await this.sync(subject, category, state.cursors.get(category) ?? null);
     }
   }
 
   /**
-   * One record read: refused before sending once the subject's consent ended; a 404 means it ended (stop); a 403 is
-   * a category outside the consent (skip it). Other errors throw.
+   * One category brought up to date with the SDK. Work on a subject whose consent ended stops before the next
+   * request; a 404 means it ended (stop and forget); a 403 is a category outside the consent (skip it).
    */
-  protected async read<T>(subject: string, path: string): Promise<T | null> {
-    if (this.state(subject).revoked) throw new SubjectGone(subject);
-    const response = await this.api(path);
-    if (response.status === 404) {
-      this.onConsentEnded(subject);
-      throw new SubjectGone(subject);
-    }
-    if (response.status === 403) return null;
-    return (await response.json()) as T;
-  }
-
-  /** One API call; a 429 is retried after its Retry-After, up to five times. */
-  protected async api(path: string, init: RequestInit = {}): Promise<Response> {
-    for (let attempt = 1; ; attempt++) {
-      const response = await fetch(`${this.options.apiBase}${path}`, {
-        ...init,
-        headers: { authorization: `Bearer ${this.options.apiKey}`, "content-type": "application/json", ...init.headers },
+  protected async sync(subject: string, category: string, cursor: string | null): Promise<void> {
+    const state = this.state(subject);
+    const live = () => {
+      if (state.revoked) throw new SubjectGone(subject);
+    };
+    live();
+    const records = cursor ? (state.records.get(category) ?? new Map<string, unknown>()) : new Map<string, unknown>();
+    try {
+      await this.chartkey.syncCategory(subject, category as Category, {
+        cursor,
+        upsert: (recordId: string, record: HealthRecord) => void (live(), records.set(recordId, record)),
+        remove: (recordId: string) => void (live(), records.delete(recordId)),
+        saveCursor: (next: string) => {
+          live();
+          state.records.set(category, records);
+          state.cursors.set(category, next);
+        },
       });
-      if (response.status !== 429 || attempt >= 5) {
-        if (!response.ok && response.status !== 404 && response.status !== 403) throw new Error(`${init.method ?? "GET"} ${path}: ${response.status} ${await response.text()}`);
-        return response;
+    } catch (error) {
+      if (isChartkeyError(error) && error.status === 404) {
+        this.onConsentEnded(subject);
+        throw new SubjectGone(subject);
       }
-      await response.arrayBuffer();
-      await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs(Number(response.headers.get("retry-after") ?? "1"))));
+      if (isChartkeyError(error) && error.status === 403) return;
+      throw error;
     }
   }
 
-  /** Retry-After is in seconds; waiting a little longer covers the clocks between here and the server. */
-  protected retryDelayMs(retryAfterSeconds: number): number {
-    return retryAfterSeconds * 1000 + 50;
+  /** The API client: every 429 is retried after its Retry-After (up to five times), creates carry an Idempotency-Key. */
+  protected client(): Chartkey {
+    return new Chartkey({ apiKey: this.options.apiKey, baseUrl: this.options.apiBase, maxRetries: 5 });
   }
 
   // ---- Per-subject work, one task at a time ------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { documentedErrors, documentedHeaders, type OperationDeclaration, type ResponseDeclaration } from "@/lib/api";
-import { ERROR_STATUS, errorTypeForStatus, type ErrorCode } from "@/lib/http";
+import { ERROR_STATUS, errorTypeForStatus, HEADER, type ErrorCode } from "@/lib/http";
 import { errorEnvelopeSchema } from "./common-schemas";
 import type { OpenApiDocument, OpenApiMethod, OpenApiOperation, OpenApiParameter, OpenApiResponse } from "./document-types";
 import { SchemaComponents, type JsonSchema } from "./schema-components";
@@ -112,12 +112,25 @@ function successResponse(response: ResponseDeclaration, headerNames: string[], c
   };
 }
 
+/** The header an idempotent create honours (the pipeline reads it for every operation declared `idempotent`). */
+const idempotencyHeaders = z.object({
+  [HEADER.idempotencyKey]: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      "Any unique string of yours, at most 200 characters, scoped to the application and environment. A retry with the same key and body " +
+        "answers the first result (Idempotent-Replayed: true) instead of creating again; the same key with another body is 409 idempotency_conflict.",
+    ),
+});
+
 /** Path, query and header parameters, read off the zod objects the pipeline parses them with (headers: the handler). */
 function parameters(operation: OperationDeclaration, components: SchemaComponents): Pick<OpenApiOperation, "parameters"> {
   const list = [
     ...fields(operation.params, "path", components),
     ...fields(operation.query, "query", components),
     ...fields(operation.requestHeaders, "header", components),
+    ...(operation.idempotent ? fields(idempotencyHeaders, "header", components) : []),
   ];
   return list.length > 0 ? { parameters: list } : {};
 }
