@@ -137,6 +137,29 @@ describe("class 5: claims", () => {
     expect(eob.supportingInfo).toHaveLength(3);
   });
 
+  it("keeps DRG, type of bill, admission type, discharge status and days supply coded (CARIN BB C4BBSupportingInfoType)", () => {
+    // No published CARIN BB JSON example carries these categories: the inpatient example gets them here, with the
+    // IG's code systems (C4BBSupportingInfoType; MS-DRG; NUBC type of bill, priority of admission, discharge status).
+    const bundle = JSON.parse(fs.readFileSync(path.join(FIXTURES, "carin-bb-examples.json"), "utf8")) as { entry: { resource: { resourceType: string; supportingInfo?: object[] } }[] };
+    const carinType = (code: string) => ({ coding: [{ system: "http://hl7.org/fhir/us/carin-bb/CodeSystem/C4BBSupportingInfoType", code }] });
+    const coded = (system: string, code: string) => ({ coding: [{ system, code }] });
+    const inpatient = bundle.entry.find((entry) => entry.resource.resourceType === "ExplanationOfBenefit")!.resource;
+    inpatient.supportingInfo = [
+      { sequence: 4, category: carinType("drg"), code: coded("https://www.cms.gov/Medicare/Medicare-Fee-for-Service-Payment/AcuteInpatientPPS/MS-DRG-Classifications-and-Software", "871") },
+      { sequence: 5, category: carinType("typeofbill"), code: coded("https://www.nubc.org/CodeSystem/TypeOfBill", "0111") },
+      { sequence: 6, category: carinType("admtype"), code: coded("https://www.nubc.org/CodeSystem/PriorityTypeOfAdmitOrVisit", "1") },
+      { sequence: 7, category: carinType("discharge-status"), code: coded("https://www.nubc.org/CodeSystem/PatDischargeStatus", "01") },
+      { sequence: 8, category: carinType("dayssupply"), valueQuantity: { value: 30 } },
+    ];
+    const claim = recordOf(normalizeBundle(bundle, TEST_SOURCE, TEST_SCOPE), "claims", "InpatientEOBExample1");
+    const byCategory = Object.fromEntries(claim.supportingInfo.map((info) => [info.category?.codings[0]?.code, info]));
+    expect(byCategory.drg?.code?.codings[0]).toMatchObject({ system: expect.stringContaining("MS-DRG"), code: "871" });
+    expect(byCategory.typeofbill?.code?.codings[0]).toMatchObject({ system: "https://www.nubc.org/CodeSystem/TypeOfBill", code: "0111" });
+    expect(byCategory.admtype?.code?.codings[0]?.code).toBe("1");
+    expect(byCategory["discharge-status"]?.code?.codings[0]?.code).toBe("01");
+    expect(byCategory.dayssupply?.value).toMatchObject({ type: "quantity", value: 30 });
+  });
+
   it("keeps the care team and the provider, by name", () => {
     expect(eob.provider).toBe("Green Medical Group");
     expect(eob.careTeam.map((member) => [member.provider, member.role?.codings[0]?.code])).toEqual([
