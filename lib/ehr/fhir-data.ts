@@ -1,6 +1,6 @@
 import type { FhirResource } from "fhir/r4";
 import { NORMALIZERS } from "@/lib/records";
-import { heldResources } from "@/lib/sandbox";
+import { heldResources, sourceOutline } from "@/lib/sandbox";
 import { currentEhrPatientPhase } from "./patient-phase";
 import { ehrPatients, type EhrPatient } from "./patients";
 
@@ -22,7 +22,7 @@ export function searchableTypes(providerId: string): string[] {
   const cached = typesByProvider.get(providerId);
   if (cached) return cached;
   const held = ehrPatients(providerId).flatMap((patient) =>
-    Array.from({ length: patient.phases }, (_, phase) => heldResources(patient.scenarioId, patient.sourceKey, phase).map((resource) => resource.resourceType)).flat(),
+    Array.from({ length: patient.phases }, (_, phase) => sourceOutline(patient.scenarioId, patient.sourceKey, phase).map((resource) => resource.resourceType)).flat(),
   );
   const types = [...new Set([...held, ...Object.keys(NORMALIZERS)])].sort();
   typesByProvider.set(providerId, types);

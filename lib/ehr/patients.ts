@@ -1,6 +1,6 @@
 import type { FhirResource, Patient } from "fhir/r4";
 import { resourceDisplayName } from "@/lib/records";
-import { heldResources, SCENARIOS } from "@/lib/sandbox";
+import { SCENARIOS, sourceOutline } from "@/lib/sandbox";
 
 /**
  * One synthetic patient of a health system: a scenario source whose provider is that system. `patientKey`
@@ -30,7 +30,7 @@ function patientOf(resources: readonly FhirResource[], scenarioId: string, sourc
 function allPatients(): EhrPatient[] {
   registry ??= SCENARIOS.flatMap((scenario) =>
     scenario.sources.map((source) => {
-      const patient = patientOf(heldResources(scenario.id, source.key, 0), scenario.id, source.key);
+      const patient = patientOf(sourceOutline(scenario.id, source.key, 0), scenario.id, source.key);
       return {
         providerId: source.providerId,
         patientKey: `${scenario.id}.${source.key}`,

@@ -25,7 +25,7 @@ const REPEATED = new Set(["Encounter", "Observation", "Procedure"]);
  * `resources`, so every run imports the same history.
  */
 export function longHistoryBundle(resources: number): Bundle {
-  const bundle = JSON.parse(JSON.stringify(baselineAdultBundle).replaceAll(SOURCE_PREFIX, PREFIX)) as Bundle;
+  const bundle = longHistoryBase();
   const entries = bundle.entry ?? [];
   const visit = entries.filter((entry): entry is BundleEntry & { resource: VisitResource } => REPEATED.has(entry.resource?.resourceType ?? ""));
   const extra = Math.max(0, resources - entries.length);
@@ -44,6 +44,14 @@ export function longHistoryBundle(resources: number): Bundle {
   bundle.id = resources === LONG_HISTORY_RESOURCES ? "long-history-bundle" : `long-history-${resources}-bundle`;
   bundle.entry = [...entries, ...copies];
   return bundle;
+}
+
+/**
+ * What a long history is grown from: the baseline-adult Bundle under long-history ids. Its Patient is the long
+ * history's, and it holds every resource type the long history does (the rest are copies of its visits).
+ */
+export function longHistoryBase(): Bundle {
+  return JSON.parse(JSON.stringify(baselineAdultBundle).replaceAll(SOURCE_PREFIX, PREFIX)) as Bundle;
 }
 
 /** The resource as it was recorded at the visit `days` earlier, the `round`th copy of it. */

@@ -13,7 +13,7 @@ import multiSourceOverlapPhases from "@/fixtures/phases/multi-source-overlap.jso
 import pediatricChildPhases from "@/fixtures/phases/pediatric-child.json" with { type: "json" };
 import sourceUnavailablePhases from "@/fixtures/phases/source-unavailable.json" with { type: "json" };
 import { CATEGORIES, type Category } from "@/lib/records";
-import { LONG_HISTORY_RESOURCES, longHistoryBundle } from "./long-history";
+import { LONG_HISTORY_RESOURCES, longHistoryBase, longHistoryBundle } from "./long-history";
 
 /**
  * The sandbox and demo scenario manifest and its fixtures (docs/contract.md, Scenarios). The clinical data lives in
@@ -392,6 +392,19 @@ export function heldResources(id: string, sourceKey: string, phase: number): rea
     held.set(key, resources);
   }
   return resources;
+}
+
+let longHistoryOutline: readonly FhirResource[] | undefined;
+
+/**
+ * Enough of what a source holds at a phase to describe it: its Patient and every resource type it holds. Shared and
+ * read only, like `heldResources`. For long-history, the base it is grown from, so a health system's patient list
+ * and capability statement never wait for ten thousand resources to be generated.
+ */
+export function sourceOutline(id: string, sourceKey: string, phase: number): readonly FhirResource[] {
+  if (id !== "long-history") return heldResources(id, sourceKey, phase);
+  longHistoryOutline ??= (longHistoryBase().entry ?? []).flatMap((entry) => (entry.resource ? [entry.resource] : []));
+  return longHistoryOutline;
 }
 
 function phaseResources(id: string, sourceKey: string, phase: number): FhirResource[] {
