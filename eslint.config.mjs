@@ -40,6 +40,26 @@ const noDevDependencies = {
   },
 };
 
+// Process-wide state lives in lib/process-state.ts only: the platform's modules are loaded more than once in one
+// process (the platform server's graph and Next.js's bundles), so a module-level variable, an empty container at
+// module level or a property of globalThis would exist once per copy. Constants and lookups built from data are fine.
+const moduleLevel = ":matches(Program, ExportNamedDeclaration) > VariableDeclaration";
+const emptyContainer = "NewExpression[callee.name=/^(Map|Set|WeakMap|WeakSet|AsyncLocalStorage)$/][arguments.length=0], ArrayExpression[elements.length=0]";
+const stateMessage = "Process-wide state is one instance by construction: keep it in processState() (lib/process-state.ts).";
+const processWideState = {
+  files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}", "proxy.ts"],
+  ignores: ["**/*.test.ts", "lib/process-state.ts"],
+  rules: {
+    "no-restricted-syntax": [
+      "error",
+      { selector: `${moduleLevel}[kind='let']`, message: stateMessage },
+      { selector: `${moduleLevel} > VariableDeclarator > :matches(${emptyContainer})`, message: stateMessage },
+      { selector: `${moduleLevel} > VariableDeclarator > :matches(TSAsExpression, TSSatisfiesExpression) > :matches(${emptyContainer})`, message: stateMessage },
+      { selector: "Identifier[name='globalThis']", message: stateMessage },
+    ],
+  },
+};
+
 const restrict = (files, patterns) => ({ files, rules: { "no-restricted-imports": ["error", { patterns }] } });
 
 const config = [
@@ -53,6 +73,7 @@ const config = [
   restrict(["lib/*/*/*.{ts,tsx}"], [throughIndex, noApp, outOfDomain(2)]),
   restrict(["lib/*/*/*/*.{ts,tsx}"], [throughIndex, noApp, outOfDomain(3)]),
   noDevDependencies,
+  processWideState,
 ];
 
 export default config;

@@ -50,6 +50,34 @@ describe("module boundaries are enforced by ESLint", () => {
   });
 });
 
+describe("process-wide state is one instance by construction", () => {
+  const stateErrors = (filePath: string, source: string) => ruleErrors("no-restricted-syntax", filePath, source);
+
+  it("a module keeps no state of its own: no module-level let, empty container or globalThis", async () => {
+    for (const source of [
+      "let cached = 0;\nexport const read = () => cached;\n",
+      "const seen = new Map<string, number>();\nexport const read = () => seen;\n",
+      "export const errors: Error[] = [];\n",
+      "const store = globalThis as { x?: number };\nexport const read = () => store.x;\n",
+    ]) {
+      expect(await stateErrors("lib/demo/example.ts", source), source).toHaveLength(1);
+      expect(await stateErrors("app/example/page.tsx", source), source).toHaveLength(1);
+    }
+  });
+
+  it("state kept through processState(), constants, lookups built from data and function-local state are fine", async () => {
+    const source = [
+      'import { processState } from "@/lib/process-state";',
+      'const seen = processState("demo.seen", () => new Map<string, number>());',
+      'const CODES = new Set(["a", "b"]);',
+      "export const read = () => { let count = 0; const local = new Map(); count += local.size; return [seen, CODES, count]; };",
+      "",
+    ].join("\n");
+    expect(await stateErrors("lib/demo/example.ts", source)).toEqual([]);
+    expect(await stateErrors("lib/demo/example.test.ts", "let shared = 0;\nexport const read = () => shared;\n")).toEqual([]);
+  });
+});
+
 /** Runtime imports between lib/ domains (type-only imports vanish at build time and may point anywhere). */
 function domainGraph(): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();

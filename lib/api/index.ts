@@ -5,5 +5,6 @@ export { FHIR_PROFILE, NO_STORE, PLATFORM_PROFILE, PUBLIC_PROFILE, type Profile,
 export { route, type DeclaredHandler, type Handler, type HandlerArgs, type NextRouteContext } from "./route";
 export { serve, unknownPath, type RouteExports } from "./serve";
 export { documentedErrors, documentedHeaders } from "./documented";
-export { apiDispatcher, setApiDispatcher, type ApiDispatcher } from "./dispatch";
+export type { ApiDispatcher } from "./dispatch";
+export { routeTable, type RouteTable } from "./route-table";
 export { pathId } from "./path-id";

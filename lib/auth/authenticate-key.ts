@@ -5,6 +5,7 @@ import { ApiError, KEY_POLICY, rateLimited, rateLimitHeaders, type RateLimitPoli
 import { hashApiKey, keyEnvironment, type Environment } from "./api-key-format";
 import { KeyCache } from "./key-cache";
 import { keyAdmission, keyLookup, touchKey, type KeyRow } from "./key-sql";
+import { processState } from "@/lib/process-state";
 
 export type KeyAuth = {
   kind: "key";
@@ -149,12 +150,9 @@ function toKeyAuth(key: KeyRow, environment: Environment): KeyAuth {
   });
 }
 
-// The process's own: on the process's pool, with its cache listening on the process's notification connection.
-const globalForKeys = globalThis as typeof globalThis & { __chartkeyKeys?: KeyAuthenticator };
-
+/** The process's own: on the process's pool, with its cache listening on the process's notification connection. */
 export function keyAuthenticator(): KeyAuthenticator {
-  globalForKeys.__chartkeyKeys ??= new KeyAuthenticator(pgPool, new KeyCache(notificationListener));
-  return globalForKeys.__chartkeyKeys;
+  return processState("auth.key-authenticator", () => new KeyAuthenticator(pgPool, new KeyCache(notificationListener)));
 }
 
 /** Resolves `Authorization: Bearer <key>` with this process's authenticator (see KeyAuthenticator.authenticate). */

@@ -1,6 +1,7 @@
 import PgBoss from "pg-boss";
 import { JOBS } from "./registered-jobs";
 import { assertDistinctQueues, type JobDefinition } from "./registry";
+import { processState } from "@/lib/process-state";
 
 /**
  * A started pg-boss instance on the platform's database with a queue for every registered job. pg-boss keeps its
@@ -39,4 +40,4 @@ async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 5): Promise<
 }
 
 /** Errors pg-boss raised in the background, drained by the worker's logger. */
-export const queueErrors: Error[] = [];
+export const queueErrors = processState("jobs.queue-errors", (): Error[] => []);
