@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
 
 // Module boundaries (docs/architecture.md): another domain is reached only through its index (`@/lib/<domain>`);
 // pages and components never touch the database; nothing in lib/ depends on the app that serves it.
@@ -60,6 +62,19 @@ const processWideState = {
   },
 };
 
+// No import cycles, at file level: a cycle's modules cannot be loaded or understood one at a time, and evaluation
+// order inside it decides what is still undefined. Compositions (the job worker's jobs, the API's dispatch tables)
+// import the domains; the domains never import their composition. Type-only imports vanish at build time.
+const noCycles = {
+  files: ["**/*.{ts,tsx}"],
+  plugins: { "import-x": importX },
+  settings: {
+    ...importX.flatConfigs.typescript.settings,
+    "import-x/resolver-next": [createTypeScriptImportResolver({ project: new URL("./tsconfig.json", import.meta.url).pathname })],
+  },
+  rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+};
+
 const restrict = (files, patterns) => ({ files, rules: { "no-restricted-imports": ["error", { patterns }] } });
 
 const config = [
@@ -74,6 +89,7 @@ const config = [
   restrict(["lib/*/*/*/*.{ts,tsx}"], [throughIndex, noApp, outOfDomain(3)]),
   noDevDependencies,
   processWideState,
+  noCycles,
 ];
 
 export default config;

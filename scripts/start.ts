@@ -13,6 +13,7 @@ Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV || "production" });
 const { seedDevelopment } = await import("@/lib/applications");
 const { closeDb, openPlatformDatabase, platformDataDir } = await import("@/lib/db");
 const { startWorker } = await import("@/lib/jobs");
+const { JOBS } = await import("./platform-jobs");
 const { trustedProxyHops } = await import("@/lib/config");
 const { closePlatformServer, createPlatformServer, directApiHandler, prepareNextApp } = await import("@/lib/server");
 const { flushRequestLog } = await import("@/lib/http");
@@ -76,7 +77,7 @@ try {
   // A database server this process has just started has no other worker on it: the jobs still marked active there
   // were cut short by a crash of the previous launcher, and run again now rather than after they expire.
   const serverJustStarted = database.origin === "embedded";
-  running.worker = process.env.CHARTKEY_WORKER === "off" ? undefined : await startWorker(database.url, undefined, { serverJustStarted });
+  running.worker = process.env.CHARTKEY_WORKER === "off" ? undefined : await startWorker(database.url, JOBS, { serverJustStarted });
   running.next = await prepareNextApp({ dir: process.cwd(), port, hostname: "localhost" });
   // API requests go straight to their families' dispatch tables, skipping Next's router (docs/architecture.md,
   // "Keyed requests"); CHARTKEY_API_DIRECT=off sends them through Next.js, whose catch-all route files serve the

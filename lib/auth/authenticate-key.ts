@@ -3,24 +3,10 @@ import type pg from "pg";
 import { notificationListener, pgPool } from "@/lib/db";
 import { ApiError, KEY_POLICY, rateLimited, rateLimitHeaders, type RateLimitPolicy } from "@/lib/http";
 import { hashApiKey, keyEnvironment, type Environment } from "./api-key-format";
+import type { KeyAuth } from "./key-auth";
 import { KeyCache } from "./key-cache";
 import { keyAdmission, keyLookup, touchKey, type KeyRow } from "./key-sql";
 import { processState } from "@/lib/process-state";
-
-export type KeyAuth = {
-  kind: "key";
-  apiKeyId: string;
-  environment: Environment;
-  conformanceRunId: string | null;
-  application: {
-    id: string;
-    name: string;
-    status: "sandbox" | "active" | "suspended";
-    productionEnabled: boolean;
-    categoryAllowlist: string[];
-    syncMode: "one_time" | "continuous";
-  };
-};
 
 /** What counting a request against the key's limit found: its RateLimit headers, or that the key changed. */
 export type KeyAdmission = { headers: Record<string, string> } | "changed";

@@ -1,5 +1,4 @@
 import PgBoss from "pg-boss";
-import { JOBS } from "./registered-jobs";
 import { assertDistinctQueues, type JobDefinition } from "./registry";
 import { processState } from "@/lib/process-state";
 
@@ -8,7 +7,7 @@ import { processState } from "@/lib/process-state";
  * tables in its own `pgboss` schema and migrates them itself, so any number of app and worker processes share one
  * queue through PostgreSQL.
  */
-export async function startQueue(databaseUrl: string, jobs: readonly JobDefinition[] = JOBS): Promise<PgBoss> {
+export async function startQueue(databaseUrl: string, jobs: readonly JobDefinition[]): Promise<PgBoss> {
   assertDistinctQueues(jobs);
   const boss = new PgBoss({ connectionString: databaseUrl, application_name: "chartkey-worker", max: 4 });
   // pg-boss reports transient connection trouble as events; an unhandled `error` event would crash the process.
