@@ -93,6 +93,48 @@ function domainGraph(): Map<string, Set<string>> {
   return graph;
 }
 
+/**
+ * Every import between the platform's own files, type-only ones included (ESLint's import-x/no-cycle sees only
+ * runtime imports): `./x` and `@/x` resolved to `x.ts`, `x.tsx` or `x/index.ts`.
+ */
+function fileGraph(): Map<string, string[]> {
+  const files = ["lib", "app", "components", "scripts"].flatMap((folder) =>
+    fs
+      .readdirSync(folder, { recursive: true, encoding: "utf8" })
+      .map((file) => path.join(folder, file))
+      .filter((file) => /\.tsx?$/.test(file) && !file.includes(".test.") && !file.includes(`${path.sep}generated${path.sep}`)),
+  );
+  const known = new Set(files);
+  const resolve = (spec: string, from: string) => {
+    const base = spec.startsWith("@/") ? spec.slice(2) : spec.startsWith(".") ? path.join(path.dirname(from), spec) : null;
+    return base === null ? undefined : [`${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")].find((candidate) => known.has(candidate));
+  };
+  return new Map(
+    files.map((file) => {
+      const source = fs.readFileSync(file, "utf8");
+      const targets = [...source.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)"/gms)].flatMap((match) => resolve(match[1]!, file) ?? []);
+      return [file, targets];
+    }),
+  );
+}
+
+describe("the platform's files form no import cycle", () => {
+  it("no file imports, directly or not, a file that imports it back, not even for types", () => {
+    const graph = fileGraph();
+    const done = new Set<string>();
+    const cycles: string[] = [];
+    const visit = (file: string, trail: string[]) => {
+      if (trail.includes(file)) return void cycles.push([...trail.slice(trail.indexOf(file)), file].join(" -> "));
+      if (done.has(file)) return;
+      for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+      done.add(file);
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(graph.size).toBeGreaterThan(300);
+    expect(cycles).toEqual([]);
+  });
+});
+
 describe("the domains form layers", () => {
   it("no domain imports, directly or not, a domain that imports it back", () => {
     const graph = domainGraph();
