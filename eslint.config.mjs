@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
 
 // Module boundaries (docs/architecture.md): another domain is reached only through its index (`@/lib/<domain>`);
 // pages and components never touch the database; nothing in lib/ depends on the app that serves it.
@@ -40,6 +42,39 @@ const noDevDependencies = {
   },
 };
 
+// Process-wide state lives in lib/process-state.ts only: the platform's modules are loaded more than once in one
+// process (the platform server's graph and Next.js's bundles), so a module-level variable, an empty container at
+// module level or a property of globalThis would exist once per copy. Constants and lookups built from data are fine.
+const moduleLevel = ":matches(Program, ExportNamedDeclaration) > VariableDeclaration";
+const emptyContainer = "NewExpression[callee.name=/^(Map|Set|WeakMap|WeakSet|AsyncLocalStorage)$/][arguments.length=0], ArrayExpression[elements.length=0]";
+const stateMessage = "Process-wide state is one instance by construction: keep it in processState() (lib/process-state.ts).";
+const processWideState = {
+  files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}", "proxy.ts"],
+  ignores: ["**/*.test.ts", "lib/process-state.ts"],
+  rules: {
+    "no-restricted-syntax": [
+      "error",
+      { selector: `${moduleLevel}[kind='let']`, message: stateMessage },
+      { selector: `${moduleLevel} > VariableDeclarator > :matches(${emptyContainer})`, message: stateMessage },
+      { selector: `${moduleLevel} > VariableDeclarator > :matches(TSAsExpression, TSSatisfiesExpression) > :matches(${emptyContainer})`, message: stateMessage },
+      { selector: "Identifier[name='globalThis']", message: stateMessage },
+    ],
+  },
+};
+
+// No import cycles, at file level: a cycle's modules cannot be loaded or understood one at a time, and evaluation
+// order inside it decides what is still undefined. Compositions (the job worker's jobs, the API's dispatch tables)
+// import the domains; the domains never import their composition. Type-only imports vanish at build time.
+const noCycles = {
+  files: ["**/*.{ts,tsx}"],
+  plugins: { "import-x": importX },
+  settings: {
+    ...importX.flatConfigs.typescript.settings,
+    "import-x/resolver-next": [createTypeScriptImportResolver({ project: new URL("./tsconfig.json", import.meta.url).pathname })],
+  },
+  rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+};
+
 const restrict = (files, patterns) => ({ files, rules: { "no-restricted-imports": ["error", { patterns }] } });
 
 const config = [
@@ -53,6 +88,8 @@ const config = [
   restrict(["lib/*/*/*.{ts,tsx}"], [throughIndex, noApp, outOfDomain(2)]),
   restrict(["lib/*/*/*/*.{ts,tsx}"], [throughIndex, noApp, outOfDomain(3)]),
   noDevDependencies,
+  processWideState,
+  noCycles,
 ];
 
 export default config;

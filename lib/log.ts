@@ -1,12 +1,11 @@
 import pino from "pino";
+import { processState } from "@/lib/process-state";
 
 // Standard output, written asynchronously: each line is handed to a write that completes off the event loop, and
 // lines arriving meanwhile are joined into the next write, so a busy server does not stop for one blocking write
 // system call per request. pino registers a synchronous write of whatever is still queued when the process exits;
-// graceful shutdown also flushes first (flushLog). One destination per process, kept on globalThis: the launcher
-// and the routes Next.js bundled each load this module, and their lines must not interleave mid-write.
-const globalForLog = globalThis as typeof globalThis & { __chartkeyLogDestination?: ReturnType<typeof pino.destination> };
-const destination = (globalForLog.__chartkeyLogDestination ??= pino.destination({ dest: 1, sync: false }));
+// graceful shutdown also flushes first (flushLog). One destination per process: lines must not interleave mid-write.
+const destination = processState("log.destination", () => pino.destination({ dest: 1, sync: false }));
 
 /**
  * The process logger: one JSON line per event. Never pass keys, tokens, secrets or record contents; the redact

@@ -13,8 +13,9 @@ Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV || "production" });
 const { seedDevelopment } = await import("@/lib/applications");
 const { closeDb, openPlatformDatabase, platformDataDir } = await import("@/lib/db");
 const { startWorker } = await import("@/lib/jobs");
+const { JOBS } = await import("./platform-jobs");
 const { trustedProxyHops } = await import("@/lib/config");
-const { closePlatformServer, createPlatformServer, prepareApiRoutes, prepareNextApp } = await import("@/lib/server");
+const { closePlatformServer, createPlatformServer, directApiHandler, prepareNextApp } = await import("@/lib/server");
 const { flushRequestLog } = await import("@/lib/http");
 const { describeFailure, flushLog } = await import("@/lib/log");
 
@@ -76,13 +77,12 @@ try {
   // A database server this process has just started has no other worker on it: the jobs still marked active there
   // were cut short by a crash of the previous launcher, and run again now rather than after they expire.
   const serverJustStarted = database.origin === "embedded";
-  running.worker = process.env.CHARTKEY_WORKER === "off" ? undefined : await startWorker(database.url, undefined, { serverJustStarted });
+  running.worker = process.env.CHARTKEY_WORKER === "off" ? undefined : await startWorker(database.url, JOBS, { serverJustStarted });
   running.next = await prepareNextApp({ dir: process.cwd(), port, hostname: "localhost" });
-  // API requests go straight to their route files' handlers, skipping Next's router (docs/architecture.md, "Keyed
-  // requests"); CHARTKEY_API_DIRECT=off sends them through Next.js like every other request. Either way the route
-  // files are loaded here: MCP tools call their REST twins through them in process.
-  const apiRoutes = await prepareApiRoutes({ appDir: path.resolve("app"), port, hostname: "localhost" });
-  const directApi = process.env.CHARTKEY_API_DIRECT === "off" ? undefined : apiRoutes;
+  // API requests go straight to their families' dispatch tables, skipping Next's router (docs/architecture.md,
+  // "Keyed requests"); CHARTKEY_API_DIRECT=off sends them through Next.js, whose catch-all route files serve the
+  // same tables.
+  const directApi = process.env.CHARTKEY_API_DIRECT === "off" ? undefined : directApiHandler({ port, hostname: "localhost" });
   running.server = createPlatformServer(running.next.handle, trustedProxyHops(), directApi);
   running.server.once("error", (error) => {
     console.error(`server: ${error.message}`);

@@ -4,11 +4,12 @@ import { loadLocalEnv } from "@/lib/config";
 await loadLocalEnv();
 const { closeDb, openPlatformDatabase } = await import("@/lib/db");
 const { startWorker } = await import("@/lib/jobs");
+const { JOBS } = await import("./platform-jobs");
 const { flushLog } = await import("@/lib/log");
 
 const database = await openPlatformDatabase();
 // Alone on a database server it has just started, the worker reruns the jobs a crashed predecessor left active.
-const worker = await startWorker(database.url, undefined, { serverJustStarted: database.origin === "embedded" });
+const worker = await startWorker(database.url, JOBS, { serverJustStarted: database.origin === "embedded" });
 console.log("Chartkey worker running; Ctrl-C stops it.");
 
 // Ctrl-C arrives more than once (the terminal and tsx both send it): stop once.

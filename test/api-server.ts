@@ -1,16 +1,15 @@
-import path from "node:path";
 import { flushRequestLog } from "@/lib/http";
-import { createPlatformServer, prepareApiRoutes, type NextHandler } from "@/lib/server";
+import { createPlatformServer, directApiHandler, type NextHandler } from "@/lib/server";
 import { listenOnFreePort } from "./raw-http";
 
 /**
- * The platform's HTTP server as `npm start` runs it, serving the API families from their route files (pages are not
+ * The platform's HTTP server as `npm start` runs it, serving the API families from their dispatch tables (pages are not
  * served: they answer 404), on a free loopback port. For tests of clients that speak real HTTP to the API.
  */
 export async function startApiServer(options: { trustedProxyHops?: number } = {}) {
   // The URL Next.js would build is on its configured host and port: bind the server first, then tell the handler.
-  const servedAt = { hostname: "localhost", port: 0, appDir: path.join(process.cwd(), "app") };
-  const directApi = await prepareApiRoutes(servedAt);
+  const servedAt = { hostname: "localhost", port: 0 };
+  const directApi = directApiHandler(servedAt);
   const noPages: NextHandler = async (_req, res) => {
     res.statusCode = 404;
     res.end();

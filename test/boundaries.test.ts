@@ -50,6 +50,34 @@ describe("module boundaries are enforced by ESLint", () => {
   });
 });
 
+describe("process-wide state is one instance by construction", () => {
+  const stateErrors = (filePath: string, source: string) => ruleErrors("no-restricted-syntax", filePath, source);
+
+  it("a module keeps no state of its own: no module-level let, empty container or globalThis", async () => {
+    for (const source of [
+      "let cached = 0;\nexport const read = () => cached;\n",
+      "const seen = new Map<string, number>();\nexport const read = () => seen;\n",
+      "export const errors: Error[] = [];\n",
+      "const store = globalThis as { x?: number };\nexport const read = () => store.x;\n",
+    ]) {
+      expect(await stateErrors("lib/demo/example.ts", source), source).toHaveLength(1);
+      expect(await stateErrors("app/example/page.tsx", source), source).toHaveLength(1);
+    }
+  });
+
+  it("state kept through processState(), constants, lookups built from data and function-local state are fine", async () => {
+    const source = [
+      'import { processState } from "@/lib/process-state";',
+      'const seen = processState("demo.seen", () => new Map<string, number>());',
+      'const CODES = new Set(["a", "b"]);',
+      "export const read = () => { let count = 0; const local = new Map(); count += local.size; return [seen, CODES, count]; };",
+      "",
+    ].join("\n");
+    expect(await stateErrors("lib/demo/example.ts", source)).toEqual([]);
+    expect(await stateErrors("lib/demo/example.test.ts", "let shared = 0;\nexport const read = () => shared;\n")).toEqual([]);
+  });
+});
+
 /** Runtime imports between lib/ domains (type-only imports vanish at build time and may point anywhere). */
 function domainGraph(): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
@@ -64,6 +92,48 @@ function domainGraph(): Map<string, Set<string>> {
   }
   return graph;
 }
+
+/**
+ * Every import between the platform's own files, type-only ones included (ESLint's import-x/no-cycle sees only
+ * runtime imports): `./x` and `@/x` resolved to `x.ts`, `x.tsx` or `x/index.ts`.
+ */
+function fileGraph(): Map<string, string[]> {
+  const files = ["lib", "app", "components", "scripts"].flatMap((folder) =>
+    fs
+      .readdirSync(folder, { recursive: true, encoding: "utf8" })
+      .map((file) => path.join(folder, file))
+      .filter((file) => /\.tsx?$/.test(file) && !file.includes(".test.") && !file.includes(`${path.sep}generated${path.sep}`)),
+  );
+  const known = new Set(files);
+  const resolve = (spec: string, from: string) => {
+    const base = spec.startsWith("@/") ? spec.slice(2) : spec.startsWith(".") ? path.join(path.dirname(from), spec) : null;
+    return base === null ? undefined : [`${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")].find((candidate) => known.has(candidate));
+  };
+  return new Map(
+    files.map((file) => {
+      const source = fs.readFileSync(file, "utf8");
+      const targets = [...source.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)"/gms)].flatMap((match) => resolve(match[1]!, file) ?? []);
+      return [file, targets];
+    }),
+  );
+}
+
+describe("the platform's files form no import cycle", () => {
+  it("no file imports, directly or not, a file that imports it back, not even for types", () => {
+    const graph = fileGraph();
+    const done = new Set<string>();
+    const cycles: string[] = [];
+    const visit = (file: string, trail: string[]) => {
+      if (trail.includes(file)) return void cycles.push([...trail.slice(trail.indexOf(file)), file].join(" -> "));
+      if (done.has(file)) return;
+      for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+      done.add(file);
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(graph.size).toBeGreaterThan(300);
+    expect(cycles).toEqual([]);
+  });
+});
 
 describe("the domains form layers", () => {
   it("no domain imports, directly or not, a domain that imports it back", () => {

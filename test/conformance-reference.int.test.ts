@@ -10,9 +10,9 @@ import { sandboxSimulationJob } from "@/lib/simulation";
 import { webhookDeliveryJob } from "@/lib/webhooks";
 import { AcceptsStaleTimestamp, IgnoresRetryAfter, ReadsAfterRevocation, RejectsRedelivery, RejectsUnknownEvents, RereadsWholeCategory } from "@/examples/conformance-reference/broken";
 import { ReferenceIntegration, type IntegrationOptions } from "@/examples/conformance-reference/integration";
+import { startApiServer } from "@/test/api-server";
 import { callDemo } from "@/test/route-calls";
 import { createTestApplication } from "@/test/factories";
-import { serveRouteFiles } from "@/test/route-server";
 import { serveSyntheticEhr } from "@/test/sandbox";
 import { waitFor } from "@/test/webhook-receiver";
 
@@ -28,7 +28,7 @@ type Run = {
 
 serveSyntheticEhr();
 
-let api: Awaited<ReturnType<typeof serveRouteFiles>>;
+let api: Awaited<ReturnType<typeof startApiServer>>;
 let worker: RunningWorker;
 const previousScale = process.env.CHARTKEY_WEBHOOK_TIME_SCALE;
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
   process.env.CHARTKEY_WEBHOOK_TIME_SCALE = "0.001";
   // The integrations' receivers listen on this machine: a developer's local receiver, which needs the opt-in.
   vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
-  api = await serveRouteFiles("api");
+  api = await startApiServer();
   worker = await startWorker(process.env.DATABASE_URL!, [conformanceRunJob, sandboxSimulationJob, sourceImportJob, webhookDeliveryJob]);
 });
 

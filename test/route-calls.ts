@@ -1,4 +1,5 @@
 import { INTERNAL_HEADER } from "@/lib/http";
+import { dispatchApiRequest } from "@/lib/routes";
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
@@ -12,7 +13,7 @@ export function freshAddress(): string {
   return `198.51.${Math.floor(addressCounter / 250)}.${addressCounter % 250}`;
 }
 
-/** Calls a demo route handler the way Next.js does: a Request plus the route's params as a promise. */
+/** Calls a route handler the way Next.js does: a Request plus the route's params as a promise. */
 export async function callDemo(
   handler: RouteHandler,
   path: string,
@@ -37,6 +38,11 @@ export async function callDemo(
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text === "" ? null : JSON.parse(text) };
+}
+
+/** Calls the demo API in process as the platform server does: its dispatch table picks the operation from the path. */
+export function callApi(path: string, options: Omit<Parameters<typeof callDemo>[2], "params"> = {}): Promise<DemoCall> {
+  return callDemo(dispatchApiRequest, path, options);
 }
 
 /** The `error.code` of an error envelope body. */

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll } from "vitest";
-import * as simulateRoute from "@/app/api/v1/connect/sessions/[sessionId]/simulate/route";
-import * as sessionRoute from "@/app/api/v1/connect/sessions/[sessionId]/route";
-import * as sessionsRoute from "@/app/api/v1/connect/sessions/route";
-import * as eventsRoute from "@/app/api/v1/sandbox/subjects/[subject]/events/route";
 import { authenticateKey } from "@/lib/auth";
 import { runSimulation } from "@/lib/simulation";
 import { ensureSandboxProviders } from "@/lib/sources";
-import { bearer, routeContext } from "@/test/factories";
+import { bearer } from "@/test/factories";
 import { serveRouteFiles } from "@/test/route-server";
+import { dispatchApiRequest } from "@/lib/routes";
 
 const BASE = "http://localhost/api/v1";
 export type Json = Record<string, unknown> & { error?: { code: string } };
@@ -36,27 +33,26 @@ export function serveSyntheticEhr(): () => Awaited<ReturnType<typeof serveRouteF
   };
 }
 
-async function call(handler: (request: Request, context: ReturnType<typeof routeContext>) => Promise<Response>, path: string, key: string, params: Record<string, string>, body?: unknown) {
-  const response = await handler(
+async function call(path: string, key: string, body?: unknown) {
+  const response = await dispatchApiRequest(
     new Request(`${BASE}${path}`, {
       method: body === undefined ? "GET" : "POST",
       headers: { ...(bearer(key) as Record<string, string>), ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     }),
-    routeContext(params),
   );
   return { status: response.status, body: (await response.json()) as Json };
 }
 
 export async function createSession(key: string, categories: string[] = ["medications", "allergies", "labs", "conditions"]) {
-  const created = await call(sessionsRoute.POST, "/connect/sessions", key, {}, { categories });
+  const created = await call("/connect/sessions", key, { categories });
   if (created.status !== 201) throw new Error(`session not created: ${JSON.stringify(created.body)}`);
   return created.body as Session;
 }
 
-export const simulate = (key: string, sessionId: string, body: unknown) => call(simulateRoute.POST, `/connect/sessions/${sessionId}/simulate`, key, { sessionId }, body);
-export const getSession = async (key: string, sessionId: string) => (await call(sessionRoute.GET, `/connect/sessions/${sessionId}`, key, { sessionId })).body as Session;
-export const sandboxEvent = (key: string, subject: string, body: unknown) => call(eventsRoute.POST, `/sandbox/subjects/${subject}/events`, key, { subject }, body);
+export const simulate = (key: string, sessionId: string, body: unknown) => call(`/connect/sessions/${sessionId}/simulate`, key, body);
+export const getSession = async (key: string, sessionId: string) => (await call(`/connect/sessions/${sessionId}`, key)).body as Session;
+export const sandboxEvent = (key: string, subject: string, body: unknown) => call(`/sandbox/subjects/${subject}/events`, key, body);
 
 /** Simulates a fresh session with the scenario and runs the simulation job to its end; returns the finished session. */
 export async function simulatedUser(key: string, scenario: string, categories?: string[]) {

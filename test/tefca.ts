@@ -1,11 +1,5 @@
-import * as configRoute from "@/app/api/v1/tefca/config/route";
-import * as discoverRoute from "@/app/api/v1/tefca/sessions/[sessionId]/discover/route";
-import * as exportRoute from "@/app/api/v1/tefca/sessions/[sessionId]/export/route";
-import * as retrieveRoute from "@/app/api/v1/tefca/sessions/[sessionId]/retrieve/route";
-import * as revokeRoute from "@/app/api/v1/tefca/sessions/[sessionId]/revoke/route";
-import * as sessionRoute from "@/app/api/v1/tefca/sessions/[sessionId]/route";
-import * as sessionsRoute from "@/app/api/v1/tefca/sessions/route";
-import { bearer, routeContext } from "@/test/factories";
+import { bearer } from "@/test/factories";
+import { dispatchApiRequest } from "@/lib/routes";
 
 const BASE = "http://localhost/api/v1";
 
@@ -21,34 +15,32 @@ export type SessionBody = Json & {
   retrievedResourceCount: number;
 };
 
-type Handler = (request: Request, context: ReturnType<typeof routeContext>) => Promise<Response>;
 type Options = { body?: unknown; rawBody?: string; headers?: Record<string, string> };
 
-/** Calls a TEFCA route handler as Next.js would: a Request with the key, an optional JSON body and headers. */
-async function call(handler: Handler, method: "GET" | "POST", path: string, key: string, params: Record<string, string>, options: Options = {}): Promise<TefcaCall> {
+/** Calls a TEFCA operation as the server does: a Request with the key, an optional JSON body and headers. */
+async function call(method: "GET" | "POST", path: string, key: string, options: Options = {}): Promise<TefcaCall> {
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  const response = await handler(
+  const response = await dispatchApiRequest(
     new Request(`${BASE}${path}`, {
       method,
       headers: { ...(bearer(key) as Record<string, string>), ...(body === undefined ? {} : { "content-type": "application/json" }), ...options.headers },
       body,
     }),
-    routeContext(params),
   );
   return { status: response.status, headers: response.headers, body: (await response.json()) as Json };
 }
 
 export const tefca = {
-  config: (key: string) => call(configRoute.GET, "GET", "/tefca/config", key, {}),
-  create: (key: string, body: unknown, options: Omit<Options, "body"> = {}) => call(sessionsRoute.POST, "POST", "/tefca/sessions", key, {}, { ...options, body }),
-  get: (key: string, sessionId: string) => call(sessionRoute.GET, "GET", `/tefca/sessions/${sessionId}`, key, { sessionId }),
+  config: (key: string) => call("GET", "/tefca/config", key),
+  create: (key: string, body: unknown, options: Omit<Options, "body"> = {}) => call("POST", "/tefca/sessions", key, { ...options, body }),
+  get: (key: string, sessionId: string) => call("GET", `/tefca/sessions/${sessionId}`, key),
   discover: (key: string, sessionId: string, options: Options = {}) =>
-    call(discoverRoute.POST, "POST", `/tefca/sessions/${sessionId}/discover`, key, { sessionId }, options),
+    call("POST", `/tefca/sessions/${sessionId}/discover`, key, options),
   retrieve: (key: string, sessionId: string, body: unknown, options: Omit<Options, "body"> = {}) =>
-    call(retrieveRoute.POST, "POST", `/tefca/sessions/${sessionId}/retrieve`, key, { sessionId }, { ...options, body }),
+    call("POST", `/tefca/sessions/${sessionId}/retrieve`, key, { ...options, body }),
   export: (key: string, sessionId: string, format?: string) =>
-    call(exportRoute.GET, "GET", `/tefca/sessions/${sessionId}/export${format ? `?format=${format}` : ""}`, key, { sessionId }),
-  revoke: (key: string, sessionId: string, options: Options = {}) => call(revokeRoute.POST, "POST", `/tefca/sessions/${sessionId}/revoke`, key, { sessionId }, options),
+    call("GET", `/tefca/sessions/${sessionId}/export${format ? `?format=${format}` : ""}`, key),
+  revoke: (key: string, sessionId: string, options: Options = {}) => call("POST", `/tefca/sessions/${sessionId}/revoke`, key, options),
 };
 
 export const TEFCA_TEST_PATIENT = "tefca-synthetic-rosa";

@@ -5,9 +5,10 @@ import { AccountError } from "./errors";
 import { signInSchema } from "./schemas";
 import type { DeveloperAccount } from "./sign-up";
 import { claimPasswordCheck, claimSignInAttempt } from "./throttle";
+import { processState } from "@/lib/process-state";
 
 // Verified against when the email is unknown, so an unknown email costs the same argon2 work as a wrong password.
-let dummyHash: Promise<string> | null = null;
+const dummy = processState("accounts.dummy-hash", () => ({ hash: null as Promise<string> | null }));
 
 /**
  * Checks a dashboard sign-in from `address` (the client's, as the platform's server recorded it). The attempt is
@@ -29,7 +30,7 @@ export async function verifySignIn(input: { email: string; password: string; add
   const developer = await db().developer.findUnique({ where: { email }, select: { id: true, email: true, name: true, createdAt: true, passwordHash: true } });
   const valid = developer
     ? await verifyPassword(developer.passwordHash, password)
-    : await verifyPassword(await (dummyHash ??= hashPassword("chartkey-dummy-password")), password).then(() => false);
+    : await verifyPassword(await (dummy.hash ??= hashPassword("chartkey-dummy-password")), password).then(() => false);
   await withAuditAddress(input.address, () =>
     developer && valid
       ? recordAudit(db(), { action: "auth.sign_in", actor: { type: "developer", id: developer.id, label: developer.email }, targetType: "developer", targetId: developer.id })

@@ -1,6 +1,7 @@
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { authFailuresPerMinute } from "@/lib/config";
 import { postgresLimiter, rateLimited, type RateLimitPolicy, UNKNOWN_ADDRESS } from "@/lib/http";
+import { processState } from "@/lib/process-state";
 
 /**
  * Failed authentications per network address (an IPv4 address or an IPv6 /64) per minute (deployment-set), counted
@@ -10,7 +11,7 @@ export const AUTH_FAILURE_POLICY: RateLimitPolicy = { name: "auth-failure", poin
 
 // Addresses this instance has seen exceed the limit, until their window ends. Checked only after a key failed, so
 // requests with a valid key never pay for it, and a blocked address's further failures cost no database write.
-const blockedUntil = new Map<string, number>();
+const blockedUntil = processState("api.auth-failure-blocked", () => new Map<string, number>());
 const MAX_BLOCKED = 10_000;
 
 /** Throws 429 `rate_limited` if the address spent its failures for this window (as far as this instance knows). */

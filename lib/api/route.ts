@@ -1,31 +1,13 @@
 import type { z } from "zod";
-import { INTERNAL_HEADER, newRequestId, recordRequest, requestPath, type RouteResult } from "@/lib/http";
+import { INTERNAL_HEADER, newRequestId, recordRequest, requestPath } from "@/lib/http";
 import { idPattern } from "@/lib/ids";
 import { log } from "@/lib/log";
-import type { AuthKind, Principals } from "./authenticators";
+import type { AuthKind } from "./authenticators";
+import type { Handler } from "./handler";
 import { operationName, type OperationDeclaration, type PipelineDeclaration } from "./operation";
 import type { Profile } from "./profiles";
 import { mapError } from "./error-mapping";
 import { PIPELINE, type PipelineState } from "./steps";
-
-type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
-
-export type HandlerArgs<A extends AuthKind, P, Q, B> = {
-  request: Request;
-  url: URL;
-  requestId: string;
-  auth: Principals[A];
-  params: Parsed<P>;
-  query: Parsed<Q>;
-  body: Parsed<B>;
-  /** Sets a response header whether the handler then returns or throws (a simulated scenario names itself). */
-  setHeader: (name: string, value: string) => void;
-};
-
-/** A handler's answer: JSON (in the operation's declared content type), or a Response it built itself. */
-export type HandlerResult = RouteResult | Response;
-
-export type Handler<A extends AuthKind, P, Q, B> = (args: HandlerArgs<A, P, Q, B>) => HandlerResult | Promise<HandlerResult>;
 
 export type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 

@@ -26,7 +26,7 @@ import { assertAddressMayAuthenticate, recordAuthFailure } from "./auth-failure-
 import { AUTHENTICATORS, type AuthKind, type Principals } from "./authenticators";
 import { operationName, type PipelineDeclaration } from "./operation";
 import { corsHeaders, type Profile } from "./profiles";
-import type { Handler, HandlerResult } from "./route";
+import type { Handler, HandlerResult } from "./handler";
 
 /** What the steps read and fill in as a request moves through the pipeline. */
 export type PipelineState = {

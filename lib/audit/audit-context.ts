@@ -1,9 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { processState } from "@/lib/process-state";
 
 /** Outside any request (a command, a job) the address is not known. */
 export const NO_ADDRESS = "unknown";
 
-const context = new AsyncLocalStorage<{ address: string }>();
+const context = processState("audit.context", () => new AsyncLocalStorage<{ address: string }>());
 
 /**
  * Runs `work` with the client's network address on record for the audit entries it writes. The request's entry

@@ -4,7 +4,7 @@ import { hashApiKey } from "./api-key-format";
 import { authorityHolds, readAuthority, type AuthorityRow } from "./agent-authority";
 import { wellFormedAgentToken } from "./agent-token";
 import type { AgentOperation } from "./schemas";
-import type { KeyAuth } from "./authenticate-key";
+import type { KeyAuth } from "./key-auth";
 
 /** A request made with a delegated credential: what it was granted, and the key authority its reads run under. */
 export type AgentAuth = {

@@ -3,23 +3,10 @@ import type pg from "pg";
 import { notificationListener, pgPool } from "@/lib/db";
 import { ApiError, KEY_POLICY, rateLimited, rateLimitHeaders, type RateLimitPolicy } from "@/lib/http";
 import { hashApiKey, keyEnvironment, type Environment } from "./api-key-format";
+import type { KeyAuth } from "./key-auth";
 import { KeyCache } from "./key-cache";
 import { keyAdmission, keyLookup, touchKey, type KeyRow } from "./key-sql";
-
-export type KeyAuth = {
-  kind: "key";
-  apiKeyId: string;
-  environment: Environment;
-  conformanceRunId: string | null;
-  application: {
-    id: string;
-    name: string;
-    status: "sandbox" | "active" | "suspended";
-    productionEnabled: boolean;
-    categoryAllowlist: string[];
-    syncMode: "one_time" | "continuous";
-  };
-};
+import { processState } from "@/lib/process-state";
 
 /** What counting a request against the key's limit found: its RateLimit headers, or that the key changed. */
 export type KeyAdmission = { headers: Record<string, string> } | "changed";
@@ -149,12 +136,9 @@ function toKeyAuth(key: KeyRow, environment: Environment): KeyAuth {
   });
 }
 
-// The process's own: on the process's pool, with its cache listening on the process's notification connection.
-const globalForKeys = globalThis as typeof globalThis & { __chartkeyKeys?: KeyAuthenticator };
-
+/** The process's own: on the process's pool, with its cache listening on the process's notification connection. */
 export function keyAuthenticator(): KeyAuthenticator {
-  globalForKeys.__chartkeyKeys ??= new KeyAuthenticator(pgPool, new KeyCache(notificationListener));
-  return globalForKeys.__chartkeyKeys;
+  return processState("auth.key-authenticator", () => new KeyAuthenticator(pgPool, new KeyCache(notificationListener)));
 }
 
 /** Resolves `Authorization: Bearer <key>` with this process's authenticator (see KeyAuthenticator.authenticate). */

@@ -1,5 +1,6 @@
 export * from "./api-key-format";
 export * from "./authenticate-key";
+export * from "./key-auth";
 export * from "./create-api-key";
 export * from "./key-cache";
 export * from "./manage-api-keys";

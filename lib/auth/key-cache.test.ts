@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChannelHandlers, NotificationListener } from "@/lib/db";
-import type { KeyAuth } from "./authenticate-key";
+import type { KeyAuth } from "./key-auth";
 import { KEY_CHANGES_CHANNEL, KeyCache } from "./key-cache";
 
 /** A listener stand-in whose liveness the test sets and whose messages the test sends. */

@@ -1,5 +1,5 @@
 import type { ChannelHandlers, NotificationListener } from "@/lib/db";
-import type { KeyAuth } from "./authenticate-key";
+import type { KeyAuth } from "./key-auth";
 
 /**
  * The channel the database notifies when an API key or its application changes in a way key authentication

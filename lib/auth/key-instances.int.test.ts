@@ -6,7 +6,8 @@ import { createTestApplication } from "@/test/factories";
 import { consumeOn, keyLimiterOn } from "@/test/key-limiter";
 import { hashApiKey } from "./api-key-format";
 import { createApiKey } from "./create-api-key";
-import { KeyAuthenticator, type KeyAuth } from "./authenticate-key";
+import { KeyAuthenticator } from "./authenticate-key";
+import type { KeyAuth } from "./key-auth";
 import { KeyCache } from "./key-cache";
 
 /**

@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/http";
-import type { KeyAuth } from "./authenticate-key";
+import type { KeyAuth } from "./key-auth";
 
 /** Sandbox controls (simulation, the synthetic TEFCA sandbox) answer a live key 403 `sandbox_only`. */
 export function requireSandbox(key: KeyAuth): void {

@@ -1,6 +1,5 @@
 import { hkdfSync } from "node:crypto";
-
-const cache = new Map<string, Buffer>();
+import { processState } from "@/lib/process-state";
 
 /**
  * A 32-byte key for one purpose, derived with HKDF from the deployment's CHARTKEY_SECRET, so one configured
@@ -21,6 +20,7 @@ const MIN_LENGTH = 32;
 
 function derive(secret: string, purpose: KeyPurpose): Buffer {
   const id = `${purpose}\u0000${secret}`;
+  const cache = processState("config.derived-keys", () => new Map<string, Buffer>());
   let key = cache.get(id);
   if (!key) {
     key = Buffer.from(hkdfSync("sha256", secret, "chartkey", purpose, 32));

@@ -11,6 +11,7 @@ import { sendProbes } from "./probes";
 import { revocationSignal } from "./revocation-signal";
 import { forcedOf, type RunRow } from "./run-row";
 import { endPhase, stopRun } from "./transitions";
+import { processState } from "@/lib/process-state";
 
 /** How often the job looks at its run, and how long one job drives it before handing over to the next. */
 const TICK_MS = 250;
@@ -100,7 +101,7 @@ async function sessionStep(run: RunRow, now: number): Promise<void> {
  * Sessions whose simulation was refused (e.g. the sandbox's synthetic-patient limit), by when: tried again only
  * after SIMULATE_RETRY_MS rather than on every step. Per process, which is enough for a retry pace.
  */
-const refusedSimulations = new Map<string, number>();
+const refusedSimulations = processState("conformance.refused-simulations", () => new Map<string, number>());
 const SIMULATE_RETRY_MS = 30_000;
 
 /**

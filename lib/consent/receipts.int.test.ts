@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { runLifecycle, LIFECYCLE_CYCLES } from "@/lib/jobs";
+import { runLifecycle } from "@/lib/jobs";
+import { LIFECYCLE_CYCLES } from "@/scripts/platform-jobs";
 import { db } from "@/lib/db";
 import { createTestApplication, createTestSubject } from "@/test/factories";
 import { expireReceiptNow, grantReceipt, revokeReceipt } from "./receipts";

@@ -3,24 +3,24 @@ import pg from "pg";
 import { PrismaClient } from "./generated/client";
 import { NotificationListener } from "./notifications";
 import { releaseConnectionOnFailedCommit } from "./release-failed-commit";
+import { processState } from "@/lib/process-state";
 
 type DatabaseHandles = { url: string; pool: pg.Pool; prisma: PrismaClient; listener?: NotificationListener };
 
-// One pool per process, created on first use (never at import or build time) and kept on globalThis so Next.js
-// development reloads do not open a new pool per edit.
-const globalForDb = globalThis as typeof globalThis & { __chartkeyDb?: DatabaseHandles };
+// One pool per process, created on first use (never at import or build time).
+const current = processState<{ handles?: DatabaseHandles }>("db.handles", () => ({}));
 
 function handles(): DatabaseHandles {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: start the platform with `npm start`, or set DATABASE_URL");
-  const existing = globalForDb.__chartkeyDb;
+  const existing = current.handles;
   if (existing && existing.url === url) return existing;
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
   const prisma = new PrismaClient({ adapter: releaseConnectionOnFailedCommit(new PrismaPg(pool)) });
-  globalForDb.__chartkeyDb = { url, pool, prisma };
-  return globalForDb.__chartkeyDb;
+  current.handles = { url, pool, prisma };
+  return current.handles;
 }
 
 /** The Prisma client for this process. */
@@ -38,14 +38,14 @@ export function pgPool(): pg.Pool {
  * use; see NotificationListener.
  */
 export function notificationListener(): NotificationListener {
-  const current = handles();
-  current.listener ??= new NotificationListener(current.url);
-  return current.listener;
+  const open = handles();
+  open.listener ??= new NotificationListener(open.url);
+  return open.listener;
 }
 
 export async function closeDb(): Promise<void> {
-  const existing = globalForDb.__chartkeyDb;
-  globalForDb.__chartkeyDb = undefined;
+  const existing = current.handles;
+  current.handles = undefined;
   if (existing) {
     await existing.listener?.close();
     await existing.prisma.$disconnect();

@@ -1,3 +1,5 @@
+import { processState } from "@/lib/process-state";
+
 /**
  * The demo's notion of "now". Scenario behaviours that depend on time (the rate-limited scenario's 2-second slots)
  * read it through here so tests can pin the time instead of sleeping.
@@ -5,17 +7,17 @@
 export type Clock = () => number;
 
 const systemClock: Clock = () => Date.now();
-let current: Clock = systemClock;
+const clock = processState("demo.clock", () => ({ current: systemClock }));
 
 export function demoNow(): number {
-  return current();
+  return clock.current();
 }
 
 /** Replaces the demo clock; returns a function that restores the previous one. */
-export function setDemoClock(clock: Clock): () => void {
-  const previous = current;
-  current = clock;
+export function setDemoClock(replacement: Clock): () => void {
+  const previous = clock.current;
+  clock.current = replacement;
   return () => {
-    current = previous;
+    clock.current = previous;
   };
 }

@@ -2,19 +2,17 @@ import type { Bundle, FhirResource } from "fhir/r4";
 import { NORMALIZERS } from "@/lib/records";
 import { scenarioBundle } from "@/lib/sandbox";
 import { patientScenarios, type PatientScenario } from "./scenario-manifest";
+import { processState } from "@/lib/process-state";
 
 export type CatalogEntry = { scenario: PatientScenario; resource: FhirResource; fullUrl: string | null };
 
-let entries: CatalogEntry[] | undefined;
-
 /** Every resource of every scenario Bundle, in manifest then Bundle order. */
 export function catalogEntries(): CatalogEntry[] {
-  entries ??= patientScenarios().flatMap((scenario) =>
+  return processState("demo.fhir-catalog", () => patientScenarios().flatMap((scenario) =>
     (scenarioBundle(scenario.id).entry ?? []).flatMap((entry) =>
       entry.resource ? [{ scenario, resource: entry.resource, fullUrl: entry.fullUrl ?? null }] : [],
     ),
-  );
-  return entries;
+  ));
 }
 
 /**

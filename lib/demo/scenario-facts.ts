@@ -3,6 +3,7 @@ import { type Category, mergeFacts, type NormalizedFact, normalizeResources } fr
 import { sourceResources } from "@/lib/sandbox";
 import { demoSources } from "./demo-sources";
 import type { PatientScenario } from "./scenario-manifest";
+import { processState } from "@/lib/process-state";
 
 export type ScenarioFacts = {
   /** Facts of the reachable sources, merged across sources, in category then record order. */
@@ -11,7 +12,7 @@ export type ScenarioFacts = {
   resources: { resource: FhirResource; categories: Category[] }[];
 };
 
-const cache = new Map<string, ScenarioFacts>();
+const cache = processState("demo.scenario-facts", () => new Map<string, ScenarioFacts>());
 
 /** Normalizes a scenario's reachable sources at phase 0. Fixtures are fixed, so each scenario is normalized once. */
 export function scenarioFacts(scenario: PatientScenario): ScenarioFacts {

@@ -1,20 +1,16 @@
 import { ApiError } from "@/lib/http";
+import { processState } from "@/lib/process-state";
 
 /**
  * Test hook: makes a health system's FHIR API refuse the next requests of one patient, so clients' retries can
  * be exercised end to end (429 with Retry-After, or 503). It is in-process state, set only by code running in the
- * same process (tests, and the sandbox controls); no request parameter or header can set it. Kept on globalThis
- * because Next.js bundles each route separately, and a module-level map would differ between the route that sets
- * a fault and the FHIR route that must answer it.
+ * same process (tests, and the sandbox controls); no request parameter or header can set it. One store per
+ * process: the code that sets a fault and the FHIR route that must answer it may be different copies of this module.
  */
 export type EhrFault = { status: 429 | 503; count: number; retryAfterSeconds: number };
 
-type FaultStore = Map<string, EhrFault>;
-const store = globalThis as typeof globalThis & { __chartkeyEhrFaults?: FaultStore };
-
-function faults(): FaultStore {
-  store.__chartkeyEhrFaults ??= new Map();
-  return store.__chartkeyEhrFaults;
+function faults(): Map<string, EhrFault> {
+  return processState("ehr.faults", () => new Map<string, EhrFault>());
 }
 
 const keyOf = (providerId: string, patientKey: string) => `${providerId}\u0000${patientKey}`;

@@ -3,6 +3,7 @@ import { NORMALIZERS } from "@/lib/records";
 import { heldResources, sourceOutline } from "@/lib/sandbox";
 import { currentEhrPatientPhase } from "./patient-phase";
 import { ehrPatients, type EhrPatient } from "./patients";
+import { processState } from "@/lib/process-state";
 
 /**
  * Everything the health system holds for the patient: that source's resources at the patient's current phase. Shared
@@ -12,13 +13,12 @@ export async function patientResources(patient: EhrPatient): Promise<readonly Fh
   return heldResources(patient.scenarioId, patient.sourceKey, await currentEhrPatientPhase(patient));
 }
 
-const typesByProvider = new Map<string, string[]>();
-
 /**
  * The types the health system searches: every type its patients hold at any phase, plus every type the records
  * import reads (the normalizers'), which search as empty where a patient has none, as on a real server.
  */
 export function searchableTypes(providerId: string): string[] {
+  const typesByProvider = processState("ehr.searchable-types", () => new Map<string, string[]>());
   const cached = typesByProvider.get(providerId);
   if (cached) return cached;
   const held = ehrPatients(providerId).flatMap((patient) =>

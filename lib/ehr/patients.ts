@@ -1,6 +1,7 @@
 import type { FhirResource, Patient } from "fhir/r4";
 import { resourceDisplayName } from "@/lib/records";
 import { SCENARIOS, sourceOutline } from "@/lib/sandbox";
+import { processState } from "@/lib/process-state";
 
 /**
  * One synthetic patient of a health system: a scenario source whose provider is that system. `patientKey`
@@ -19,8 +20,6 @@ export type EhrPatient = {
   phases: number;
 };
 
-let registry: EhrPatient[] | undefined;
-
 function patientOf(resources: readonly FhirResource[], scenarioId: string, sourceKey: string): Patient {
   const patient = resources.find((resource): resource is Patient => resource.resourceType === "Patient");
   if (!patient?.id) throw new Error(`Source ${sourceKey} of scenario ${scenarioId} has no Patient resource`);
@@ -28,7 +27,7 @@ function patientOf(resources: readonly FhirResource[], scenarioId: string, sourc
 }
 
 function allPatients(): EhrPatient[] {
-  registry ??= SCENARIOS.flatMap((scenario) =>
+  return processState("ehr.patients", () => SCENARIOS.flatMap((scenario) =>
     scenario.sources.map((source) => {
       const patient = patientOf(sourceOutline(scenario.id, source.key, 0), scenario.id, source.key);
       return {
@@ -42,8 +41,7 @@ function allPatients(): EhrPatient[] {
         phases: source.phases,
       };
     }),
-  );
-  return registry;
+  ));
 }
 
 /** The health system's synthetic patients, in manifest order. */

@@ -3,6 +3,7 @@ import { pgPool } from "@/lib/db";
 import { keyRequestsPerMinute } from "@/lib/config";
 import { ApiError } from "./api-error";
 import { HEADER } from "./headers";
+import { processState } from "@/lib/process-state";
 
 export type RateLimitPolicy = { name: string; points: number; windowSeconds: number };
 
@@ -11,7 +12,7 @@ export const KEY_POLICY: RateLimitPolicy = { name: "key", points: keyRequestsPer
 
 export type RateLimitOutcome = { headers: Record<string, string> };
 
-const limiters = new Map<string, RateLimiterAbstract>();
+const limiters = processState("http.rate-limiters", () => new Map<string, RateLimiterAbstract>());
 
 /**
  * The limiter for a policy, stored in PostgreSQL (`rate_limits`, created by the migrations) so that every app

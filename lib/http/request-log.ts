@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { pgPool } from "@/lib/db";
 import { log } from "@/lib/log";
+import { processState } from "@/lib/process-state";
 
 export type RequestLogEntry = {
   requestId: string;
@@ -24,11 +25,9 @@ export type RequestLogEntry = {
 const FLUSH_INTERVAL_MS = 500;
 const MAX_BATCH = 500;
 
-// One queue per process, kept on globalThis: the launcher (which flushes it at shutdown) and the routes Next.js
-// bundled each load this module.
+// One queue per process: the launcher flushes it at shutdown.
 type Queue = { buffer: RequestLogEntry[]; timer: NodeJS.Timeout | null; inFlight: Promise<void> };
-const globalForRequestLog = globalThis as typeof globalThis & { __chartkeyRequestLog?: Queue };
-const queue = (globalForRequestLog.__chartkeyRequestLog ??= { buffer: [], timer: null, inFlight: Promise.resolve() });
+const queue = processState<Queue>("http.request-log", () => ({ buffer: [], timer: null, inFlight: Promise.resolve() }));
 
 /**
  * Queues a keyed request for the RequestLog table. Rows are written in batches off the request path; losing the

@@ -6,6 +6,7 @@ import { attachSource, chooseProviders, createSession } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { clearEhrFaults, injectEhrFault, issueAuthorizationCodeDirectly } from "@/lib/ehr";
 import { startQueue } from "@/lib/jobs";
+import { JOBS } from "@/scripts/platform-jobs";
 import { QUEUE } from "@/lib/queue";
 import { beginAuthorization, completeAuthorization, ensureSandboxProviders } from "@/lib/sources";
 import { createTestApplication } from "@/test/factories";
@@ -22,7 +23,7 @@ beforeAll(async () => {
   ehr = await serveRouteFiles("ehr");
   process.env.CHARTKEY_PUBLIC_URL = ehr.origin;
   await ensureSandboxProviders();
-  boss = await startQueue(process.env.DATABASE_URL!);
+  boss = await startQueue(process.env.DATABASE_URL!, JOBS);
 });
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { log } from "@/lib/log";
 
 /**
  * One periodic piece of upkeep: expiring receipts, purging synthetic patients, pruning logs, .... It returns how
- * many rows it changed. A domain exports its cycles and lists them in `registered-cycles.ts`.
+ * many rows it changed. A domain exports its cycles; `scripts/platform-jobs.ts` registers them.
  */
 export type LifecycleCycle = { name: string; run: (now: Date) => Promise<number> };
 

@@ -1,7 +1,6 @@
 import { isDatabaseError } from "@/lib/http";
 import { log } from "@/lib/log";
-
-let installed = false;
+import { processState } from "@/lib/process-state";
 
 /**
  * pg-boss 10 marks a finished job completed or failed without awaiting it (`watch()` in its manager.js), so a
@@ -11,8 +10,9 @@ let installed = false;
  * rejection still ends the process, as it would without this.
  */
 export function surviveLostDatabase(): void {
-  if (installed) return;
-  installed = true;
+  const handler = processState("jobs.lost-database", () => ({ installed: false }));
+  if (handler.installed) return;
+  handler.installed = true;
   process.on("unhandledRejection", (reason) => {
     if (!isDatabaseError(reason)) throw reason;
     log.warn({ err: (reason as Error).message }, "the job queue lost the database; it retries when the database is back");

@@ -3,7 +3,7 @@ import type { LifecycleCycle } from "./lifecycle";
 
 // The platform's bookkeeping rows written by the HTTP layer (request log, idempotency records, rate-limit
 // windows) expire here. They sit in lib/jobs rather than beside their writers in lib/http while that folder is
-// being rewritten; moving them changes only the imports in registered-cycles.ts.
+// being rewritten; moving them changes only the imports in scripts/platform-jobs.ts.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Request logs are kept 30 days (docs/contract.md, Limits). */

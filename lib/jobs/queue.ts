@@ -1,13 +1,13 @@
 import PgBoss from "pg-boss";
-import { JOBS } from "./registered-jobs";
 import { assertDistinctQueues, type JobDefinition } from "./registry";
+import { processState } from "@/lib/process-state";
 
 /**
  * A started pg-boss instance on the platform's database with a queue for every registered job. pg-boss keeps its
  * tables in its own `pgboss` schema and migrates them itself, so any number of app and worker processes share one
  * queue through PostgreSQL.
  */
-export async function startQueue(databaseUrl: string, jobs: readonly JobDefinition[] = JOBS): Promise<PgBoss> {
+export async function startQueue(databaseUrl: string, jobs: readonly JobDefinition[]): Promise<PgBoss> {
   assertDistinctQueues(jobs);
   const boss = new PgBoss({ connectionString: databaseUrl, application_name: "chartkey-worker", max: 4 });
   // pg-boss reports transient connection trouble as events; an unhandled `error` event would crash the process.
@@ -39,4 +39,4 @@ async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 5): Promise<
 }
 
 /** Errors pg-boss raised in the background, drained by the worker's logger. */
-export const queueErrors: Error[] = [];
+export const queueErrors = processState("jobs.queue-errors", (): Error[] => []);

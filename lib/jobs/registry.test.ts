@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LIFECYCLE_CYCLES } from "./registered-cycles";
-import { JOBS } from "./registered-jobs";
+import { JOBS, LIFECYCLE_CYCLES } from "@/scripts/platform-jobs";
 import { assertDistinctQueues, defineJob } from "./registry";
 
 const noop = async () => {};

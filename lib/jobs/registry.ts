@@ -36,7 +36,7 @@ export type JobDefinition<Data extends object = object> = {
   pollingIntervalSeconds?: number;
 };
 
-/** Declares a job; a domain exports the result and `registered-jobs.ts` lists it. */
+/** Declares a job; a domain exports the result and `scripts/platform-jobs.ts` registers it. */
 export function defineJob<Data extends object = object>(job: JobDefinition<Data>): JobDefinition<Data> {
   return job;
 }

@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createTestApplication } from "@/test/factories";
 import { runLifecycle } from "./lifecycle";
-import { lifecycleJob } from "./lifecycle-job";
-import { LIFECYCLE_CYCLES } from "./registered-cycles";
+import { JOBS, LIFECYCLE_CYCLES, LIFECYCLE_JOB } from "@/scripts/platform-jobs";
 import { startQueue } from "./queue";
 import { defineJob } from "./registry";
 import { startWorker } from "./worker";
@@ -188,8 +187,8 @@ describe("the pg-boss worker", () => {
 
     const windowOf = (time: number) => Math.floor(time / 30_000);
     const startedWindow = windowOf(Date.now());
-    const first = await startWorker(url);
-    const second = await startWorker(url);
+    const first = await startWorker(url, JOBS);
+    const second = await startWorker(url, JOBS);
     try {
       const deadline = Date.now() + 20_000;
       while ((await db().idempotencyRecord.count({ where: { id: "idem_old_worker" } })) > 0) {
@@ -198,14 +197,14 @@ describe("the pg-boss worker", () => {
       }
       const jobs = await db().$queryRawUnsafe<{ count: bigint }[]>(
         `SELECT count(*) AS count FROM pgboss.job WHERE name = $1`,
-        lifecycleJob.queue,
+        LIFECYCLE_JOB.queue,
       );
       // One job per window however many workers offer it (a test that straddles a window edge sees two).
       const windows = windowOf(Date.now()) - startedWindow + 1;
       expect(Number(jobs[0]?.count)).toBeGreaterThanOrEqual(1);
       expect(Number(jobs[0]?.count)).toBeLessThanOrEqual(windows);
       expect(await db().requestLog.count({ where: { requestId: "req_old_worker" } })).toBe(0);
-      expect(await queueRow(lifecycleJob.queue)).toMatchObject({ policy: "singleton", retry_limit: 0, expire_seconds: 120 });
+      expect(await queueRow(LIFECYCLE_JOB.queue)).toMatchObject({ policy: "singleton", retry_limit: 0, expire_seconds: 120 });
     } finally {
       await Promise.all([first.stop(), second.stop()]);
     }

@@ -3,7 +3,6 @@ import { log } from "@/lib/log";
 import { retryInterruptedJobs } from "./interrupted-jobs";
 import { surviveLostDatabase } from "./lost-database";
 import { queueErrors, startQueue } from "./queue";
-import { JOBS } from "./registered-jobs";
 import type { JobDefinition } from "./registry";
 
 export type RunningWorker = { boss: PgBoss; stop: () => Promise<void> };
@@ -14,11 +13,7 @@ export type RunningWorker = { boss: PgBoss; stop: () => Promise<void> };
  * run a periodic job once per window, and a worker that starts late or misses a tick still fills the window.
  * `serverJustStarted` (the caller started the database server itself) reruns the jobs a dead worker left active.
  */
-export async function startWorker(
-  databaseUrl: string,
-  jobs: readonly JobDefinition[] = JOBS,
-  options: { serverJustStarted?: boolean } = {},
-): Promise<RunningWorker> {
+export async function startWorker(databaseUrl: string, jobs: readonly JobDefinition[], options: { serverJustStarted?: boolean } = {}): Promise<RunningWorker> {
   const boss = await startQueue(databaseUrl, jobs);
   surviveLostDatabase();
   if (options.serverJustStarted) {

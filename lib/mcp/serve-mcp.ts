@@ -1,7 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { apiDispatcher } from "@/lib/api";
+import type { ApiDispatcher } from "@/lib/api";
 import { SERVICE_VERSION } from "@/lib/http";
 import { callTool } from "./call-tool";
 import { toolDefinition } from "./tool-definitions";
@@ -10,10 +10,9 @@ import type { ToolSet } from "./tools";
 /**
  * Answers one MCP request (stateless Streamable HTTP, JSON responses): a fresh SDK server and transport per request,
  * so any instance can answer any request and nothing is kept between them. The body was read by the route pipeline,
- * with the API's own limits (64 KiB, a JSON object).
+ * with the API's own limits (64 KiB, a JSON object). Tools call their REST twins through `dispatcher`.
  */
-export async function serveMcp(set: ToolSet, request: Request, requestId: string, parsedBody: unknown): Promise<Response> {
-  const dispatcher = apiDispatcher();
+export async function serveMcp(set: ToolSet, request: Request, requestId: string, parsedBody: unknown, dispatcher: ApiDispatcher): Promise<Response> {
   const server = new Server({ name: set.serverName, version: SERVICE_VERSION }, { capabilities: { tools: {} }, instructions: set.instructions });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: set.tools.map((entry) => toolDefinition(set, entry, dispatcher)) }));
   server.setRequestHandler(CallToolRequestSchema, ({ params }) => {

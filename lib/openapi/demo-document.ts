@@ -6,15 +6,14 @@ import { buildOpenApiDocument } from "./build-document";
 import type { OpenApiDocument } from "./document-types";
 import { COMMON_HEADERS } from "./common-headers";
 import { getDemoOpenApi } from "./operations";
+import { processState } from "@/lib/process-state";
 
 /** Every /demo/v1 operation, in the order the document lists them. */
 export const DEMO_DOCUMENT_OPERATIONS: readonly OperationDeclaration[] = [...DEMO_OPERATIONS, getDemoOpenApi, demoMcp];
 
-let cached: OpenApiDocument | undefined;
-
 /** The OpenAPI 3.1 document of the keyless demo API under /demo/v1, built once per process. */
 export function demoOpenApiDocument(): OpenApiDocument {
-  cached ??= buildOpenApiDocument({
+  return processState("openapi.demo-document", () => buildOpenApiDocument({
     title: "Chartkey demo API",
     version: "1",
     description:
@@ -37,8 +36,7 @@ export function demoOpenApiDocument(): OpenApiDocument {
       [SCENARIO_HEADER]: { description: "The behavior scenario a record read simulated.", schema: { type: "string" } },
     },
     responseHeaders: [HEADER.requestId, DATA_NOTICE_HEADER],
-  });
-  return cached;
+  }));
 }
 
 /** The demo is not versioned by date; its document does not describe the platform's Service-Version header. */

@@ -14,6 +14,7 @@ import type { OpenApiDocument } from "./document-types";
 import { COMMON_HEADERS } from "./common-headers";
 import { getPlatformOpenApi } from "./operations";
 import { platformMcp } from "@/lib/mcp";
+import { processState } from "@/lib/process-state";
 
 /** Every /api/v1 operation, in the order the document lists them. Each domain's declarations join this list. */
 export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
@@ -37,11 +38,9 @@ export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
   platformMcp,
 ];
 
-let cached: OpenApiDocument | undefined;
-
 /** The OpenAPI 3.1 document of the keyed API under /api/v1, built once per process. */
 export function platformOpenApiDocument(): OpenApiDocument {
-  cached ??= buildOpenApiDocument({
+  return processState("openapi.platform-document", () => buildOpenApiDocument({
     title: "Chartkey API",
     version: SERVICE_VERSION,
     description:
@@ -85,6 +84,5 @@ export function platformOpenApiDocument(): OpenApiDocument {
         description: "An API key: ck_test_... (sandbox) or ck_live_... (live).",
       },
     },
-  });
-  return cached;
+  }));
 }

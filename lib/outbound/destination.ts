@@ -3,6 +3,7 @@ import type { LookupFunction } from "node:net";
 import os from "node:os";
 import ipaddr from "ipaddr.js";
 import { privateWebhooksAllowed } from "@/lib/config";
+import { processState } from "@/lib/process-state";
 
 export type WebhookEnvironment = "sandbox" | "live";
 
@@ -14,18 +15,17 @@ export const NOT_PUBLIC = "the host is not a public address";
 // the rest stay refused even then.
 const PRIVATE_RANGES = new Set(["loopback", "private", "uniqueLocal"]);
 
-let ownAddresses: { at: number; addresses: Set<string> } | null = null;
-
 /** This machine's interface addresses (refreshed every 10 s): its public ones reach its own services too. */
 function isOwnAddress(address: string): boolean {
-  if (!ownAddresses || Date.now() - ownAddresses.at > 10_000) {
+  const own = processState("outbound.own-addresses", () => ({ at: 0, addresses: new Set<string>() }));
+  if (Date.now() - own.at > 10_000) {
     const addresses = new Set<string>();
     for (const entries of Object.values(os.networkInterfaces())) {
       for (const entry of entries ?? []) if (ipaddr.isValid(entry.address)) addresses.add(ipaddr.process(entry.address).toString());
     }
-    ownAddresses = { at: Date.now(), addresses };
+    Object.assign(own, { at: Date.now(), addresses });
   }
-  return ownAddresses.addresses.has(address);
+  return own.addresses.has(address);
 }
 
 /**

@@ -1,14 +1,16 @@
 import PgBoss from "pg-boss";
 import { log } from "@/lib/log";
+import { processState } from "@/lib/process-state";
 
-let sender: Promise<PgBoss> | undefined;
+// One sender per process, started on first use.
+const client = processState("queue.sender", () => ({ sender: undefined as Promise<PgBoss> | undefined }));
 
 /**
  * A pg-boss client for processes that only enqueue (the web app): it never works jobs and runs no maintenance, so
  * any number of app instances can send while the workers do the work.
  */
 function boss(): Promise<PgBoss> {
-  sender ??= (async () => {
+  client.sender ??= (async () => {
     const connectionString = process.env.DATABASE_URL;
     if (!connectionString) throw new Error("DATABASE_URL is not set");
     const client = new PgBoss({ connectionString, application_name: "chartkey-app", max: 2, supervise: false, schedule: false });
@@ -16,10 +18,10 @@ function boss(): Promise<PgBoss> {
     await client.start();
     return client;
   })().catch((error: unknown) => {
-    sender = undefined;
+    client.sender = undefined;
     throw error;
   });
-  return sender;
+  return client.sender;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function sendJob(queue: string, data: object, options: { singletonK
 
 /** Stops the sender (tests and graceful shutdown). */
 export async function stopSender(): Promise<void> {
-  const running = sender;
-  sender = undefined;
+  const running = client.sender;
+  client.sender = undefined;
   if (running) await (await running).stop({ graceful: false, wait: true });
 }

@@ -10,9 +10,6 @@ const FAMILIES: Record<ApiFamily, { prefix: string; profile: Profile }> = {
   demo: { prefix: "/demo/v1", profile: DEMO_PROFILE },
 };
 
-/** The app/ folders of the API families (`api/v1`, `demo/v1`): every path under a prefix is served from its folder. */
-export const API_FOLDERS: readonly string[] = Object.values(FAMILIES).map((family) => family.prefix.slice(1));
-
 /** Which API a canonical path belongs to, if any. */
 export function familyOf(path: string): ApiFamily | undefined {
   return (Object.keys(FAMILIES) as ApiFamily[]).find((family) => {

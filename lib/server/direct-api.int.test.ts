@@ -1,16 +1,13 @@
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_NOTICE_HEADER } from "@/lib/demo";
 import { HEADER, INTERNAL_HEADER, SERVICE_VERSION } from "@/lib/http";
 import { createTestApplication } from "@/test/factories";
 import { listenOnFreePort, rawRequest, send } from "@/test/raw-http";
-import { API_FOLDERS } from "./api-families";
-import { loadApiRoutes } from "./api-routes";
 import { directApiHandler } from "./direct-api";
 import type { NextHandler } from "./platform-handler";
 import { createPlatformServer } from "./platform-server";
 
-// The platform server as `npm start` runs it by default: API requests go to their route files' handlers directly,
+// The platform server as `npm start` runs it by default: API requests go to their families' dispatch tables directly,
 // everything else to Next.js (a stand-in here that records what reached it).
 
 const reachedNext: string[] = [];
@@ -25,10 +22,9 @@ let close: () => Promise<void>;
 let key: string;
 
 beforeAll(async () => {
-  const routes = await loadApiRoutes(path.join(process.cwd(), "app"), API_FOLDERS);
   // The URL Next.js would build is on its configured host and port: bind the server first, then tell the handler.
   const servedAt = { hostname: "localhost", port: 0 };
-  const listening = await listenOnFreePort(createPlatformServer(stubNext, 0, directApiHandler(routes, servedAt)));
+  const listening = await listenOnFreePort(createPlatformServer(stubNext, 0, directApiHandler(servedAt)));
   servedAt.port = listening.port;
   ({ port, close } = listening);
   key = (await createTestApplication()).sandboxKey;

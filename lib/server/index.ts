@@ -1,4 +1,4 @@
 export { prepareNextApp, type NextApp } from "./next-app";
 export { closePlatformServer, createPlatformServer } from "./platform-server";
 export type { NextHandler } from "./platform-handler";
-export { directApiHandler, prepareApiRoutes, type DirectApiHandler } from "./direct-api";
+export { directApiHandler, type DirectApiHandler } from "./direct-api";

@@ -7,6 +7,7 @@ import type { DirectApiHandler } from "./direct-api";
 import { platformRequestHandler, type NextHandler } from "./platform-handler";
 import { canonicalPath, splitTarget } from "./request-target";
 import { sendWebResponse } from "./send-web-response";
+import { processState } from "@/lib/process-state";
 
 type Handle = ReturnType<typeof platformRequestHandler>;
 
@@ -132,7 +133,7 @@ export function createPlatformServer(handleNext: NextHandler, trustedHops: numbe
 
 // Handlers still running per server. A server's connections are not its requests: a client that went away leaves
 // its handler running (reading the database) with no connection left for `close` to wait for.
-const runningHandlers = new WeakMap<Server, { running: number; settled: (() => void)[] }>();
+const runningHandlers = processState("server.running-handlers", () => new WeakMap<Server, { running: number; settled: (() => void)[] }>());
 
 function handlersSettled(server: Server, withinMs: number): Promise<void> {
   const handlers = runningHandlers.get(server);

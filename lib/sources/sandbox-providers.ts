@@ -3,10 +3,11 @@ import { platformOrigin } from "@/lib/config";
 import { db } from "@/lib/db";
 import { ehrEndpoints, SANDBOX_CLIENT_ID, sandboxClientSecret } from "@/lib/ehr";
 import { PROVIDERS } from "@/lib/sandbox";
+import { processState } from "@/lib/process-state";
 
 // One run per origin and process: later calls wait for the first. A failed run is forgotten, so the next call
 // tries again.
-const ensured = new Map<string, Promise<void>>();
+const ensured = processState("sources.sandbox-providers-ensured", () => new Map<string, Promise<void>>());
 
 async function upsertSandboxProviders(): Promise<void> {
   await db().$transaction(

@@ -5,6 +5,7 @@ import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import type { ProviderRow } from "./providers";
 import { fetchWithRetries } from "./retrying-fetch";
 import { SourceError } from "./source-error";
+import { processState } from "@/lib/process-state";
 
 /** The parts of a SMART configuration (SMART App Launch 2.x §2.1) the client relies on. */
 export const smartConfigurationSchema = z.object({
@@ -28,7 +29,6 @@ export type SmartServer = {
 };
 
 const CACHE_MS = 5 * 60_000;
-const cache = new Map<string, { server: SmartServer; until: number }>();
 
 /**
  * Discovers the provider's OAuth endpoints from `{fhirBaseUrl}/.well-known/smart-configuration`, cached for five
@@ -36,6 +36,7 @@ const cache = new Map<string, { server: SmartServer; until: number }>();
  */
 export async function discoverSmartServer(provider: ProviderRow, policy: HttpPolicy = DEFAULT_HTTP_POLICY): Promise<SmartServer> {
   const fhirBaseUrl = provider.fhirBaseUrl.replace(/\/+$/, "");
+  const cache = processState("sources.smart-servers", () => new Map<string, { server: SmartServer; until: number }>());
   const cached = cache.get(fhirBaseUrl);
   if (cached && cached.until > Date.now()) return cached.server;
 

@@ -2,10 +2,11 @@ import http from "node:http";
 import https from "node:https";
 import { privateWebhooksAllowed } from "@/lib/config";
 import { guardedLookup, isRefusedDestination, validateWebhookUrl, type WebhookEnvironment } from "@/lib/outbound";
+import { processState } from "@/lib/process-state";
 
 // Keep-alive agents, one per protocol, environment and address policy, each connecting through the guarded lookup.
 // A reused socket was checked when it was opened under the same policy; sockets idle out after a few seconds.
-const agents = new Map<string, http.Agent>();
+const agents = processState("webhooks.agents", () => new Map<string, http.Agent>());
 const MAX_SOCKETS_PER_ENDPOINT = 64;
 function agentFor(protocol: string, environment: WebhookEnvironment, allowPrivate: boolean): http.Agent {
   const key = `${protocol}${environment}${allowPrivate}`;

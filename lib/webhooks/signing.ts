@@ -1,5 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { decryptSecret } from "@/lib/auth";
+import { processState } from "@/lib/process-state";
 
 /** An application's sealed signing secrets: the current one and, for 24 hours after a rotation, the one before. */
 export type SealedSigningSecrets = { current: string; previous: string | null; previousExpiresAt: Date | null };
@@ -18,7 +19,7 @@ export function webhookSignature(secrets: SealedSigningSecrets, messageId: strin
 }
 
 // Signers by sealed secret: unsealing and key decoding once per secret, not per delivery.
-const signers = new Map<string, Webhook>();
+const signers = processState("webhooks.signers", () => new Map<string, Webhook>());
 function signer(sealed: string): Webhook {
   let found = signers.get(sealed);
   if (!found) {

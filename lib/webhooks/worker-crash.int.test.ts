@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
 import { newId } from "@/lib/ids";
 import { startQueue } from "@/lib/jobs";
+import { JOBS } from "@/scripts/platform-jobs";
 import { stopSender } from "@/lib/queue";
 import { createTestApplication } from "@/test/factories";
 import { startReceiver, waitFor } from "@/test/webhook-receiver";
@@ -26,7 +27,7 @@ beforeAll(async () => {
   // The receiver listens on loopback, which only a deployment that opts in lets sandbox webhooks reach; the
   // spawned workers inherit the setting.
   vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
-  boss = await startQueue(process.env.DATABASE_URL!); // creates the queues, as a deployed database has them
+  boss = await startQueue(process.env.DATABASE_URL!, JOBS); // creates the queues, as a deployed database has them
 });
 
 afterAll(async () => {

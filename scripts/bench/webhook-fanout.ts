@@ -30,6 +30,7 @@ const { createApplication } = await import("@/lib/applications");
 const { decryptSecret } = await import("@/lib/auth");
 const { newId } = await import("@/lib/ids");
 const { startQueue, startWorker } = await import("@/lib/jobs");
+const { JOBS } = await import("../platform-jobs");
 const { QUEUE, stopSender } = await import("@/lib/queue");
 const { webhookDeliveryJob, webhookPayload } = await import("@/lib/webhooks");
 
@@ -61,7 +62,7 @@ async function startReceivers(count: number) {
 
 const developer = await db().developer.create({ data: { id: newId("dev_"), email: "bench@example.test", name: "Bench", passwordHash: "unused" } });
 const concurrency = webhookDeliveryJob.pollers * webhookDeliveryJob.batchSize;
-const boss = await startQueue(process.env.DATABASE_URL);
+const boss = await startQueue(process.env.DATABASE_URL, JOBS);
 const results: WebhookRun[] = [];
 
 /** `count` delivery workers, each its own process; resolves once all work the queue, to a function stopping them. */

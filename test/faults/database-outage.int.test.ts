@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDatabase, freePort, migrate, startEmbeddedPostgres } from "@/lib/db";
 import { startQueue } from "@/lib/jobs";
+import { JOBS } from "@/scripts/platform-jobs";
 import { QUEUE } from "@/lib/queue";
 import { request, type Answer } from "@/test/api-server";
 import { serverPidOf } from "@/test/embedded-processes";
@@ -119,7 +120,7 @@ describe("PostgreSQL stopped under load", () => {
     await waitFor(async () => (await round()).every(({ answer }) => answer.status < 500), "every operation is served again", 30_000, 500);
     expect((await timed("GET", "/health")).answer.status).toBe(200);
     // The worker resumes too: a job queued now is taken (a delivery no row backs: it runs, finds nothing, retries).
-    const boss = await startQueue(process.env.DATABASE_URL!);
+    const boss = await startQueue(process.env.DATABASE_URL!, JOBS);
     try {
       const id = (await boss.send(QUEUE.webhookDelivery, { deliveryId: "whd_0000000000000000000outage", attempt: 1 }))!;
       await waitFor(async () => (await boss.getJobById(QUEUE.webhookDelivery, id))?.startedOn, "the worker takes a job again", 45_000, 500);

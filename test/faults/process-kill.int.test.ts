@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decryptSecret } from "@/lib/auth";
 import { db, freePort } from "@/lib/db";
 import { startQueue } from "@/lib/jobs";
+import { JOBS } from "@/scripts/platform-jobs";
 import { ensureSandboxProviders } from "@/lib/sources";
 import { createTestApplication } from "@/test/factories";
 import { expireJobsOfDeadWorkers, startApiProcess, startWorkerProcess, type TestProcess } from "@/test/fault-processes";
@@ -55,7 +56,7 @@ beforeAll(async () => {
   process.env.CHARTKEY_PUBLIC_URL = ehr.origin;
   await ensureSandboxProviders();
   // This process's pg-boss is only a bystander: it runs the maintenance cycle any live instance would.
-  boss = await startQueue(DATABASE_URL);
+  boss = await startQueue(DATABASE_URL, JOBS);
   env = { CHARTKEY_PUBLIC_URL: ehr.origin, CHARTKEY_ALLOW_PRIVATE_WEBHOOKS: "on", CHARTKEY_WORKER: "off", LOG_LEVEL: "warn" };
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;

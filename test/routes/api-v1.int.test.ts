@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import * as catchAll from "@/app/api/v1/[[...path]]/route";
-import * as appRoute from "@/app/api/v1/app/route";
-import * as healthRoute from "@/app/api/v1/health/route";
 import { ApiError, SERVICE_VERSION } from "@/lib/http";
-import { bearer, createTestApplication, routeContext } from "@/test/factories";
+import { bearer, createTestApplication } from "@/test/factories";
 import { testOperation } from "@/test/operations";
 import { route } from "@/lib/api";
+import { dispatchApiRequest } from "@/lib/routes";
 
 const BASE = "http://localhost/api/v1";
 
@@ -29,7 +27,7 @@ async function expectEnvelope(response: Response, status: number, code: string) 
 
 describe("every /api/v1 path family answers with the version header, a request id and the error envelope", () => {
   it("health: 200 with Service-Version and a request id", async () => {
-    const response = await healthRoute.GET(new Request(`${BASE}/health`), routeContext());
+    const response = await dispatchApiRequest(new Request(`${BASE}/health`));
     expect(response.status).toBe(200);
     expect(response.headers.get("service-version")).toBe(SERVICE_VERSION);
     expect(response.headers.get("request-id")).toMatch(/^req_/);
@@ -37,21 +35,21 @@ describe("every /api/v1 path family answers with the version header, a request i
   });
 
   it("app: a keyed route answers errors in the envelope", async () => {
-    await expectEnvelope(await appRoute.GET(new Request(`${BASE}/app`), routeContext()), 401, "missing_api_key");
+    await expectEnvelope(await dispatchApiRequest(new Request(`${BASE}/app`)), 401, "missing_api_key");
   });
 
   it("unknown paths, on every method, are 404 not_found in the envelope", async () => {
     for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as const) {
       const request = new Request(`${BASE}/no/such/thing`, { method });
-      const response = await catchAll[method](request, routeContext({ path: ["no", "such", "thing"] }));
+      const response = await dispatchApiRequest(request);
       await expectEnvelope(response, 404, "not_found");
     }
     // The optional catch-all also answers the bare prefix.
-    await expectEnvelope(await catchAll.GET(new Request(BASE), routeContext()), 404, "not_found");
+    await expectEnvelope(await dispatchApiRequest(new Request(BASE)), 404, "not_found");
   });
 
   it("a method a path does not serve is 404 not_found naming the allowed methods", async () => {
-    const response = await appRoute.DELETE(new Request(`${BASE}/app`, { method: "DELETE" }), routeContext());
+    const response = await dispatchApiRequest(new Request(`${BASE}/app`, { method: "DELETE" }));
     const error = await expectEnvelope(response, 404, "not_found");
     expect(error.message).toContain("GET");
     expect(response.headers.get("allow")).toBe("GET");

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import * as appRoute from "@/app/api/v1/app/route";
 import { db } from "@/lib/db";
-import { bearer, createTestApplication, routeContext } from "@/test/factories";
+import { bearer, createTestApplication } from "@/test/factories";
 import { hashApiKey } from "@/lib/auth";
 import { INTERNAL_HEADER } from "@/lib/http";
 import { authFailuresPerMinute } from "@/lib/config";
+import { dispatchApiRequest } from "@/lib/routes";
 
 async function getApp(headers: HeadersInit = {}, from?: string) {
   const sent = new Headers(headers);
   if (from) sent.set(INTERNAL_HEADER.clientAddress, from);
-  const response = await appRoute.GET(new Request("http://localhost/api/v1/app", { headers: sent }), routeContext());
+  const response = await dispatchApiRequest(new Request("http://localhost/api/v1/app", { headers: sent }));
   const body = await response.json();
   return { status: response.status, code: body.error?.code as string | undefined, body, headers: response.headers };
 }

@@ -2,42 +2,35 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type PgBoss from "pg-boss";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as appRoute from "@/app/api/v1/app/route";
 import * as reportRoute from "@/app/conformance/reports/[token]/route";
-import * as advanceRoute from "@/app/api/v1/conformance/runs/[runId]/advance/route";
-import * as cancelRoute from "@/app/api/v1/conformance/runs/[runId]/cancel/route";
-import * as runRoute from "@/app/api/v1/conformance/runs/[runId]/route";
-import * as runsRoute from "@/app/api/v1/conformance/runs/route";
-import * as recordsRoute from "@/app/api/v1/users/[subject]/records/route";
 import { conformanceRunJob, conformanceRunsCycle } from "@/lib/conformance";
 import { db } from "@/lib/db";
 import { startQueue } from "@/lib/jobs";
 import { platformOpenApiDocument } from "@/lib/openapi";
 import { stopSender } from "@/lib/queue";
-import { bearer, createTestApplication, routeContext } from "@/test/factories";
+import { bearer, createTestApplication } from "@/test/factories";
 import { callDemo, freshAddress } from "@/test/route-calls";
+import { dispatchApiRequest } from "@/lib/routes";
 
-type Handler = (request: Request, context: ReturnType<typeof routeContext>) => Promise<Response>;
 type Json = Record<string, unknown> & { error?: { code: string }; run_key?: string; id?: string; status?: string; phase?: string; links?: { report: string } };
 
-async function call(handler: Handler, key: string, options: { params?: Record<string, string>; body?: string | object; query?: string } = {}) {
+async function call(method: "GET" | "POST", path: string, key: string, options: { body?: string | object; query?: string } = {}) {
   const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
-  const response = await handler(
-    new Request(`http://localhost/api/v1/x${options.query ?? ""}`, {
-      method: body === undefined && handler.name !== "POST" ? "GET" : "POST",
+  const response = await dispatchApiRequest(
+    new Request(`http://localhost/api/v1${path}${options.query ?? ""}`, {
+      method,
       headers: { ...(bearer(key) as Record<string, string>), ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body,
     }),
-    routeContext(options.params ?? {}),
   );
   return { status: response.status, headers: response.headers, body: (await response.json()) as Json };
 }
 
-const start = (key: string, body: string | object = { scenario: "baseline-adult" }) => call(runsRoute.POST, key, { body });
-const list = (key: string, query = "") => call(runsRoute.GET, key, { query });
-const read = (key: string, runId: string) => call(runRoute.GET, key, { params: { runId } });
-const advance = (key: string, runId: string) => call(advanceRoute.POST, key, { params: { runId }, body: "" });
-const cancel = (key: string, runId: string) => call(cancelRoute.POST, key, { params: { runId }, body: "" });
+const start = (key: string, body: string | object = { scenario: "baseline-adult" }) => call("POST", "/conformance/runs", key, { body });
+const list = (key: string, query = "") => call("GET", "/conformance/runs", key, { query });
+const read = (key: string, runId: string) => call("GET", `/conformance/runs/${runId}`, key);
+const advance = (key: string, runId: string) => call("POST", `/conformance/runs/${runId}/advance`, key, { body: "" });
+const cancel = (key: string, runId: string) => call("POST", `/conformance/runs/${runId}/cancel`, key, { body: "" });
 const code = (answer: { body: Json }) => answer.body.error?.code;
 const tokenOf = (run: Json) => run.links!.report.split("/").at(-1)!;
 const report = (token: string, address?: string) => callDemo(reportRoute.GET, `/conformance/reports/${token}`, { params: { token }, address });
@@ -78,7 +71,7 @@ describe("conformance runs", () => {
     expect(tokenOf(created.body)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const key = await db().apiKey.findFirstOrThrow({ where: { conformanceRunId: created.body.id } });
     expect(key).toMatchObject({ environment: "sandbox", revokedAt: null });
-    expect((await call(appRoute.GET, created.body.run_key!)).status).toBe(200);
+    expect((await call("GET", "/app", created.body.run_key!)).status).toBe(200);
 
     const fetched = await read(sandboxKey, created.body.id!);
     expect(fetched.status).toBe(200);
@@ -161,7 +154,7 @@ describe("conformance runs", () => {
     const cancelled = await cancel(sandboxKey, created.body.id!);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toMatchObject({ status: "cancelled", phase: "ended", verdict: null, waitingFor: null, endedAt: expect.any(String) });
-    expect(code(await call(appRoute.GET, created.body.run_key!))).toBe("invalid_api_key");
+    expect(code(await call("GET", "/app", created.body.run_key!))).toBe("invalid_api_key");
     expect([(await cancel(sandboxKey, created.body.id!)).status, code(await cancel(sandboxKey, created.body.id!))]).toEqual([409, "run_not_open"]);
     expect(code(await advance(sandboxKey, created.body.id!))).toBe("run_not_open");
     // The application may start another run now.
@@ -207,7 +200,7 @@ describe("conformance runs", () => {
       ["webhook_redelivery", "inconclusive"],
     ]);
     expect(ended.phases.map((phase) => phase.endedBy)).toEqual(["completed", "advanced", "advanced", "advanced"]);
-    expect(code(await call(appRoute.GET, created.body.run_key!))).toBe("invalid_api_key");
+    expect(code(await call("GET", "/app", created.body.run_key!))).toBe("invalid_api_key");
     expect(code(await advance(sandboxKey, runId))).toBe("run_not_open");
   });
 
@@ -215,7 +208,7 @@ describe("conformance runs", () => {
     const { sandboxKey } = await createTestApplication();
     const created = await start(sandboxKey);
     await db().conformanceRun.update({ where: { id: created.body.id! }, data: { phase: "rate_limits" } });
-    const readRecords = (key: string) => call(recordsRoute.GET, key, { params: { subject: "u_000000000000000000nobody" } });
+    const readRecords = (key: string) => call("GET", "/users/u_000000000000000000nobody/records", key);
     expect(code(await readRecords(sandboxKey))).toBe("not_found");
     for (let attempt = 0; attempt < 2; attempt++) {
       const forced = await readRecords(created.body.run_key!);
@@ -237,7 +230,7 @@ describe("conformance runs", () => {
     expect((await read(sandboxKey, runId)).body).toMatchObject({ status: "open" });
     await conformanceRunsCycle.run(new Date(now.getTime() + 61 * 60_000));
     expect((await read(sandboxKey, runId)).body).toMatchObject({ status: "expired", phase: "ended", verdict: null });
-    expect(code(await call(appRoute.GET, created.body.run_key!))).toBe("invalid_api_key");
+    expect(code(await call("GET", "/app", created.body.run_key!))).toBe("invalid_api_key");
     expect((await report(token)).status).toBe(200);
 
     await conformanceRunsCycle.run(new Date(now.getTime() + 91 * 24 * 60 * 60_000));

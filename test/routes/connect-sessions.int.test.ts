@@ -1,33 +1,31 @@
 import { describe, expect, it } from "vitest";
-import * as cancelRoute from "@/app/api/v1/connect/sessions/[sessionId]/cancel/route";
-import * as sessionRoute from "@/app/api/v1/connect/sessions/[sessionId]/route";
-import * as sessionsRoute from "@/app/api/v1/connect/sessions/route";
-import { runLifecycle, LIFECYCLE_CYCLES } from "@/lib/jobs";
+import { runLifecycle } from "@/lib/jobs";
+import { LIFECYCLE_CYCLES } from "@/scripts/platform-jobs";
 import { db } from "@/lib/db";
-import { bearer, createTestApplication, routeContext } from "@/test/factories";
+import { bearer, createTestApplication } from "@/test/factories";
+import { dispatchApiRequest } from "@/lib/routes";
 
 const BASE = "http://localhost/api/v1";
 type Json = Record<string, unknown> & { error?: { code: string } };
 
 async function create(key: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await sessionsRoute.POST(
+  const response = await dispatchApiRequest(
     new Request(`${BASE}/connect/sessions`, {
       method: "POST",
       headers: { ...(bearer(key) as Record<string, string>), "content-type": "application/json", ...headers },
       body: JSON.stringify(body),
     }),
-    routeContext(),
   );
   return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
 }
 
 async function get(key: string, sessionId: string) {
-  const response = await sessionRoute.GET(new Request(`${BASE}/connect/sessions/${sessionId}`, { headers: bearer(key) }), routeContext({ sessionId }));
+  const response = await dispatchApiRequest(new Request(`${BASE}/connect/sessions/${sessionId}`, { headers: bearer(key) }));
   return { status: response.status, body: (await response.json()) as Json };
 }
 
 async function cancel(key: string, sessionId: string) {
-  const response = await cancelRoute.POST(new Request(`${BASE}/connect/sessions/${sessionId}/cancel`, { method: "POST", headers: bearer(key) }), routeContext({ sessionId }));
+  const response = await dispatchApiRequest(new Request(`${BASE}/connect/sessions/${sessionId}/cancel`, { method: "POST", headers: bearer(key) }));
   return { status: response.status, body: (await response.json()) as Json };
 }
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import * as appRoute from "@/app/api/v1/app/route";
 import { createKeyFor, listKeysFor, revokeKeyFor } from "@/lib/applications";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { acceptInvitation, createInvitation, ForbiddenError, getApplicationAccess, type ApplicationAccess } from "@/lib/team";
-import { bearer, createTestApplication, createTestDeveloper, routeContext } from "@/test/factories";
+import { bearer, createTestApplication, createTestDeveloper } from "@/test/factories";
+import { dispatchApiRequest } from "@/lib/routes";
 
 async function getApp(key: string) {
-  const response = await appRoute.GET(new Request("http://localhost/api/v1/app", { headers: bearer(key) }), routeContext());
+  const response = await dispatchApiRequest(new Request("http://localhost/api/v1/app", { headers: bearer(key) }));
   const body = await response.json();
   return { status: response.status, code: body.error?.code as string | undefined };
 }

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { POST } from "@/app/demo/v1/connect/sessions/route";
 import { findScenario, SCENARIOS } from "@/lib/sandbox";
 import { connectSessionResultSchema } from "@/lib/demo";
-import { callDemo, errorCode } from "@/test/route-calls";
+import { callApi, errorCode } from "@/test/route-calls";
 
 function connect(body: unknown) {
-  return callDemo(POST, "/demo/v1/connect/sessions", { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
+  return callApi("/demo/v1/connect/sessions", { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
 }
 
 describe("POST /demo/v1/connect/sessions", () => {

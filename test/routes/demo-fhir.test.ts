@@ -1,13 +1,10 @@
 import type { Bundle, CapabilityStatement, FhirResource } from "fhir/r4";
 import { describe, expect, it } from "vitest";
-import * as read from "@/app/demo/v1/fhir/[resourceType]/[resourceId]/route";
-import * as search from "@/app/demo/v1/fhir/[resourceType]/route";
-import * as metadata from "@/app/demo/v1/fhir/metadata/route";
 import { FHIR_TEST_DATA_TAG } from "@/lib/fhir";
 import { validateFhirResource } from "@/test/fhir-validate";
 import { findScenario, scenarioBundle } from "@/lib/sandbox";
 import { catalogEntries, patientScenarios, RATE_LIMIT_SLOT_MS, setDemoClock } from "@/lib/demo";
-import { callDemo, errorCode } from "@/test/route-calls";
+import { callApi, errorCode } from "@/test/route-calls";
 
 function expectValidFhir(resource: unknown, label: string) {
   const result = validateFhirResource(resource);
@@ -15,11 +12,11 @@ function expectValidFhir(resource: unknown, label: string) {
 }
 
 function searchType(resourceType: string, query = "") {
-  return callDemo(search.GET, `/demo/v1/fhir/${resourceType}${query}`, { params: { resourceType } });
+  return callApi(`/demo/v1/fhir/${resourceType}${query}`);
 }
 
 function readResource(resourceType: string, resourceId: string) {
-  return callDemo(read.GET, `/demo/v1/fhir/${resourceType}/${resourceId}`, { params: { resourceType, resourceId } });
+  return callApi(`/demo/v1/fhir/${resourceType}/${resourceId}`);
 }
 
 function hasTestTag(resource: FhirResource) {
@@ -28,7 +25,7 @@ function hasTestTag(resource: FhirResource) {
 
 describe("demo FHIR server", () => {
   it("GET /fhir/metadata is a valid R4 CapabilityStatement listing every type the Bundles hold", async () => {
-    const call = await callDemo(metadata.GET, "/demo/v1/fhir/metadata");
+    const call = await callApi("/demo/v1/fhir/metadata");
     expect(call.status).toBe(200);
     expect(call.headers.get("content-type")).toContain("application/fhir+json");
     const statement = call.body as CapabilityStatement;

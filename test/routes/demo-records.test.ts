@@ -1,10 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import * as legacy from "@/app/demo/v1/patients/[patientId]/records/route";
-import * as users from "@/app/demo/v1/users/[subject]/records/route";
 import { CATEGORIES, type Category, type NormalizedRecord, recordSchemas } from "@/lib/records";
 import { findScenario, sourceUri } from "@/lib/sandbox";
 import { DATA_NOTICE, hasPatient, legacyRecordSchema, type NormalizedRecordResponse, normalizedRecordResponseSchema, type PatientScenario, patientScenarios, RATE_LIMIT_SLOT_MS, setDemoClock } from "@/lib/demo";
-import { callDemo, errorCode } from "@/test/route-calls";
+import { callApi, errorCode } from "@/test/route-calls";
 
 function scenario(id: string): PatientScenario {
   const found = findScenario(id);
@@ -17,11 +15,11 @@ function allRecords(body: NormalizedRecordResponse): NormalizedRecord[] {
 }
 
 function readUser(subject: string, query = "") {
-  return callDemo(users.GET, `/demo/v1/users/${subject}/records${query}`, { params: { subject } });
+  return callApi(`/demo/v1/users/${subject}/records${query}`);
 }
 
 function readLegacy(patientId: string, query = "") {
-  return callDemo(legacy.GET, `/demo/v1/patients/${patientId}/records${query}`, { params: { patientId } });
+  return callApi(`/demo/v1/patients/${patientId}/records${query}`);
 }
 
 /** Pins the demo clock inside a limited (even) or open (odd) slot of the rate-limited scenario. */

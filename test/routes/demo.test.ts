@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
-import * as catchAll from "@/app/demo/v1/[...path]/route";
-import * as health from "@/app/demo/v1/health/route";
-import * as patient from "@/app/demo/v1/patients/[patientId]/route";
-import * as patients from "@/app/demo/v1/patients/route";
-import * as providers from "@/app/demo/v1/providers/route";
-import * as index from "@/app/demo/v1/route";
-import * as scenario from "@/app/demo/v1/scenarios/[scenarioId]/route";
-import * as scenarios from "@/app/demo/v1/scenarios/route";
 import { PROVIDERS, SCENARIOS } from "@/lib/sandbox";
 import { DATA_NOTICE, demoHealthSchema, demoIndexSchema, patientListSchema, patientResponseSchema, patientScenarios, providerListSchema, scenarioListSchema, scenarioResponseSchema } from "@/lib/demo";
-import { callDemo, errorCode, type DemoCall } from "@/test/route-calls";
+import { callApi, errorCode, type DemoCall } from "@/test/route-calls";
 
 function expectDemoHeaders(call: DemoCall) {
   expect(call.headers.get("x-data-notice")).toBe(DATA_NOTICE);
@@ -19,7 +11,7 @@ function expectDemoHeaders(call: DemoCall) {
 
 describe("demo index, health and providers", () => {
   it("GET / links every part of the demo and the default scenario's records", async () => {
-    const call = await callDemo(index.GET, "/demo/v1");
+    const call = await callApi("/demo/v1");
     expect(call.status).toBe(200);
     expectDemoHeaders(call);
     expect(call.headers.get("cache-control")).toBe("public, max-age=60");
@@ -35,7 +27,7 @@ describe("demo index, health and providers", () => {
   });
 
   it("GET /health is ok and not cached", async () => {
-    const call = await callDemo(health.GET, "/demo/v1/health");
+    const call = await callApi("/demo/v1/health");
     expect(call.status).toBe(200);
     expect(demoHealthSchema.parse(call.body).status).toBe("ok");
     expect(call.headers.get("cache-control")).toBe("no-store");
@@ -43,7 +35,7 @@ describe("demo index, health and providers", () => {
   });
 
   it("GET /providers lists every fictional provider", async () => {
-    const call = await callDemo(providers.GET, "/demo/v1/providers");
+    const call = await callApi("/demo/v1/providers");
     const body = providerListSchema.parse(call.body);
     expect(body.data.map((provider) => provider.id)).toEqual(PROVIDERS.map((provider) => provider.id));
     expect(body.hasMore).toBe(false);
@@ -52,7 +44,7 @@ describe("demo index, health and providers", () => {
 
 describe("scenario manifest", () => {
   it("GET /scenarios lists the manifest in order, with links and without clinical data", async () => {
-    const call = await callDemo(scenarios.GET, "/demo/v1/scenarios");
+    const call = await callApi("/demo/v1/scenarios");
     expect(call.status).toBe(200);
     const body = scenarioListSchema.parse(call.body);
     expect(body.data.map((entry) => entry.id)).toEqual(SCENARIOS.map((entry) => entry.id));
@@ -67,7 +59,7 @@ describe("scenario manifest", () => {
 
   it("GET /scenarios/{scenarioId} returns one entry with links", async () => {
     const baseline = SCENARIOS[0]!;
-    const call = await callDemo(scenario.GET, "/demo/v1/scenarios/baseline-adult", { params: { scenarioId: "baseline-adult" } });
+    const call = await callApi("/demo/v1/scenarios/baseline-adult");
     expect(call.status).toBe(200);
     const body = scenarioResponseSchema.parse(call.body);
     expect(body.subject).toBe(baseline.subject);
@@ -76,12 +68,12 @@ describe("scenario manifest", () => {
       records: `/demo/v1/users/${baseline.subject}/records`,
       fhir_bundle: `/demo/v1/fhir/Bundle/${baseline.bundleId}`,
     });
-    const failed = await callDemo(scenario.GET, "/demo/v1/scenarios/connect-failed", { params: { scenarioId: "connect-failed" } });
+    const failed = await callApi("/demo/v1/scenarios/connect-failed");
     expect(scenarioResponseSchema.parse(failed.body).session_outcome).toEqual({ status: "failed", failure_code: "source_unavailable" });
   });
 
   it("GET /scenarios/{scenarioId} answers 404 not_found for an unknown scenario", async () => {
-    const call = await callDemo(scenario.GET, "/demo/v1/scenarios/nope", { params: { scenarioId: "nope" } });
+    const call = await callApi("/demo/v1/scenarios/nope");
     expect(call.status).toBe(404);
     expect(errorCode(call)).toBe("not_found");
     expect(call.headers.get("cache-control")).toBe("no-store");
@@ -91,7 +83,7 @@ describe("scenario manifest", () => {
 
 describe("synthetic patients", () => {
   it("GET /patients lists one patient per scenario that has one, in manifest order", async () => {
-    const call = await callDemo(patients.GET, "/demo/v1/patients");
+    const call = await callApi("/demo/v1/patients");
     const body = patientListSchema.parse(call.body);
     const expected = SCENARIOS.filter((entry) => entry.patientId !== null).map((entry) => entry.patientId);
     expect(body.data.map((entry) => entry.patient_id)).toEqual(expected);
@@ -100,11 +92,11 @@ describe("synthetic patients", () => {
 
   it("GET /patients/{patientId} returns the patient and 404 for an unknown one", async () => {
     for (const entry of patientScenarios()) {
-      const call = await callDemo(patient.GET, `/demo/v1/patients/${entry.patientId}`, { params: { patientId: entry.patientId } });
+      const call = await callApi(`/demo/v1/patients/${entry.patientId}`);
       expect(call.status).toBe(200);
       expect(patientResponseSchema.parse(call.body)).toMatchObject({ subject: entry.subject, scenario: entry.id });
     }
-    const missing = await callDemo(patient.GET, "/demo/v1/patients/nobody", { params: { patientId: "nobody" } });
+    const missing = await callApi("/demo/v1/patients/nobody");
     expect(missing.status).toBe(404);
     expect(errorCode(missing)).toBe("not_found");
   });
@@ -112,17 +104,17 @@ describe("synthetic patients", () => {
 
 describe("unknown paths and methods", () => {
   it("answer 404 not_found in the envelope, with the notice", async () => {
-    const call = await callDemo(catchAll.GET, "/demo/v1/nowhere/at/all", { params: { path: ["nowhere", "at", "all"] } });
+    const call = await callApi("/demo/v1/nowhere/at/all");
     expect(call.status).toBe(404);
     expect(call.body).toEqual({
       error: { type: "invalid_request_error", code: "not_found", message: expect.any(String), requestId: call.headers.get("request-id") },
     });
     expectDemoHeaders(call);
-    expect((await callDemo(catchAll.POST, "/demo/v1/x", { params: { path: ["x"] }, method: "POST" })).status).toBe(404);
+    expect((await callApi("/demo/v1/x", { method: "POST" })).status).toBe(404);
   });
 
   it("answer an unsupported method on a known path with 404 and Allow", async () => {
-    const call = await callDemo(scenarios.DELETE, "/demo/v1/scenarios", { method: "DELETE" });
+    const call = await callApi("/demo/v1/scenarios", { method: "DELETE" });
     expect(call.status).toBe(404);
     expect(errorCode(call)).toBe("not_found");
     expect(call.headers.get("allow")).toBe("GET");

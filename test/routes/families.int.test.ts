@@ -1,15 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
-import * as catchAll from "@/app/api/v1/[[...path]]/route";
-import * as appRoute from "@/app/api/v1/app/route";
-import * as demoSessions from "@/app/demo/v1/connect/sessions/route";
-import * as demoScenarios from "@/app/demo/v1/scenarios/route";
 import { INTERNAL_HEADER, SERVICE_VERSION } from "@/lib/http";
 import { log } from "@/lib/log";
 import { z } from "zod";
-import { bearer, createTestApplication, routeContext } from "@/test/factories";
+import { bearer, createTestApplication } from "@/test/factories";
 import { testOperation } from "@/test/operations";
 import { freshAddress } from "@/test/route-calls";
 import { route } from "@/lib/api";
+import { dispatchApiRequest } from "@/lib/routes";
 
 const BASE = "http://localhost/api/v1";
 
@@ -19,9 +16,8 @@ function fromAddress(address: string, headers: Record<string, string> = {}): Rec
 
 describe("request ids", () => {
   it("the id the platform's server assigned is the one the response carries", async () => {
-    const response = await appRoute.GET(
+    const response = await dispatchApiRequest(
       new Request(`${BASE}/app`, { headers: { [INTERNAL_HEADER.requestId]: "req_assignedbytheserver000" } }),
-      routeContext(),
     );
     expect(response.headers.get("request-id")).toBe("req_assignedbytheserver000");
     expect((await response.json()).error.requestId).toBe("req_assignedbytheserver000");
@@ -30,9 +26,8 @@ describe("request ids", () => {
 
 describe("OPTIONS and browser access", () => {
   it("/api/v1: OPTIONS on a served path answers 204 with Allow, the version and a request id, and no CORS", async () => {
-    const response = await appRoute.OPTIONS(
+    const response = await dispatchApiRequest(
       new Request(`${BASE}/app`, { method: "OPTIONS", headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "GET" } }),
-      routeContext(),
     );
     expect(response.status).toBe(204);
     expect(response.headers.get("allow")).toBe("GET, OPTIONS");
@@ -42,21 +37,20 @@ describe("OPTIONS and browser access", () => {
   });
 
   it("/api/v1: OPTIONS on an unknown path is 404 not_found in the envelope, with the version and a request id", async () => {
-    const response = await catchAll.OPTIONS(new Request(`${BASE}/nope`, { method: "OPTIONS" }), routeContext({ path: ["nope"] }));
+    const response = await dispatchApiRequest(new Request(`${BASE}/nope`, { method: "OPTIONS" }));
     expect(response.status).toBe(404);
     expect(response.headers.get("service-version")).toBe(SERVICE_VERSION);
     expect((await response.json()).error.code).toBe("not_found");
   });
 
   it("/api/v1 never answers with CORS headers, whatever the Origin", async () => {
-    const response = await appRoute.GET(new Request(`${BASE}/app`, { headers: { Origin: "https://app.example" } }), routeContext());
+    const response = await dispatchApiRequest(new Request(`${BASE}/app`, { headers: { Origin: "https://app.example" } }));
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
   });
 
   it("/demo/v1 allows any origin without credentials and exposes its headers", async () => {
-    const response = await demoScenarios.GET(
+    const response = await dispatchApiRequest(
       new Request("http://localhost/demo/v1/scenarios", { headers: fromAddress(freshAddress(), { Origin: "https://playground.example" }) }),
-      routeContext(),
     );
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
@@ -66,7 +60,7 @@ describe("OPTIONS and browser access", () => {
   });
 
   it("/demo/v1 answers a CORS preflight for a JSON POST", async () => {
-    const response = await demoSessions.OPTIONS(
+    const response = await dispatchApiRequest(
       new Request("http://localhost/demo/v1/connect/sessions", {
         method: "OPTIONS",
         headers: fromAddress(freshAddress(), {
@@ -75,7 +69,6 @@ describe("OPTIONS and browser access", () => {
           "Access-Control-Request-Headers": "content-type",
         }),
       }),
-      routeContext(),
     );
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
@@ -90,7 +83,7 @@ describe("failed authentication is limited per client address", () => {
     const { sandboxKey } = await createTestApplication();
     const guesser = freshAddress();
     const call = (address: string, key: string) =>
-      appRoute.GET(new Request(`${BASE}/app`, { headers: fromAddress(address, bearer(key) as Record<string, string>) }), routeContext());
+      dispatchApiRequest(new Request(`${BASE}/app`, { headers: fromAddress(address, bearer(key) as Record<string, string>) }));
 
     for (let attempt = 1; attempt <= 100; attempt += 1) {
       expect((await call(guesser, `ck_test_${"x".repeat(30)}${attempt}`)).status).toBe(401);
@@ -112,7 +105,7 @@ describe("failed authentication is limited per client address", () => {
   it("a missing key is not a guess and does not count", async () => {
     const address = freshAddress();
     for (let attempt = 0; attempt < 120; attempt += 1) {
-      const response = await appRoute.GET(new Request(`${BASE}/app`, { headers: fromAddress(address) }), routeContext());
+      const response = await dispatchApiRequest(new Request(`${BASE}/app`, { headers: fromAddress(address) }));
       expect(response.status).toBe(401);
     }
   });

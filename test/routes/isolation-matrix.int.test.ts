@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grantReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { startQueue } from "@/lib/jobs";
+import { JOBS } from "@/scripts/platform-jobs";
 import { stopSender } from "@/lib/queue";
 import { request, startApiServer, type Answer } from "@/test/api-server";
 import { declaredPlatformOperations, type DeclaredOperation } from "@/test/declared-operations";
@@ -100,7 +101,7 @@ const credentialBody = (subject: string) => ({ subject, categories: ["labs", "me
 
 beforeAll(async () => {
   ({ origin, close: closeServer } = await startApiServer());
-  queue = await startQueue(process.env.DATABASE_URL!);
+  queue = await startQueue(process.env.DATABASE_URL!, JOBS);
   const owner = await createTestApplication({ name: "Owner Tenant Clinic", productionEnabled: true, categoryAllowlist: ["labs", "medications", "allergies", "conditions"] });
   Object.assign(keys, { owner: owner.sandboxKey, ownerLive: owner.liveKey, other: (await createTestApplication()).sandboxKey });
   const [main, second, revoked, expired] = [

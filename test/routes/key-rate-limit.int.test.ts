@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import * as appRoute from "@/app/api/v1/app/route";
 import { createApiKey } from "@/lib/auth";
-import { bearer, createTestApplication, routeContext } from "@/test/factories";
+import { bearer, createTestApplication } from "@/test/factories";
+import { dispatchApiRequest } from "@/lib/routes";
 
-const getApp = (key: string) => appRoute.GET(new Request("http://localhost/api/v1/app", { headers: bearer(key) }), routeContext());
+const getApp = (key: string) => dispatchApiRequest(new Request("http://localhost/api/v1/app", { headers: bearer(key) }));
 const remaining = (response: Response) => Number(/;r=(\d+);/.exec(response.headers.get("ratelimit") ?? "")?.[1]);
 
 describe("per-key rate limit: 300 requests per minute", () => {
   it("350 concurrent requests with one key give exactly 300 successes and 50 rate_limited with Retry-After", async () => {
     const { sandboxKey } = await createTestApplication();
     const responses = await Promise.all(
-      Array.from({ length: 350 }, () => appRoute.GET(new Request("http://localhost/api/v1/app", { headers: bearer(sandboxKey) }), routeContext())),
+      Array.from({ length: 350 }, () => dispatchApiRequest(new Request("http://localhost/api/v1/app", { headers: bearer(sandboxKey) }))),
     );
     const ok = responses.filter((r) => r.status === 200);
     const limited = responses.filter((r) => r.status === 429);

@@ -1,14 +1,16 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { apiDispatcher, route, setApiDispatcher, type ApiDispatcher } from "@/lib/api";
-import { startApiServer } from "@/test/api-server";
+import { PLATFORM_PROFILE, route, routeTable, type ApiDispatcher } from "@/lib/api";
+import { INTERNAL_HEADER } from "@/lib/http";
+import { PLATFORM_TOOLS, platformMcp, serveMcp } from "@/lib/mcp";
+import { API_DISPATCHER } from "@/lib/routes";
 import { createTestApplication } from "@/test/factories";
 import { testOperation } from "@/test/operations";
 
-// A tool is its operation's declaration: here another declaration of its operation is served at its path the way
-// a route file serves it, and the MCP server lists and calls the tool from that declaration alone (no MCP change).
+// A tool is its operation's declaration: here another declaration of its operation is served at its path by a
+// table built from it, and the MCP server lists and calls the tool from that declaration alone (no MCP change).
 
 const startRun = testOperation({
   method: "POST",
@@ -20,28 +22,29 @@ const startRun = testOperation({
 });
 const served = route(startRun, ({ body }) => ({ status: 201, body: { id: "run_later", scenario: body.scenario, phase: "session" } }));
 
-let origin: string;
-let close: () => Promise<void>;
-let routes: ApiDispatcher;
-beforeAll(async () => {
-  ({ origin, close } = await startApiServer());
-  routes = apiDispatcher();
-  const at = "/api/v1/conformance/runs";
-  setApiDispatcher({
-    dispatch: (request) => (new URL(request.url).pathname === at ? served(request) : routes.dispatch(request)),
-    operationAt: (method, pathname) => (method === "POST" && pathname === at ? startRun : routes.operationAt(method, pathname)),
-  });
-});
-afterAll(async () => {
-  setApiDispatcher(routes);
-  await close();
-});
+// The platform's own operations, but this declaration at its path; MCP served from the same table.
+const at = "/api/v1/conformance/runs";
+const dispatcher: ApiDispatcher = {
+  dispatch: (request) => (new URL(request.url).pathname === at ? table.handle(request) : API_DISPATCHER.dispatch(request)),
+  operationAt: (method, pathname) => (pathname === at ? table.operationAt(method, pathname) : API_DISPATCHER.operationAt(method, pathname)),
+};
+const table = routeTable(PLATFORM_TOOLS.prefix, PLATFORM_PROFILE, [
+  served,
+  route(platformMcp, ({ request, requestId, body }) => serveMcp(PLATFORM_TOOLS, request, requestId, body, dispatcher)),
+]);
+
+/** The MCP client's HTTP, answered by the table in process, from a client address as the platform server sets it. */
+const viaTable = (url: string | URL, init?: RequestInit) => {
+  const request = new Request(url, init);
+  request.headers.set(INTERNAL_HEADER.clientAddress, "192.0.2.10");
+  return table.handle(request);
+};
 
 describe("a tool follows the declaration serving its operation", () => {
   it("is listed with the declaration's schemas and answers as the operation, with no change to the MCP server", async () => {
     const { sandboxKey } = await createTestApplication();
     const client = new Client({ name: "later", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/api/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${sandboxKey}` } } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL("http://localhost/api/v1/mcp"), { fetch: viaTable, requestInit: { headers: { Authorization: `Bearer ${sandboxKey}` } } }));
     const tool = (await client.listTools()).tools.find((candidate) => candidate.name === "start_conformance_run");
     expect(tool).toMatchObject({
       title: "Start a conformance run",

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { applicationSchema, presentApplication } from "@/lib/applications";
 import type { KeyAuth } from "@/lib/auth";
-import { GET } from "@/app/api/v1/openapi.json/route";
 import { platformOpenApiDocument } from "@/lib/openapi";
+import { dispatchApiRequest } from "@/lib/routes";
 
 describe("platform OpenAPI document", () => {
   it("is a valid OpenAPI 3.1 document", async () => {
@@ -64,7 +64,7 @@ describe("platform OpenAPI document", () => {
   });
 
   it("is served at GET /api/v1/openapi.json with Service-Version", async () => {
-    const response = await GET(new Request("http://localhost/api/v1/openapi.json"), { params: Promise.resolve({}) });
+    const response = await dispatchApiRequest(new Request("http://localhost/api/v1/openapi.json"));
     expect(response.status).toBe(200);
     expect(response.headers.get("service-version")).toBe("2026-09-22");
     expect(((await response.json()) as { openapi: string }).openapi).toBe("3.1.0");

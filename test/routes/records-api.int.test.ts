@@ -1,28 +1,24 @@
 import { describe, expect, it } from "vitest";
-import * as changesRoute from "@/app/api/v1/users/[subject]/records/[category]/changes/route";
-import * as categoryRoute from "@/app/api/v1/users/[subject]/records/[category]/route";
-import * as snapshotRoute from "@/app/api/v1/users/[subject]/records/route";
-import * as usersRoute from "@/app/api/v1/users/route";
-import * as consentRoute from "@/app/api/v1/consents/[receiptId]/route";
 import { expireReceiptNow, grantReceipt, markExpiredReceipts, revokeReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { applySourceFacts, CATEGORIES, type Category } from "@/lib/records";
-import { bearer, createTestSubject, routeContext } from "@/test/factories";
+import { bearer, createTestSubject } from "@/test/factories";
 import { scenarioFacts, sharingSubject, TEST_SOURCE } from "@/test/records";
+import { dispatchApiRequest } from "@/lib/routes";
 
 const BASE = "http://localhost/api/v1";
 type Json = Record<string, unknown> & { error?: { code: string } };
 
-async function call(handler: (r: Request, c: ReturnType<typeof routeContext>) => Promise<Response>, key: string, path: string, params: Record<string, string> = {}) {
-  const response = await handler(new Request(`${BASE}${path}`, { headers: bearer(key) }), routeContext(params));
+async function call(key: string, path: string) {
+  const response = await dispatchApiRequest(new Request(`${BASE}${path}`, { headers: bearer(key) }));
   return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
 }
 
 const categoryPage = (key: string, subject: string, category: string, query = "") =>
-  call(categoryRoute.GET, key, `/users/${subject}/records/${category}${query}`, { subject, category });
+  call(key, `/users/${subject}/records/${category}${query}`);
 const changes = (key: string, subject: string, category: string, query = "") =>
-  call(changesRoute.GET, key, `/users/${subject}/records/${category}/changes${query}`, { subject, category });
-const snapshot = (key: string, subject: string, query = "") => call(snapshotRoute.GET, key, `/users/${subject}/records${query}`, { subject });
+  call(key, `/users/${subject}/records/${category}/changes${query}`);
+const snapshot = (key: string, subject: string, query = "") => call(key, `/users/${subject}/records${query}`);
 
 describe("GET /users", () => {
   it("lists subjects with an active receipt, newest first, paged by cursor or legacy offset", async () => {
@@ -37,39 +33,39 @@ describe("GET /users", () => {
     const receipt = await grantReceipt({ applicationId: application.id, environment: "sandbox", subjectId: revoked.id, categories: ["labs"] });
     await revokeReceipt(receipt.id, "patient");
 
-    const all = await call(usersRoute.GET, sandboxKey, "/users");
+    const all = await call(sandboxKey, "/users");
     expect(all.status).toBe(200);
     const ids = (all.body.data as { id: string }[]).map((user) => user.id);
     expect(ids).toEqual([...later].reverse().concat(first.id));
 
-    const page1 = await call(usersRoute.GET, sandboxKey, "/users?limit=2");
+    const page1 = await call(sandboxKey, "/users?limit=2");
     expect(page1.body.hasMore).toBe(true);
-    const page2 = await call(usersRoute.GET, sandboxKey, `/users?limit=2&cursor=${page1.body.nextCursor}`);
+    const page2 = await call(sandboxKey, `/users?limit=2&cursor=${page1.body.nextCursor}`);
     expect([...(page1.body.data as { id: string }[]), ...(page2.body.data as { id: string }[])].map((user) => user.id)).toEqual(ids);
     expect(page2.body).toMatchObject({ hasMore: false, nextCursor: null });
-    const byOffset = await call(usersRoute.GET, sandboxKey, "/users?limit=2&offset=2");
+    const byOffset = await call(sandboxKey, "/users?limit=2&offset=2");
     expect((byOffset.body.data as { id: string }[]).map((user) => user.id)).toEqual(ids.slice(2));
   });
 
   it("never lists another application's or the other environment's subjects", async () => {
     const mine = await sharingSubject({ facts: false });
     const theirs = await sharingSubject({ facts: false });
-    const listed = await call(usersRoute.GET, mine.sandboxKey, "/users");
+    const listed = await call(mine.sandboxKey, "/users");
     expect((listed.body.data as { id: string }[]).map((user) => user.id)).toEqual([mine.subject.id]);
     await db().application.update({ where: { id: mine.application.id }, data: { productionEnabled: true } });
-    const live = await call(usersRoute.GET, mine.liveKey, "/users");
+    const live = await call(mine.liveKey, "/users");
     expect(live.body.data).toEqual([]);
     expect(JSON.stringify(listed.body)).not.toContain(theirs.subject.id);
   });
 
   it("refuses bad pagination and foreign cursors", async () => {
     const { sandboxKey, subject } = await sharingSubject({ facts: false });
-    expect((await call(usersRoute.GET, sandboxKey, "/users?limit=0")).body.error?.code).toBe("invalid_pagination");
-    expect((await call(usersRoute.GET, sandboxKey, "/users?limit=101")).body.error?.code).toBe("invalid_pagination");
-    expect((await call(usersRoute.GET, sandboxKey, "/users?offset=-1")).body.error?.code).toBe("invalid_pagination");
+    expect((await call(sandboxKey, "/users?limit=0")).body.error?.code).toBe("invalid_pagination");
+    expect((await call(sandboxKey, "/users?limit=101")).body.error?.code).toBe("invalid_pagination");
+    expect((await call(sandboxKey, "/users?offset=-1")).body.error?.code).toBe("invalid_pagination");
     const records = await categoryPage(sandboxKey, subject.id, "labs", "?limit=1");
     const foreign = records.body.nextCursor as string;
-    expect((await call(usersRoute.GET, sandboxKey, `/users?cursor=${foreign}`)).body.error?.code).toBe("invalid_cursor");
+    expect((await call(sandboxKey, `/users?cursor=${foreign}`)).body.error?.code).toBe("invalid_cursor");
   });
 });
 
@@ -131,7 +127,7 @@ describe("GET /users/{subject}/records/{category}", () => {
     // Before the lifecycle cycle marks it, reads have already stopped.
     expect((await categoryPage(expired.sandboxKey, expired.subject.id, "labs")).status).toBe(404);
     expect(await markExpiredReceipts()).toBeGreaterThanOrEqual(1);
-    const receipt = await call(consentRoute.GET, expired.sandboxKey, `/consents/${expired.receipt.id}`, { receiptId: expired.receipt.id });
+    const receipt = await call(expired.sandboxKey, `/consents/${expired.receipt.id}`);
     expect(receipt.body).toMatchObject({ status: "expired", receiptId: expired.receipt.id, subject: expired.subject.id });
   });
 });
@@ -191,11 +187,11 @@ describe("GET /consents/{receiptId}", () => {
   it("shows the receipt to its application only", async () => {
     const mine = await sharingSubject({ facts: false });
     const theirs = await sharingSubject({ facts: false });
-    const shown = await call(consentRoute.GET, mine.sandboxKey, `/consents/${mine.receipt.id}`, { receiptId: mine.receipt.id });
+    const shown = await call(mine.sandboxKey, `/consents/${mine.receipt.id}`);
     expect(shown.body).toMatchObject({ object: "consent_receipt", status: "active", categories: [...CATEGORIES] });
     // A receipt given outside Connect has no patient page to offer.
     expect(shown.body.receiptUrl).toBeNull();
-    const hidden = await call(consentRoute.GET, mine.sandboxKey, `/consents/${theirs.receipt.id}`, { receiptId: theirs.receipt.id });
+    const hidden = await call(mine.sandboxKey, `/consents/${theirs.receipt.id}`);
     expect([hidden.status, hidden.body.error?.code]).toEqual([404, "not_found"]);
   });
 });

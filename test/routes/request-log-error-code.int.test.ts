@@ -1,18 +1,16 @@
 import { describe, expect, it } from "vitest";
-import * as appRoute from "@/app/api/v1/app/route";
-import * as snapshotRoute from "@/app/api/v1/users/[subject]/records/route";
 import { flushRequestLog } from "@/lib/http";
 import { recentRequests } from "@/lib/usage";
-import { bearer, createTestApplication, routeContext } from "@/test/factories";
+import { bearer, createTestApplication } from "@/test/factories";
+import { dispatchApiRequest } from "@/lib/routes";
 
 describe("the request log records the error envelope's code", () => {
   it("a keyed request answered with an error is logged with its code; a success with none", async () => {
     const { application, sandboxKey } = await createTestApplication();
-    const ok = await appRoute.GET(new Request("http://localhost/api/v1/app", { headers: bearer(sandboxKey) }), routeContext());
+    const ok = await dispatchApiRequest(new Request("http://localhost/api/v1/app", { headers: bearer(sandboxKey) }));
     expect(ok.status).toBe(200);
-    const missing = await snapshotRoute.GET(
+    const missing = await dispatchApiRequest(
       new Request("http://localhost/api/v1/users/u_missing/records", { headers: bearer(sandboxKey) }),
-      routeContext({ subject: "u_missing" }),
     );
     expect(missing.status).toBe(404);
     const requestId = missing.headers.get("request-id");

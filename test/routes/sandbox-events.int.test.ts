@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { KeyAuth } from "@/lib/auth";
 import { db } from "@/lib/db";
-import { LIFECYCLE_CYCLES, runLifecycle } from "@/lib/jobs";
+import { runLifecycle } from "@/lib/jobs";
+import { LIFECYCLE_CYCLES } from "@/scripts/platform-jobs";
 import { CATEGORIES } from "@/lib/records";
 import { SCENARIOS } from "@/lib/sandbox";
 import { readCategoryRecords, readRecordChanges } from "@/lib/users";

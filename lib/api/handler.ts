@@ -1,0 +1,23 @@
+import type { z } from "zod";
+import type { RouteResult } from "@/lib/http";
+import type { AuthKind, Principals } from "./authenticators";
+
+// What an operation's handler receives and answers; the pipeline (route.ts, steps.ts) runs it.
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type HandlerArgs<A extends AuthKind, P, Q, B> = {
+  request: Request;
+  url: URL;
+  requestId: string;
+  auth: Principals[A];
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+  /** Sets a response header whether the handler then returns or throws (a simulated scenario names itself). */
+  setHeader: (name: string, value: string) => void;
+};
+
+/** A handler's answer: JSON (in the operation's declared content type), or a Response it built itself. */
+export type HandlerResult = RouteResult | Response;
+
+export type Handler<A extends AuthKind, P, Q, B> = (args: HandlerArgs<A, P, Q, B>) => HandlerResult | Promise<HandlerResult>;

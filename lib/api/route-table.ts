@@ -1,0 +1,104 @@
+import type { HttpMethod, OperationDeclaration } from "./operation";
+import type { Profile } from "./profiles";
+import type { DeclaredHandler } from "./route";
+import { serve, unknownPath, type RouteExports } from "./serve";
+
+export type RouteParams = Record<string, string>;
+
+type Node = {
+  exports?: RouteExports;
+  statics: Map<string, Node>;
+  param?: { name: string; node: Node };
+};
+
+/**
+ * One API family's dispatch table, built from its operations' declarations (each `route()` knows its method and
+ * path): the platform server, the family's catch-all route file for Next.js and MCP tools all serve through it.
+ */
+export type RouteTable = {
+  prefix: string;
+  profile: Profile;
+  /** Every operation the table serves, in the order declared. */
+  operations: readonly OperationDeclaration[];
+  /** The answer to any request under the prefix: the operation's, the path's OPTIONS, or the family's 404. */
+  handle(request: Request): Promise<Response>;
+  /** The declared operation serving `method` at `pathname` (a full path: `/api/v1/users/u_1`), if any. */
+  operationAt(method: HttpMethod, pathname: string): OperationDeclaration | undefined;
+  /** The exports of the family's catch-all route file, for Next.js. */
+  routeExports: RouteExports;
+};
+
+const newNode = (): Node => ({ statics: new Map() });
+
+/**
+ * The dispatch table of a family served at `prefix`. Paths are matched as the client wrote them (`/api/v1/%61pp`
+ * is not `/api/v1/app`) and parameters are decoded; a static segment wins over a parameter at the same place.
+ */
+export function routeTable(prefix: string, profile: Profile, handlers: readonly DeclaredHandler[]): RouteTable {
+  const byPath = new Map<string, Partial<Record<HttpMethod, DeclaredHandler>>>();
+  for (const handler of handlers) {
+    const { method, path } = handler.operation;
+    const methods = byPath.get(path) ?? {};
+    if (methods[method]) throw new Error(`two handlers for ${method} ${path}`);
+    byPath.set(path, { ...methods, [method]: handler });
+  }
+  const root = newNode();
+  for (const [path, methods] of byPath) insert(root, path, serve(methods));
+  const unknown = unknownPath(profile);
+
+  const resolve = (pathname: string): { exports: RouteExports; params: RouteParams } | undefined => {
+    if (pathname !== prefix && !pathname.startsWith(`${prefix}/`)) return undefined;
+    const parts = pathname.slice(prefix.length).split("/").filter((part) => part !== "");
+    try {
+      return matchFrom(root, parts, 0, {});
+    } catch {
+      // A parameter that does not decode names no resource.
+      return undefined;
+    }
+  };
+
+  const handle = (request: Request): Promise<Response> => {
+    const match = resolve(new URL(request.url).pathname);
+    const exports = match?.exports ?? unknown;
+    const method = request.method === "HEAD" ? "GET" : request.method;
+    const handler = exports[method as keyof RouteExports] ?? unknown.GET;
+    return handler(request, { params: Promise.resolve(match?.params ?? {}) });
+  };
+  const entry = (request: Request) => handle(request);
+
+  return {
+    prefix,
+    profile,
+    operations: handlers.map((handler) => handler.operation),
+    handle,
+    operationAt: (method, pathname) => (resolve(pathname)?.exports[method] as Partial<DeclaredHandler> | undefined)?.operation,
+    routeExports: { GET: entry, POST: entry, PUT: entry, PATCH: entry, DELETE: entry, OPTIONS: entry },
+  };
+}
+
+function insert(root: Node, path: string, exports: RouteExports): void {
+  let node = root;
+  for (const segment of path.split("/").filter((part) => part !== "")) {
+    const param = /^\{(\w+)\}$/.exec(segment);
+    if (param) {
+      node.param ??= { name: param[1]!, node: newNode() };
+      if (node.param.name !== param[1]) throw new Error(`two parameter names at one place: {${node.param.name}} and {${param[1]}} in ${path}`);
+      node = node.param.node;
+      continue;
+    }
+    let next = node.statics.get(segment);
+    if (!next) node.statics.set(segment, (next = newNode()));
+    node = next;
+  }
+  node.exports = exports;
+}
+
+function matchFrom(node: Node, parts: string[], index: number, params: RouteParams): { exports: RouteExports; params: RouteParams } | undefined {
+  if (index === parts.length) return node.exports ? { exports: node.exports, params } : undefined;
+  const part = parts[index]!;
+  const child = node.statics.get(part);
+  const fromStatic = child && matchFrom(child, parts, index + 1, params);
+  if (fromStatic) return fromStatic;
+  if (node.param) return matchFrom(node.param.node, parts, index + 1, { ...params, [node.param.name]: decodeURIComponent(part) });
+  return undefined;
+}
