@@ -164,8 +164,16 @@ test("a platform killed mid webhook fan-out, mid conformance probes and mid TEFC
     return subject;
   };
   try {
+    // A conformance run up to its webhook probes: the integration creates its Connect session with the run key (its
+    // session phase runs while the users below connect).
+    const run = (await api("POST", "/conformance/runs", { scenario: "baseline-adult" })) as { id: string; run_key: string };
+    const runKey = key;
+    key = run.run_key;
+    await api("POST", "/connect/sessions", { categories: ["labs"] });
+    key = runKey;
+
     // Three connected users: two for the fan-out of revocations, one whose change feed a client follows.
-    const [revoked1, revoked2, followed] = [await simulated(), await simulated(), await simulated()];
+    const [revoked1, revoked2, followed] = await Promise.all([simulated(), simulated(), simulated()]);
     // What its client holds: each category read whole, and the change cursor that read gave.
     const held = new Map<string, { cursor: string; records: Map<string, unknown> }>();
     for (const category of categories) {
@@ -174,12 +182,6 @@ test("a platform killed mid webhook fan-out, mid conformance probes and mid TEFC
       held.set(category, { cursor: page.meta.changeCursor, records: new Map(page.data.map((record) => [record.recordId, record])) });
     }
 
-    // A conformance run up to its webhook probes: the integration creates its Connect session with the run key.
-    const run = (await api("POST", "/conformance/runs", { scenario: "baseline-adult" })) as { id: string; run_key: string };
-    const runKey = key;
-    key = run.run_key;
-    await api("POST", "/connect/sessions", { categories: ["labs"] });
-    key = runKey;
     const phaseOf = async () => ((await api("GET", `/conformance/runs/${run.id}`)) as { phase: string }).phase;
     await eventually(async () => (await phaseOf()) === "rate_limits", 90_000, "the run's session phase completes");
     await eventually(async () => (await pendingDeliveries()) === 0, 60_000, "the imports' events are delivered");
