@@ -12,6 +12,7 @@ import consentPartialPhases from "@/fixtures/phases/consent-partial.json" with {
 import multiSourceOverlapPhases from "@/fixtures/phases/multi-source-overlap.json" with { type: "json" };
 import pediatricChildPhases from "@/fixtures/phases/pediatric-child.json" with { type: "json" };
 import sourceUnavailablePhases from "@/fixtures/phases/source-unavailable.json" with { type: "json" };
+import { processState } from "@/lib/process-state";
 import { CATEGORIES, type Category } from "@/lib/records";
 import { LONG_HISTORY_RESOURCES, longHistoryBase, longHistoryBundle } from "./long-history";
 
@@ -331,8 +332,6 @@ const FIXTURES: Record<string, ScenarioFixtures> = {
   "consent-partial": { bundle: consentPartialBundle as unknown as Bundle, phases: consentPartialPhases as unknown as ScenarioPhases },
   "rate-limited": { bundle: rateLimitedBundle as unknown as Bundle, phases: {} },
 };
-// Generated, not committed: ten thousand resources grown from baseline-adult's, on first use.
-let longHistory: ScenarioFixtures | undefined;
 
 export function findScenario(id: string): Scenario | undefined {
   return SCENARIOS.find((scenario) => scenario.id === id);
@@ -347,8 +346,11 @@ export function scenarioByPatientId(patientId: string): Scenario | undefined {
 }
 
 function fixturesOf(id: string): ScenarioFixtures {
-  if (id === "long-history") longHistory ??= { bundle: longHistoryBundle(LONG_HISTORY_RESOURCES), phases: {} };
-  const fixtures = id === "long-history" ? longHistory : FIXTURES[id];
+  // Generated, not committed: ten thousand resources grown from baseline-adult's, on first use.
+  const fixtures =
+    id === "long-history"
+      ? processState("sandbox.long-history", (): ScenarioFixtures => ({ bundle: longHistoryBundle(LONG_HISTORY_RESOURCES), phases: {} }))
+      : FIXTURES[id];
   if (!fixtures) {
     throw new Error(findScenario(id) ? `Scenario ${id} has no patient or Bundle` : `Unknown scenario ${id}`);
   }
@@ -377,7 +379,7 @@ export function sourceResources(id: string, sourceKey: string, phase: number): F
   return structuredClone(heldResources(id, sourceKey, phase) as FhirResource[]);
 }
 
-const held = new Map<string, readonly FhirResource[]>();
+const heldByPhase = () => processState("sandbox.held-resources", () => new Map<string, readonly FhirResource[]>());
 
 /**
  * What `sourceResources` returns, computed once per source and phase and shared with the fixtures, not copied: for
@@ -386,6 +388,7 @@ const held = new Map<string, readonly FhirResource[]>();
  */
 export function heldResources(id: string, sourceKey: string, phase: number): readonly FhirResource[] {
   const key = `${id}\u0000${sourceKey}\u0000${phase}`;
+  const held = heldByPhase();
   let resources = held.get(key);
   if (!resources) {
     resources = phaseResources(id, sourceKey, phase);
@@ -394,8 +397,6 @@ export function heldResources(id: string, sourceKey: string, phase: number): rea
   return resources;
 }
 
-let longHistoryOutline: readonly FhirResource[] | undefined;
-
 /**
  * Enough of what a source holds at a phase to describe it: its Patient and every resource type it holds. Shared and
  * read only, like `heldResources`. For long-history, the base it is grown from, so a health system's patient list
@@ -403,8 +404,9 @@ let longHistoryOutline: readonly FhirResource[] | undefined;
  */
 export function sourceOutline(id: string, sourceKey: string, phase: number): readonly FhirResource[] {
   if (id !== "long-history") return heldResources(id, sourceKey, phase);
-  longHistoryOutline ??= (longHistoryBase().entry ?? []).flatMap((entry) => (entry.resource ? [entry.resource] : []));
-  return longHistoryOutline;
+  return processState("sandbox.long-history-outline", (): readonly FhirResource[] =>
+    (longHistoryBase().entry ?? []).flatMap((entry) => (entry.resource ? [entry.resource] : [])),
+  );
 }
 
 function phaseResources(id: string, sourceKey: string, phase: number): FhirResource[] {
