@@ -124,6 +124,14 @@ export class Chartkey {
   }
 }
 
+/**
+ * The data of an answer of the typed `api` client, or its error thrown as a ChartkeyError:
+ * `const config = await unwrap(chartkey.api.GET("/tefca/config"));`.
+ */
+export async function unwrap<A extends Answer>(answer: Promise<A>): Promise<NonNullable<A["data"]>> {
+  return data<NonNullable<A["data"]>>(answer);
+}
+
 function pageQuery(options: { cursor?: string; limit?: number }): { limit: string; cursor?: string } {
   return { limit: String(options.limit ?? 100), ...(options.cursor ? { cursor: options.cursor } : {}) };
 }
