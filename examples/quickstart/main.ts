@@ -1,4 +1,4 @@
-// The quickstart (docs: /docs/guides/quickstart): a sandbox patient connected and one category of their normalized
+// The quickstart (docs/quickstart.md): a sandbox patient connected and one category of their normalized
 // records read into your own code with @chartkey/sdk. Run it against `npm start` with a key from `npm run dev:key`:
 //
 //   CK_SANDBOX_KEY=ck_test_... npx tsx examples/quickstart/main.ts
