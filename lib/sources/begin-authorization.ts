@@ -12,10 +12,12 @@ export const AUTHORIZATION_MINUTES = 15;
 /**
  * What the platform asks a provider for to share `categories`: the patient picked at sign-in, a refresh token so
  * continuous consent can re-import, and read access to the resource types those categories are read from, no
- * more (SMART App Launch v1 syntax, which v2 servers accept as well).
+ * more (SMART App Launch v1 syntax, which v2 servers accept as well). Shared documents add the Binaries holding
+ * the C-CDA documents a DocumentReference links to.
  */
 export function scopeForCategories(categories: readonly Category[]): string {
-  return ["launch/patient", "offline_access", ...resourceTypesFor(categories).map((type) => `patient/${type}.read`)].join(" ");
+  const types = [...resourceTypesFor(categories), ...(categories.includes("documents") ? ["Binary"] : [])];
+  return ["launch/patient", "offline_access", ...types.map((type) => `patient/${type}.read`)].join(" ");
 }
 
 /**

@@ -1,5 +1,6 @@
+import type { FhirResource } from "fhir/r4";
 import { describe, expect, it } from "vitest";
-import { readSourceJson } from "./fetch-patient-resources";
+import { linkedCcdaBinaries, readSourceJson } from "./fetch-patient-resources";
 import { SourceError } from "./source-error";
 
 describe("readSourceJson", () => {
@@ -16,5 +17,35 @@ describe("readSourceJson", () => {
       expect(failure).toBeInstanceOf(SourceError);
       expect((failure as SourceError).code).toBe("invalid_response");
     }
+  });
+});
+
+describe("linkedCcdaBinaries", () => {
+  const base = "https://fhir.example.org/r4";
+  const documentReference = (id: string, attachments: Record<string, string>[]): FhirResource =>
+    ({ resourceType: "DocumentReference", id, status: "current", content: attachments.map((attachment) => ({ attachment })) }) as FhirResource;
+
+  it("names the Binaries a DocumentReference links as C-CDA on this FHIR base, relative or absolute, once each", () => {
+    const resources = [
+      documentReference("ccd", [{ contentType: "application/xml", url: "Binary/ccd-1" }]),
+      documentReference("summary", [{ contentType: "text/xml; charset=utf-8", url: `${base}/Binary/summary-1` }]),
+      documentReference("again", [{ contentType: "application/xml", url: "Binary/ccd-1" }]),
+    ];
+    expect(linkedCcdaBinaries(resources, base)).toEqual([
+      { binaryId: "ccd-1", documentReference: "DocumentReference/ccd" },
+      { binaryId: "summary-1", documentReference: "DocumentReference/summary" },
+    ]);
+  });
+
+  it("follows no link to another server, no attachment sent inline, and nothing that is not XML", () => {
+    const resources = [
+      documentReference("elsewhere", [{ contentType: "application/xml", url: "https://other.example.org/r4/Binary/x" }]),
+      documentReference("prefix", [{ contentType: "application/xml", url: `${base}-evil/Binary/x` }]),
+      documentReference("inline", [{ contentType: "application/xml", url: "Binary/x", data: "PENsaW5pY2FsRG9jdW1lbnQ+" }]),
+      documentReference("pdf", [{ contentType: "application/pdf", url: "Binary/x" }]),
+      documentReference("not-binary", [{ contentType: "application/xml", url: "DocumentReference/x" }]),
+      { resourceType: "Binary", id: "x", contentType: "application/xml" } as FhirResource,
+    ];
+    expect(linkedCcdaBinaries(resources, base)).toEqual([]);
   });
 });

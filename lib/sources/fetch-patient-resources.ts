@@ -1,7 +1,8 @@
-import type { Bundle, FhirResource, Patient } from "fhir/r4";
+import type { Binary, Bundle, DocumentReference, FhirResource, Patient } from "fhir/r4";
 import { db } from "@/lib/db";
 import { nestsDeeperThan } from "@/lib/http";
-import { CATEGORIES, resourceTypesFor } from "@/lib/records";
+import { log } from "@/lib/log";
+import { CATEGORIES, CCDA_MAX_BYTES, isCcdaContentType, resourceTypesFor } from "@/lib/records";
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import type { ProviderRow } from "./providers";
 import { REFRESH_MARGIN_MS, refreshSourceTokens } from "./refresh-access-token";
@@ -24,11 +25,21 @@ export type FetchedPatientRecord = {
   patientId: string;
   /** Null unless `Patient` was among the types asked for (demographics shared). */
   patient: Patient | null;
-  /** The Patient first, then each type's matches in the server's order; one copy of each type/id. */
+  /**
+   * The Patient first, then each type's matches in the server's order; one copy of each type/id; then the Binaries
+   * holding the C-CDA documents the DocumentReferences link to (read so the normalizer converts them).
+   */
   resources: FhirResource[];
   /** Searches the provider refused (400, 403, 404: a type it does not serve, or outside the granted scope). */
   unavailableTypes: { resourceType: string; status: number }[];
+  /** C-CDA documents linked by a DocumentReference that were not read: those stay documents records only. */
+  unreadDocuments: { documentReference: string; reason: string }[];
 };
+
+/** How many linked C-CDA documents one import reads: each is a request and a conversion. */
+export const MAX_LINKED_DOCUMENTS = 50;
+/** base64 grows the document by a third; the JSON around it is small. */
+const MAX_BINARY_ANSWER_BYTES = Math.ceil((CCDA_MAX_BYTES * 4) / 3) + 64 * 1024;
 
 const DEFAULT_PAGE_SIZE = 100;
 /** A server whose next links never end must not keep an import running forever. */
@@ -155,5 +166,50 @@ export async function fetchPatientResources(source: { id: string }, types: reado
     }
     for (const resource of result) resources.set(`${resource.resourceType}/${resource.id}`, resource);
   }
-  return { patientId: session.patientId, patient, resources: [...resources.values()], unavailableTypes };
+  const unreadDocuments: FetchedPatientRecord["unreadDocuments"] = [];
+  const links = linkedCcdaBinaries([...resources.values()], fhirBaseUrl);
+  for (const [index, link] of links.entries()) {
+    if (resources.has(`Binary/${link.binaryId}`)) continue;
+    const reason = index < MAX_LINKED_DOCUMENTS ? await readLinkedBinary(session, fhirBaseUrl, link.binaryId, resources) : `more than ${MAX_LINKED_DOCUMENTS} linked C-CDA documents in one import`;
+    if (reason !== null) unreadDocuments.push({ documentReference: link.documentReference, reason });
+  }
+  if (unreadDocuments.length > 0) log.warn({ sourceId: row.id, unreadDocuments }, "linked C-CDA documents not read");
+  return { patientId: session.patientId, patient, resources: [...resources.values()], unavailableTypes, unreadDocuments };
+}
+
+/**
+ * The Binaries that DocumentReferences link as their C-CDA content (an XML content type, no inline data, a url
+ * `Binary/<id>` relative or absolute under this FHIR base). A url elsewhere is not followed: the access token is
+ * never sent to another server.
+ */
+export function linkedCcdaBinaries(resources: FhirResource[], fhirBaseUrl: string): { documentReference: string; binaryId: string }[] {
+  const links = new Map<string, string>();
+  for (const resource of resources) {
+    if (resource.resourceType !== "DocumentReference") continue;
+    for (const { attachment } of (resource as DocumentReference).content ?? []) {
+      if (attachment.data !== undefined || !attachment.url || !isCcdaContentType(attachment.contentType ?? null)) continue;
+      const relative = attachment.url.startsWith(`${fhirBaseUrl}/`) ? attachment.url.slice(fhirBaseUrl.length + 1) : attachment.url;
+      const match = /^Binary\/([A-Za-z0-9\-.]{1,64})$/.exec(relative);
+      if (match && !links.has(match[1]!)) links.set(match[1]!, `DocumentReference/${resource.id}`);
+    }
+  }
+  return [...links].map(([binaryId, documentReference]) => ({ binaryId, documentReference }));
+}
+
+/** Reads one linked Binary into the batch; why it could not be, or null. Never fails the import. */
+async function readLinkedBinary(session: SourceSession, fhirBaseUrl: string, binaryId: string, resources: Map<string, FhirResource>): Promise<string | null> {
+  const describe = `The Binary/${binaryId} read`;
+  try {
+    const response = await session.get(`${fhirBaseUrl}/Binary/${encodeURIComponent(binaryId)}`, describe);
+    if (!response.ok) return `${describe} answered ${response.status}`;
+    if (Number(response.headers.get("content-length") ?? 0) > MAX_BINARY_ANSWER_BYTES) return `${describe} is larger than ${CCDA_MAX_BYTES / 1024 / 1024} MiB`;
+    const binary = (await readSourceJson(response, describe)) as Binary;
+    if (binary?.resourceType !== "Binary" || binary.id !== binaryId) return `${describe} did not answer that Binary`;
+    resources.set(`Binary/${binaryId}`, binary);
+    return null;
+  } catch (error) {
+    // A refused token ends the import as any other read would; anything else leaves the document a document.
+    if (error instanceof SourceError && error.code === "reauthorization_required") throw error;
+    return error instanceof Error ? error.message : String(error);
+  }
 }

@@ -3,6 +3,7 @@
  * categories. See resources.ts for what is mapped and skipped, fact-key.ts for how facts are identified, and
  * docs/normalizer.md for the decisions behind both.
  */
+export { CCDA_MAX_BYTES, isCcdaContentType } from "./ccda";
 export { mergeFacts } from "./merge";
 export { ENCOUNTER_SKIP, NORMALIZERS, normalizeBundle, normalizeResources } from "./resources";
 export { resourceDisplayName } from "./names";
