@@ -65,6 +65,15 @@ describe("SMART configuration", () => {
 });
 
 describe("the authorization page", () => {
+  it("a health system with one patient has that patient chosen already", async () => {
+    const provider = "willowbrook-childrens";
+    const response = await getAuthorize(authorizationParameters({ aud: ehrEndpoints(provider).fhirBase }), provider);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html.match(/type="radio"/g)).toHaveLength(1);
+    expect(html).toContain('value="pediatric-child.primary" required checked');
+  });
+
   it("shows the provider, what is asked, and the provider's patients as labelled radio buttons, under its own CSP", async () => {
     const response = await getAuthorize(authorizationParameters());
     expect(response.status).toBe(200);
@@ -74,8 +83,9 @@ describe("the authorization page", () => {
     expect(html).toMatch(/<label class="patient" for="patient-0">\s*<input type="radio" id="patient-0" name="patient" value="baseline-adult.primary" required/);
     expect(html).toContain("Elena Marisol Vargas</span><span class=\"detail\" id=\"patient-0-detail\">Born June 14, 1978");
     expect(html).toContain('<html lang="en">');
-    // The health system's only patient is chosen already.
-    expect(html).toContain('value="baseline-adult.primary" required checked');
+    // Riverbend Health holds two patients (baseline-adult's and long-history's): the patient chooses, nothing is preselected.
+    expect(html).toContain('value="long-history.primary" required');
+    expect(html).not.toMatch(/required checked/);
     expect(html).toContain('value="allow">Allow</button>');
     expect(html).toContain('value="deny" formnovalidate>Deny</button>');
     expect(html).not.toMatch(/<script|https:\/\/fonts/);

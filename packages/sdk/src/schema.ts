@@ -711,6 +711,8 @@ export type components = {
                 status: "pending" | "syncing" | "synced" | "partial" | "failed";
                 recordCount: number;
                 skippedCount: number;
+                /** @description The latest completed import's fidelity report (what the health system's data yielded and did not); null before one completes. */
+                fidelity: components["schemas"]["FidelityReport"] | null;
                 error: string | null;
                 lastSyncedAt: string | null;
             }[];
@@ -719,6 +721,42 @@ export type components = {
                 state: string;
                 failureCode: string | null;
             } | null;
+        };
+        /** @description What one import of a source yielded: records by category, skips by resource type and reason, warnings. */
+        FidelityReport: {
+            /** @description The import this report is of: the source's latest completed import. */
+            importId: string;
+            /** @description When that import completed (UTC, millisecond precision, Z suffix). */
+            finishedAt: string;
+            /** @description Records the import produced, per category (before merging with the subject's other sources). */
+            records: {
+                demographics: number;
+                conditions: number;
+                medications: number;
+                allergies: number;
+                immunizations: number;
+                labs: number;
+                vitals: number;
+                procedures: number;
+                documents: number;
+                claims: number;
+            };
+            /** @description Resources of the ten categories' types that became no record, per resource type and reason (Encounters are always here: the records that reference one carry its date, type and location). */
+            skipped: {
+                resourceType: string;
+                reason: string;
+                count: number;
+            }[];
+            /** @description Resources of other types (Organization, Practitioner, Medication...), read only where records reference them. */
+            context: {
+                resourceType: string;
+                count: number;
+            }[];
+            /** @description Each distinct record warning, with how many records carry it. */
+            warnings: {
+                warning: string;
+                count: number;
+            }[];
         };
         /** @description Subjects with an active share receipt, newest first. */
         UserList: {
@@ -768,6 +806,8 @@ export type components = {
                 /** @enum {string} */
                 status: "pending" | "syncing" | "synced" | "partial" | "failed";
                 lastSyncedAt: string | null;
+                /** @description The latest completed import's fidelity report (what the health system's data yielded and did not); null before one completes. */
+                fidelity: components["schemas"]["FidelityReport"] | null;
             }[];
             /** @description One section per category the receipt, the allowlist and `categories` all cover. */
             sections: {
@@ -907,6 +947,11 @@ export type components = {
             resourceType: string;
             /** @description Id of that resource at the source; null if the source gave none. */
             resourceId: string | null;
+            /** @description Present when the fact was read from a C-CDA document the source sent: the DocumentReference (or Binary) that carried it. resourceType and resourceId then name the FHIR resource the document's section was converted to. */
+            document?: {
+                resourceType: string;
+                resourceId: string | null;
+            };
         };
         /** @description A problem, diagnosis or health concern (from Condition). */
         ConditionRecord: {
@@ -1347,8 +1392,10 @@ export type components = {
             url: string | null;
             /** @description Size in bytes as reported by the source, else of the inline content. */
             size: number | null;
-            /** @description True when the source sent the content inline; the content itself is not served. */
+            /** @description True when the source sent the content inline; the content itself is not served, except as `text`. */
             hasData: boolean;
+            /** @description The content as text when the source sent it inline as text/plain, or as text/html (tags dropped): the first 64 KiB (UTF-8), and the record carries a warning when the content was longer. Null for any other content (PDF, images, C-CDA XML, content only at a url). */
+            text: string | null;
         };
         /** @description A claim, explanation of benefit or insurance coverage (from Claim, ExplanationOfBenefit or Coverage). */
         ClaimRecord: {
@@ -3631,7 +3678,37 @@ export interface operations {
                      *           "providerId": "prv_sandbox_ridgeview",
                      *           "providerName": "Ridgeview Health",
                      *           "status": "synced",
-                     *           "lastSyncedAt": "2026-11-20T14:03:40.117Z"
+                     *           "lastSyncedAt": "2026-11-20T14:03:40.117Z",
+                     *           "fidelity": {
+                     *             "importId": "imp_6Tb2Rk9Lm4Xq7Wn1Cv5Zs8Hd",
+                     *             "finishedAt": "2026-11-20T14:03:40.117Z",
+                     *             "records": {
+                     *               "demographics": 0,
+                     *               "conditions": 0,
+                     *               "medications": 0,
+                     *               "allergies": 0,
+                     *               "immunizations": 0,
+                     *               "labs": 12,
+                     *               "vitals": 0,
+                     *               "procedures": 0,
+                     *               "documents": 0,
+                     *               "claims": 0
+                     *             },
+                     *             "skipped": [
+                     *               {
+                     *                 "resourceType": "Encounter",
+                     *                 "reason": "Encounter is not a record: the records that reference it carry its date, type and location",
+                     *                 "count": 3
+                     *               }
+                     *             ],
+                     *             "context": [
+                     *               {
+                     *                 "resourceType": "Organization",
+                     *                 "count": 1
+                     *               }
+                     *             ],
+                     *             "warnings": []
+                     *           }
                      *         }
                      *       ],
                      *       "sections": {
