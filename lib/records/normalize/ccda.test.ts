@@ -15,7 +15,7 @@ describe("a C-CDA document", () => {
     const result = normalizeResources([inlineDocument], TEST_SOURCE, TEST_SCOPE);
     const byCategory = (category: string) => result.facts.filter((fact) => fact.category === category);
     expect(byCategory("documents").map((fact) => fact.record.sources)).toEqual([[expect.objectContaining({ resourceType: "DocumentReference", resourceId: "ccd1" })]]);
-    for (const category of ["conditions", "allergies", "immunizations", "labs", "vitals", "procedures"]) expect(byCategory(category).length).toBeGreaterThan(0);
+    for (const category of ["conditions", "medications", "allergies", "immunizations", "labs", "vitals", "procedures"]) expect(byCategory(category).length).toBeGreaterThan(0);
     const asthma = byCategory("conditions").find((fact) => JSON.stringify(fact.record).includes("195967001"))!;
     expect(asthma.record.sources).toEqual([
       { ...TEST_SOURCE, resourceType: "Condition", resourceId: expect.stringMatching(/^ccda-[0-9a-f]{12}-\d+$/), document: { resourceType: "DocumentReference", resourceId: "ccd1" } },

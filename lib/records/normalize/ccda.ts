@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { convertCcdaToFhir, convertXmlToCcda } from "@medplum/ccda";
+import { convertCcdaToFhir, convertXmlToCcda, type Ccda } from "@medplum/ccda";
 import { isObject, object, objects, string, type Json } from "./read";
 import type { ResourceEntry } from "./references";
 
@@ -11,6 +11,9 @@ export const CCDA_MAX_BYTES = 8 * 1024 * 1024;
 
 const CCDA_TYPES = new Set(["application/xml", "text/xml", "application/hl7-v3+xml", "application/cda+xml"]);
 const CLINICAL_DOCUMENT = /<(?:[A-Za-z_][\w.-]*:)?ClinicalDocument[\s>]/;
+/** C-CDA's Medications Section, entries optional and entries required (the second also lists the first). */
+const MEDICATIONS_SECTION = "2.16.840.1.113883.10.20.22.2.1";
+const MEDICATIONS_SECTION_ENTRIES_REQUIRED = "2.16.840.1.113883.10.20.22.2.1.1";
 
 export type ExpandedDocuments = {
   /** The resources each C-CDA document's sections became, with the document they came from. */
@@ -80,7 +83,7 @@ function ccdaResources(attachment: { contentType: string | null; data: string | 
   let bundle: unknown;
   try {
     // Sections the converter does not know are left out rather than failing the whole document.
-    bundle = convertCcdaToFhir(convertXmlToCcda(xml), { ignoreUnsupportedSections: true });
+    bundle = convertCcdaToFhir(withMedicationsSectionTemplate(convertXmlToCcda(xml)), { ignoreUnsupportedSections: true });
   } catch (error) {
     return { warning: `C-CDA document could not be converted: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -89,9 +92,24 @@ function ccdaResources(attachment: { contentType: string | null; data: string | 
 }
 
 /**
+ * @medplum/ccda picks a section's entries by its first templateId and reads medications only under the
+ * entries-required template: a Medications Section that names the entries-optional one first (HL7's own sample CCD
+ * does) would lose every medication. Its first templateId is made the entries-required one; the entries are the same.
+ */
+function withMedicationsSectionTemplate(ccda: Ccda): Ccda {
+  for (const { section } of ccda.component?.structuredBody?.component ?? []) {
+    for (const one of section ?? []) {
+      if (one.templateId?.[0]?.["@_root"] === MEDICATIONS_SECTION) one.templateId = [{ "@_root": MEDICATIONS_SECTION_ENTRIES_REQUIRED }, ...one.templateId];
+    }
+  }
+  return ccda;
+}
+
+/**
  * Renames every resource `prefix-N` in order of first appearance, and every reference and contained id to it, so
  * that ids do not change between imports of the same document (the converter generates random ones where the
- * C-CDA id is not a UUID). Ids are replaced as whole JSON strings or reference tails, never inside other text.
+ * C-CDA id is not a UUID). Ids are replaced as whole JSON strings or reference tails, never inside other text; the
+ * converter's contained Medication is `med-<id>`, referenced as `#med-<id>`, and both are renamed alike.
  */
 function withDeterministicIds(resources: Json[], prefix: string): Json[] {
   const renamed = new Map<string, string>();
@@ -99,7 +117,7 @@ function withDeterministicIds(resources: Json[], prefix: string): Json[] {
     const id = string(resource.id);
     if (id !== null && !renamed.has(id)) renamed.set(id, `${prefix}-${renamed.size + 1}`);
   }
-  const json = JSON.stringify(resources).replace(/"((?:[A-Za-z]+\/|#(?:med-)?)?)([A-Za-z0-9\-.]{1,64})"/g, (whole, head: string, id: string) => {
+  const json = JSON.stringify(resources).replace(/"((?:[A-Za-z]+\/|#?(?:med-)?)?)([A-Za-z0-9\-.]{1,64})"/g, (whole, head: string, id: string) => {
     const replacement = renamed.get(id);
     return replacement === undefined ? whole : `"${head}${replacement}"`;
   });
