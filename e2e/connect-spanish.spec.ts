@@ -53,7 +53,8 @@ for (const viewport of [
     await expect(page.locator("html")).toHaveAttribute("lang", "es");
     await expect(page.getByText(/, a través de Chartkey \(sandbox\), pide:/)).toBeVisible();
     await expect(page.getByRole("group", { name: "Elija un paciente" })).toContainText("Nació el 14 de junio de 1978");
-    await expect(page.getByRole("radio")).toBeChecked();
+    // Riverbend Health holds two patients (baseline-adult's and long-history's): the patient picks theirs.
+    await page.getByRole("radio", { name: /Elena Marisol Vargas/ }).check();
     await expectAccessible(page, "health system sign-in in Spanish");
     await page.getByRole("button", { name: "Permitir" }).click();
 

@@ -9,7 +9,7 @@ test.use({ viewport: { width: 390, height: 844 } });
 
 const PROVIDER = "riverbend-health";
 
-function authorizeUrl(baseURL: string | undefined, extra: Record<string, string> = {}): { url: string; redirectUri: string; state: string } {
+function authorizeUrl(baseURL: string | undefined, extra: Record<string, string> = {}, provider = PROVIDER): { url: string; redirectUri: string; state: string } {
   if (!baseURL) throw new Error("the Playwright config sets baseURL");
   // On this server, so the redirect lands on a page that exists; a loopback URL is registered on any port.
   const redirectUri = `${baseURL}/?from=ehr-e2e`;
@@ -25,7 +25,7 @@ function authorizeUrl(baseURL: string | undefined, extra: Record<string, string>
     code_challenge_method: "S256",
     ...extra,
   });
-  return { url: `/ehr/${PROVIDER}/authorize?${parameters}`, redirectUri, state };
+  return { url: `/ehr/${provider}/authorize?${parameters}`, redirectUri, state };
 }
 
 test("a patient picks their record with the keyboard and Allow returns a code and the state", async ({ page, baseURL }) => {
@@ -79,9 +79,9 @@ for (const viewport of [
 }
 
 test("the only patient is chosen already; Deny returns access_denied with the state", async ({ page, baseURL }) => {
-  const { url, state } = authorizeUrl(baseURL);
+  const { url, state } = authorizeUrl(baseURL, {}, "willowbrook-childrens");
   await page.goto(url);
-  // Riverbend has one fictional patient: preselected, so the browser never asks to "select one of these options".
+  // Willowbrook has one fictional patient: preselected, so the browser never asks to "select one of these options".
   await expect(page.getByRole("radio")).toHaveCount(1);
   await expect(page.getByRole("radio")).toBeChecked();
 

@@ -51,7 +51,13 @@ export function longHistoryBundle(resources: number): Bundle {
  * history's, and it holds every resource type the long history does (the rest are copies of its visits).
  */
 export function longHistoryBase(): Bundle {
-  return JSON.parse(JSON.stringify(baselineAdultBundle).replaceAll(SOURCE_PREFIX, PREFIX)) as Bundle;
+  const bundle = JSON.parse(JSON.stringify(baselineAdultBundle).replaceAll(SOURCE_PREFIX, PREFIX)) as Bundle;
+  // A person of their own: the health system's patient list shows both patients, and two people of one name would
+  // leave a patient guessing which record is theirs.
+  for (const entry of bundle.entry ?? []) {
+    if (entry.resource?.resourceType === "Patient") entry.resource.name = [{ use: "official", family: "Lindqvist", given: ["Tomas", "Erik"] }];
+  }
+  return bundle;
 }
 
 /** The resource as it was recorded at the visit `days` earlier, the `round`th copy of it. */

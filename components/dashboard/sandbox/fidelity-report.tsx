@@ -25,7 +25,7 @@ function ReportBody({ providerName, report }: { providerName: string; report: Fi
   return (
     <>
       <p className="text-sm text-slate-700" data-testid="fidelity-totals">
-        {total} records, {skipped} resources skipped, completed {report.finishedAt}
+        {total} {total === 1 ? "record" : "records"}, {skipped} {skipped === 1 ? "resource" : "resources"} skipped, completed {report.finishedAt}
       </p>
       <ul aria-label={`Records from ${providerName} by category`} className="flex flex-wrap gap-1">
         {Object.entries(report.records).map(([category, count]) => (
