@@ -34,8 +34,8 @@ test("an operator adds a third-party SMART server, an approved application's liv
   await operator.getByRole("textbox", { name: "FHIR base URL" }).fill(smart.fhirBaseUrl);
   await operator.getByRole("button", { name: "Look up" }).click();
   await expect(operator.getByText(`Found a SMART on FHIR server at ${smart.fhirBaseUrl}`)).toBeVisible();
-  await operator.getByLabel("Display name").fill(providerName);
-  await operator.getByLabel("City and region").fill(city);
+  await operator.getByLabel("Display name", { exact: true }).fill(providerName);
+  await operator.getByLabel("City and region", { exact: true }).fill(city);
   await operator.getByLabel("Client id", { exact: true }).fill(smart.clientId);
   await operator.getByLabel("Client secret", { exact: true }).fill(smart.clientSecret);
   await operator.getByRole("button", { name: "Add health system" }).click();
