@@ -8,19 +8,11 @@ import { buttonClass } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyableValue } from "@/components/ui/copyable-value";
 import { EmptyState } from "@/components/ui/empty-state";
+import { Detail } from "@/components/ui/detail";
 import { PageHeader } from "@/components/ui/page-header";
 import { liveSubjectView, requireApplication } from "@/lib/dashboard";
 
 export const metadata: Metadata = { title: "Live subject" };
-
-function Detail({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-slate-600">{label}</dt>
-      <dd className="mt-1 break-words text-slate-900">{children}</dd>
-    </div>
-  );
-}
 
 export default async function LiveSubjectPage({ params }: { params: Promise<{ appId: string; subject: string }> }) {
   const { appId, subject: subjectId } = await params;

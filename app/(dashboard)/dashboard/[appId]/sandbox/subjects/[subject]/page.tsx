@@ -17,17 +17,9 @@ import { CATEGORY_TEXT } from "@/lib/connect";
 import { readSubjectRecords, requireApplication, sandboxSubjectView } from "@/lib/dashboard";
 import { CATEGORIES, isCategory, type Category } from "@/lib/records";
 import { CopyableValue } from "@/components/ui/copyable-value";
+import { Detail } from "@/components/ui/detail";
 
 export const metadata: Metadata = { title: "Synthetic subject · Sandbox" };
-
-function Detail({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-slate-600">{label}</dt>
-      <dd className="mt-1 break-words text-slate-900">{children}</dd>
-    </div>
-  );
-}
 
 export default async function SandboxSubjectPage({ params, searchParams }: { params: Promise<{ appId: string; subject: string }>; searchParams: Promise<{ category?: string | string[] }> }) {
   const { appId, subject: subjectId } = await params;
