@@ -180,12 +180,14 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     const tokensBefore = tokenRequests();
     await importSource(connected.source.id);
     expect(tokenRequests()).toBe(tokensBefore + 1);
-    expect(await storedToken()).toEqual({ scope: ["patient/Condition.read"], conditions: 200, labs: 403 });
+    // Conditions, and the context their records reference that this server granted (it serves no other context type).
+    const narrow = ["patient/Condition.read", "patient/Encounter.read"];
+    expect(await storedToken()).toEqual({ scope: narrow, conditions: 200, labs: 403 });
 
     await smart.expireAccessTokens();
     await importSource(connected.source.id);
     expect(tokenRequests()).toBe(tokensBefore + 2);
-    expect(await storedToken()).toEqual({ scope: ["patient/Condition.read"], conditions: 200, labs: 403 });
+    expect(await storedToken()).toEqual({ scope: narrow, conditions: 200, labs: 403 });
     expect(await db().source.findUniqueOrThrow({ where: { id: connected.source.id } })).toMatchObject({ syncStatus: "synced", lastError: null });
   });
 

@@ -5,7 +5,7 @@ import { requireScope, type EhrAccess } from "./bearer-access";
 import { patientResources, searchableTypes } from "./fhir-data";
 import { ehrEndpoints } from "./providers";
 
-export type EhrSearch = { resourceType: string; patient?: string; count?: number; offset?: number };
+export type EhrSearch = { resourceType: string; patient?: string; ids?: string[]; count?: number; offset?: number };
 
 /** `Patient/{id}`, a bare id, or an absolute reference ending in either: the patient a search names. */
 function referencedPatientId(reference: string): string {
@@ -16,7 +16,8 @@ function referencedPatientId(reference: string): string {
 /**
  * GET [base]/{type}: the token's patient's resources of the type, paged with `_count` and `next` links. `patient`
  * may be omitted (the token's patient is implied) but may not name anyone else. The self and next links always
- * carry the patient, so paging never depends on the token alone.
+ * carry the patient, so paging never depends on the token alone. `_id` narrows the matches to the listed ids (how
+ * a client reads the Medications, Practitioners... its records reference, twenty at a time).
  */
 export async function searchEhr(providerId: string, access: EhrAccess, search: EhrSearch): Promise<Bundle> {
   if (!searchableTypes(providerId).includes(search.resourceType)) {
@@ -29,6 +30,10 @@ export async function searchEhr(providerId: string, access: EhrAccess, search: E
   const fhirBase = ehrEndpoints(providerId).fhirBase;
   const self = new URL(`${fhirBase}/${search.resourceType}`);
   self.searchParams.set("patient", access.patient.fhirPatientId);
-  const matches = (await patientResources(access.patient)).filter((resource) => resource.resourceType === search.resourceType);
+  const ids = search.ids === undefined ? null : new Set(search.ids);
+  if (ids) self.searchParams.set("_id", [...ids].join(","));
+  const matches = (await patientResources(access.patient)).filter(
+    (resource) => resource.resourceType === search.resourceType && (ids === null || ids.has(resource.id ?? "")),
+  );
   return withTestDataTag(searchsetBundle({ self, baseUrl: fhirBase, matches, count: search.count, offset: search.offset }));
 }

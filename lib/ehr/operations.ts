@@ -144,6 +144,7 @@ export const searchEhrFhir = defineOperation({
   params: providerParams.extend({ resourceType: z.string().describe("A FHIR resource type.").meta({ example: "Observation" }) }),
   query: z.object({
     patient: z.string().optional().describe("The token's patient (id or Patient/id); implied when omitted, and 403 for anyone else."),
+    _id: z.string().max(8_000).optional().describe("Only resources with these ids (comma-separated), as FHIR's `_id` search parameter."),
     _count: z.coerce.number().int().min(1).max(1000).optional().describe("Page size; omitted, every match is on one page."),
     _offset: z.coerce.number().int().min(0).optional().describe("Matches skipped; carried by next links."),
   }),

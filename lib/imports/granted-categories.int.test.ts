@@ -13,6 +13,8 @@ import { importSource } from "./import-job";
 const PROVIDER = "riverbend-health";
 const PATIENT_KEY = "baseline-adult.primary";
 const server = serveSyntheticEhr();
+/** The context an import of any clinical category reads (what its records reference), asked for with its types. */
+const CONTEXT_SCOPES = "patient/Encounter.read patient/Medication.read patient/Practitioner.read patient/Organization.read patient/Location.read patient/Specimen.read";
 
 /** A Connect session asking for `asked`, the patient signing in at the health system and then sharing `granted`. */
 async function connect(sandboxKey: string, asked: string[], granted: string[], externalUserId: string) {
@@ -27,8 +29,11 @@ async function connect(sandboxKey: string, asked: string[], granted: string[], e
   const { subjectId } = await completeSession(session.id, granted);
   const mark = ehr.served.length;
   const imported = await importSource(sourceId);
-  const requested = ehr.served.slice(mark).filter((request) => request.method === "GET").map((request) => new URL(request.path, ehr.origin).pathname.split("/")[4]);
-  return { requestedScope: new URL(begun.authorizationUrl).searchParams.get("scope"), tokens: completed.tokens, sourceId, subjectId, imported, requested };
+  const reads = ehr.served.slice(mark).filter((request) => request.method === "GET").map((request) => new URL(request.path, ehr.origin));
+  // The searches by patient (a category's type), and apart the searches by `_id` (the context the records reference).
+  const requested = reads.filter((url) => !url.searchParams.has("_id")).map((url) => url.pathname.split("/")[4]);
+  const contextSearches = reads.filter((url) => url.searchParams.has("_id")).map((url) => `${url.pathname.split("/")[4]}?_id=${url.searchParams.get("_id")}`);
+  return { requestedScope: new URL(begun.authorizationUrl).searchParams.get("scope"), tokens: completed.tokens, sourceId, subjectId, imported, requested, contextSearches };
 }
 
 /** The categories an import counted records of. */
@@ -44,7 +49,7 @@ describe("importing only what the patient shared", () => {
     const { sandboxKey } = await createTestApplication();
     const shared = await connect(sandboxKey, ["conditions", "allergies", "immunizations", "vitals"], ["conditions", "allergies", "immunizations", "vitals"], "patient-a");
     expect(shared.requestedScope).toBe(
-      "launch/patient offline_access patient/Condition.read patient/AllergyIntolerance.read patient/Immunization.read patient/Observation.read",
+      `launch/patient offline_access patient/Condition.read patient/AllergyIntolerance.read patient/Immunization.read patient/Observation.read ${CONTEXT_SCOPES}`,
     );
     expect(shared.tokens.scope).toBe(shared.requestedScope);
     expect([...new Set(shared.requested)].sort()).toEqual(["AllergyIntolerance", "Condition", "Immunization", "Observation"]);
@@ -59,7 +64,7 @@ describe("importing only what the patient shared", () => {
   it("a category the patient unticks after signing in is neither stored nor counted, though its type was read for another", async () => {
     const { sandboxKey } = await createTestApplication();
     const shared = await connect(sandboxKey, ["labs", "vitals"], ["labs"], "patient-b");
-    expect(shared.requestedScope).toBe("launch/patient offline_access patient/Observation.read patient/DiagnosticReport.read");
+    expect(shared.requestedScope).toBe(`launch/patient offline_access patient/Observation.read patient/DiagnosticReport.read ${CONTEXT_SCOPES}`);
     expect(await storedCategories(shared.subjectId)).toEqual(["labs"]);
     const counts = (await db().sourceImport.findUniqueOrThrow({ where: { id: shared.imported.importId } })).recordCounts as Record<string, number>;
     expect(counted(counts)).toEqual(["labs"]);
@@ -73,7 +78,7 @@ describe("importing only what the patient shared", () => {
 
     const later = await connect(sandboxKey, ["allergies", "immunizations", "demographics"], ["allergies", "immunizations", "demographics"], "patient-c");
     expect(later.subjectId).toBe(first.subjectId);
-    expect(later.requestedScope).toBe("launch/patient offline_access patient/Patient.read patient/AllergyIntolerance.read patient/Immunization.read");
+    expect(later.requestedScope).toBe(`launch/patient offline_access patient/Patient.read patient/AllergyIntolerance.read patient/Immunization.read ${CONTEXT_SCOPES}`);
     expect(await storedCategories(later.subjectId)).toEqual(["allergies", "demographics", "immunizations"]);
     expect(later.imported.outcome.categories).toEqual(["demographics", "immunizations"]);
     // The allergies records are the same records, unchanged: no tombstone, no rewrite.
@@ -83,8 +88,8 @@ describe("importing only what the patient shared", () => {
   it("a category unticked after sign-in narrows the stored tokens to the shared types, and refreshes keep them narrow", async () => {
     const { sandboxKey } = await createTestApplication();
     const shared = await connect(sandboxKey, ["allergies", "conditions", "demographics"], ["allergies"], "patient-e");
-    expect(shared.tokens.scope).toBe("launch/patient offline_access patient/Patient.read patient/Condition.read patient/AllergyIntolerance.read");
-    const narrow = "launch/patient offline_access patient/AllergyIntolerance.read";
+    expect(shared.tokens.scope).toBe(`launch/patient offline_access patient/Patient.read patient/Condition.read patient/AllergyIntolerance.read ${CONTEXT_SCOPES}`);
+    const narrow = `launch/patient offline_access patient/AllergyIntolerance.read ${CONTEXT_SCOPES}`;
     const fhir = `${server().origin}/ehr/${PROVIDER}/fhir`;
     /** What the source's stored access token may read now, at the health system itself. */
     const storedTokenReads = async () => {
@@ -106,6 +111,28 @@ describe("importing only what the patient shared", () => {
     await importSource(shared.sourceId);
     expect((await db().source.findUniqueOrThrow({ where: { id: shared.sourceId } })).accessTokenEncrypted).not.toBe(before);
     expect(await storedTokenReads()).toEqual({ scope: narrow, allergies: 200, conditions: 403, patient: 403 });
+  });
+
+  it("reads the context the shared records reference, by _id, so a prescription keeps the Medication it names", async () => {
+    const { sandboxKey } = await createTestApplication();
+    const shared = await connect(sandboxKey, ["medications"], ["medications"], "patient-f");
+    expect([...new Set(shared.requested)].sort()).toEqual(["MedicationDispense", "MedicationRequest", "MedicationStatement"]);
+    // One search per referenced type, naming only the referenced ids: never every Encounter of the patient.
+    expect(shared.contextSearches.sort()).toEqual([
+      "Encounter?_id=baseline-adult-enc-2023-04-annual,baseline-adult-enc-2024-01-sinus",
+      "Medication?_id=baseline-adult-med-metformin-500",
+      "Practitioner?_id=baseline-adult-prac-okonkwo",
+    ]);
+    const medications = await db().record.findMany({ where: { subjectId: shared.subjectId, category: "medications", deletedAt: null } });
+    const metformin = medications.find((record) => JSON.stringify(record.data).includes('"resourceId":"baseline-adult-medreq-metformin"'));
+    const data = metformin?.data as { code: { codings: { code: string }[] }; requester: string | null; encounter: { type: { text: string } | null } | null };
+    expect(data.code.codings.map((coding) => coding.code)).toContain("861007");
+    expect(data.requester).toMatch(/Okonkwo/);
+    expect(data.encounter?.type?.text).toBeTruthy();
+    const report = await db().sourceImport.findUniqueOrThrow({ where: { id: shared.imported.importId } });
+    // Nothing skipped but the two encounters read (as reported skips whose date, type and place the records carry).
+    expect(report.skipCounts).toEqual({ "Encounter is not a record: the records that reference it carry its date, type and location": 2 });
+    expect((report.fidelity as { context: Record<string, number> }).context).toEqual({ Medication: 1, Practitioner: 1 });
   });
 
   it("the synthetic health system refuses reads outside the granted per-type scopes", async () => {

@@ -1,24 +1,23 @@
 import type PgBoss from "pg-boss";
 import type { JobDefinition } from "@/lib/jobs";
 import { QUEUE } from "@/lib/queue";
-import { resourceTypesFor } from "@/lib/records";
+import { readResourceTypesFor, resourceTypesFor } from "@/lib/records";
 import { fetchPatientResources, narrowSourceScope } from "@/lib/sources";
 import { failureIsTransient, runSourceImport, type ImportAttempt } from "./run-source-import";
 
 type ImportJobData = { sourceId: string };
 
 /**
- * What the import job runs for one source: narrow the source's tokens to the shared categories' types, read those
- * types through the SMART client, then write them.
+ * What the import job runs for one source: narrow the source's tokens to what an import of the shared categories
+ * reads, search those categories' types (and read the context their resources reference) through the SMART
+ * client, then write them.
  */
 export async function importSource(sourceId: string, attempt: ImportAttempt = {}) {
   return runSourceImport(
     sourceId,
     async (id, categories) => {
-      const types = resourceTypesFor(categories);
-      // Shared documents keep the Binary scope the sign-in asked for: the linked C-CDA documents are read with it.
-      await narrowSourceScope(id, categories.includes("documents") ? [...types, "Binary"] : types);
-      return (await fetchPatientResources({ id }, types)).resources;
+      await narrowSourceScope(id, readResourceTypesFor(categories));
+      return (await fetchPatientResources({ id }, resourceTypesFor(categories))).resources;
     },
     attempt,
   );

@@ -23,3 +23,22 @@ export const CATEGORY_RESOURCE_TYPES: Readonly<Record<Category, readonly string[
 export function resourceTypesFor(categories: readonly Category[]): string[] {
   return [...new Set(CATEGORIES.filter((category) => categories.includes(category)).flatMap((category) => CATEGORY_RESOURCE_TYPES[category]))];
 }
+
+/**
+ * Types no category is read from but whose resources records reference for what they show: the Medication a
+ * prescription names, the Encounter whose date, type and place a record carries, the Practitioner, Organization or
+ * Location it names, the Specimen a lab result was measured on. An import reads the referenced ones, never stores
+ * them as records (the fidelity report lists them as read only as context).
+ */
+export const CONTEXT_RESOURCE_TYPES: readonly string[] = ["Encounter", "Medication", "Practitioner", "Organization", "Location", "Specimen"];
+
+/**
+ * Every type an import of `categories` reads, so the read scopes a health system is asked for and that the
+ * source's tokens are narrowed to: the categories' own types; the context types when a category beyond
+ * demographics is shared (a demographics record references none); Binary when documents are shared (the C-CDA
+ * documents a DocumentReference links to).
+ */
+export function readResourceTypesFor(categories: readonly Category[]): string[] {
+  const context = categories.some((category) => category !== "demographics") ? CONTEXT_RESOURCE_TYPES : [];
+  return [...resourceTypesFor(categories), ...context, ...(categories.includes("documents") ? ["Binary"] : [])];
+}

@@ -2,7 +2,7 @@ import * as oauth from "oauth4webapi";
 import { encryptSecret } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { parseCategoryList, resourceTypesFor, type Category } from "@/lib/records";
+import { parseCategoryList, readResourceTypesFor, type Category } from "@/lib/records";
 import { findProvider } from "./providers";
 import { discoverSmartServer } from "./smart-discovery";
 
@@ -11,13 +11,12 @@ export const AUTHORIZATION_MINUTES = 15;
 
 /**
  * What the platform asks a provider for to share `categories`: the patient picked at sign-in, a refresh token so
- * continuous consent can re-import, and read access to the resource types those categories are read from, no
- * more (SMART App Launch v1 syntax, which v2 servers accept as well). Shared documents add the Binaries holding
- * the C-CDA documents a DocumentReference links to.
+ * continuous consent can re-import, and read access to the resource types an import of those categories reads
+ * (their own types, the context their records reference, Binary for linked C-CDA documents), no more (SMART App
+ * Launch v1 syntax, which v2 servers accept as well).
  */
 export function scopeForCategories(categories: readonly Category[]): string {
-  const types = [...resourceTypesFor(categories), ...(categories.includes("documents") ? ["Binary"] : [])];
-  return ["launch/patient", "offline_access", ...types.map((type) => `patient/${type}.read`)].join(" ");
+  return ["launch/patient", "offline_access", ...readResourceTypesFor(categories).map((type) => `patient/${type}.read`)].join(" ");
 }
 
 /**

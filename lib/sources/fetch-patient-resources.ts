@@ -6,6 +6,7 @@ import { CATEGORIES, CCDA_MAX_BYTES, isCcdaContentType, resourceTypesFor } from 
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import type { ProviderRow } from "./providers";
 import { REFRESH_MARGIN_MS, refreshSourceTokens } from "./refresh-access-token";
+import { missingContextReferences } from "./context-references";
 import { fetchWithRetries } from "./retrying-fetch";
 import { SourceError } from "./source-error";
 import { openSourceTokens, type SmartTokens } from "./source-tokens";
@@ -26,8 +27,10 @@ export type FetchedPatientRecord = {
   /** Null unless `Patient` was among the types asked for (demographics shared). */
   patient: Patient | null;
   /**
-   * The Patient first, then each type's matches in the server's order; one copy of each type/id; then the Binaries
-   * holding the C-CDA documents the DocumentReferences link to (read so the normalizer converts them).
+   * The Patient first, then each type's matches in the server's order; one copy of each type/id; then the context
+   * resources they reference (a prescription's Medication, a record's Encounter, Practitioner, Organization,
+   * Location, Specimen); then the Binaries holding the C-CDA documents the DocumentReferences link to (read so the
+   * normalizer converts them).
    */
   resources: FhirResource[];
   /** Searches the provider refused (400, 403, 404: a type it does not serve, or outside the granted scope). */
@@ -108,10 +111,8 @@ function nextLink(bundle: Bundle, fhirBaseUrl: string): string | null {
   return next;
 }
 
-async function searchType(session: SourceSession, fhirBaseUrl: string, resourceType: string, pageSize: number): Promise<FhirResource[] | { status: number }> {
-  const first = new URL(`${fhirBaseUrl}/${resourceType}`);
-  first.searchParams.set("patient", session.patientId);
-  first.searchParams.set("_count", String(pageSize));
+/** One search's matches of `resourceType`, following `next` links; the status of a first page refused with 400, 403 or 404. */
+async function searchPages(session: SourceSession, fhirBaseUrl: string, first: URL, resourceType: string): Promise<FhirResource[] | { status: number }> {
   const found: FhirResource[] = [];
   const visited = new Set<string>();
   let url: string | null = first.toString();
@@ -125,12 +126,62 @@ async function searchType(session: SourceSession, fhirBaseUrl: string, resourceT
     const bundle = (await readSourceJson(response, describe)) as Bundle;
     if (bundle?.resourceType !== "Bundle") throw new SourceError("invalid_response", `${describe} did not answer a Bundle.`);
     for (const entry of bundle.entry ?? []) {
-      // `include` entries are context a server chose to add, not matches; they are read by their own searches.
+      // `include` entries are context a server chose to add, not matches; the import reads the context it needs.
       if (entry.resource && entry.search?.mode !== "include" && entry.resource.resourceType === resourceType) found.push(entry.resource);
     }
     url = nextLink(bundle, fhirBaseUrl);
   }
   return found;
+}
+
+function searchType(session: SourceSession, fhirBaseUrl: string, resourceType: string, pageSize: number): Promise<FhirResource[] | { status: number }> {
+  const first = new URL(`${fhirBaseUrl}/${resourceType}`);
+  first.searchParams.set("patient", session.patientId);
+  first.searchParams.set("_count", String(pageSize));
+  return searchPages(session, fhirBaseUrl, first, resourceType);
+}
+
+/** Ids per `_id` search: the URL stays short for any server, even with Epic's ~100-character ids. */
+const IDS_PER_CONTEXT_SEARCH = 20;
+/** Context resources one import reads at most; a record whose context was not read keeps the reference's display. */
+export const MAX_CONTEXT_RESOURCES = 5_000;
+
+/**
+ * Reads the context resources the batch references but does not hold (`missingContextReferences`) into it, a
+ * type at a time with `_id` searches of up to 20 ids (one request where a read per id would be twenty). A type the
+ * server does not search that way, or outside the grant, is left out, as is any context read that fails: context
+ * only decorates records (a medication's coding, a visit's place), so it never fails the import, except a refused
+ * token, which ends it as any read would.
+ */
+async function readContext(session: SourceSession, fhirBaseUrl: string, resources: Map<string, FhirResource>): Promise<{ resourceType: string; reason: string }[]> {
+  const unread: { resourceType: string; reason: string }[] = [];
+  let budget = MAX_CONTEXT_RESOURCES;
+  for (const [resourceType, ids] of missingContextReferences([...resources.values()], fhirBaseUrl)) {
+    if (budget < ids.length) {
+      unread.push({ resourceType, reason: `more than ${MAX_CONTEXT_RESOURCES} context resources in one import` });
+      continue;
+    }
+    budget -= ids.length;
+    try {
+      for (let start = 0; start < ids.length; start += IDS_PER_CONTEXT_SEARCH) {
+        const batch = ids.slice(start, start + IDS_PER_CONTEXT_SEARCH);
+        const first = new URL(`${fhirBaseUrl}/${resourceType}`);
+        first.searchParams.set("_id", batch.join(","));
+        first.searchParams.set("_count", String(batch.length));
+        const result = await searchPages(session, fhirBaseUrl, first, resourceType);
+        if (!Array.isArray(result)) {
+          unread.push({ resourceType, reason: `the ${resourceType} search by _id answered ${result.status}` });
+          break;
+        }
+        const wanted = new Set(batch);
+        for (const resource of result) if (resource.id !== undefined && wanted.has(resource.id)) resources.set(`${resourceType}/${resource.id}`, resource);
+      }
+    } catch (error) {
+      if (error instanceof SourceError && error.code === "reauthorization_required") throw error;
+      unread.push({ resourceType, reason: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return unread;
 }
 
 async function readPatient(session: SourceSession, fhirBaseUrl: string): Promise<Patient> {
@@ -144,7 +195,7 @@ async function readPatient(session: SourceSession, fhirBaseUrl: string): Promise
 
 /**
  * What the source holds for its patient, of the given types: the Patient read (when asked for), then a search per
- * other type (`patient` and `_count`), following `next` links. Each request has the policy's timeout and retries (429 after Retry-After, 5xx with
+ * other type (`patient` and `_count`), following `next` links, then the context those resources reference. Each request has the policy's timeout and retries (429 after Retry-After, 5xx with
  * backoff); an expiring token is refreshed first, and a 401 refreshes it once. Tokens are read from and written
  * back to the Source row, sealed.
  */
@@ -166,6 +217,8 @@ export async function fetchPatientResources(source: { id: string }, types: reado
     }
     for (const resource of result) resources.set(`${resource.resourceType}/${resource.id}`, resource);
   }
+  const unreadContext = await readContext(session, fhirBaseUrl, resources);
+  if (unreadContext.length > 0) log.warn({ sourceId: row.id, unreadContext }, "context resources not read");
   const unreadDocuments: FetchedPatientRecord["unreadDocuments"] = [];
   const links = linkedCcdaBinaries([...resources.values()], fhirBaseUrl);
   for (const [index, link] of links.entries()) {

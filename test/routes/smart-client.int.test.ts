@@ -7,7 +7,7 @@ import { advanceEhrPatientPhase, clearEhrFaults, injectEhrFault, issueAuthorizat
 import { withTestDataTag } from "@/lib/fhir";
 import { validateFhirResource } from "@/test/fhir-validate";
 import { newId } from "@/lib/ids";
-import { CATEGORIES } from "@/lib/records";
+import { CATEGORIES, CONTEXT_RESOURCE_TYPES } from "@/lib/records";
 import { sourceResources } from "@/lib/sandbox";
 import {
   beginAuthorization,
@@ -94,9 +94,12 @@ async function connectedSource(): Promise<{ sourceId: string; sessionId: string 
   return { sourceId: source.id, sessionId };
 }
 
-/** What the source holds for the types the import reads, as the server serves them. */
+/**
+ * What the source holds for the types the import reads, as the server serves them: the searched types and the
+ * context they reference (every Encounter, Practitioner, Organization and Medication of this source is referenced).
+ */
 function expectedResources(phase: number): FhirResource[] {
-  const types = new Set(["Patient", ...importedResourceTypes()]);
+  const types = new Set(["Patient", ...importedResourceTypes(), ...CONTEXT_RESOURCE_TYPES]);
   return sourceResources("baseline-adult", "primary", phase).filter((resource) => types.has(resource.resourceType)).map(withTestDataTag);
 }
 

@@ -8,6 +8,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
     body: await searchEhr(params.providerId, authorizeFhirRequest(params.providerId, request), {
       resourceType: params.resourceType,
       patient: query.patient,
+      ids: query._id?.split(",").filter((id) => id !== ""),
       count: query._count,
       offset: query._offset,
     }),
