@@ -97,3 +97,27 @@ test("repeated wrong passwords throttle the guesser's address for the account, w
   await expect(owner).toHaveURL(/\/dashboard$/, { timeout: 20_000 });
   await elsewhere.close();
 });
+
+test("a sign-in or sign-up submitted before the page's script runs never puts the password in a URL", async ({ browser, baseURL }) => {
+  // A slow phone submits the server-rendered form before hydration: the browser then sends the form itself.
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  const password = "never-in-a-url-7Q4b";
+  for (const path of ["/sign-in", "/sign-up"]) {
+    const sent: { method: string; url: string }[] = [];
+    page.on("request", (request) => {
+      if (request.isNavigationRequest()) sent.push({ method: request.method(), url: request.url() });
+    });
+    await page.goto(path);
+    await page.getByLabel("Email address").fill("early-submit@example.test");
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: path === "/sign-in" ? "Sign in" : "Create account" }).click();
+    await page.waitForLoadState();
+    const submitted = sent.filter((request) => new URL(request.url).pathname === path).at(-1);
+    expect(submitted?.method, `the ${path} form's own submission`).toBe("POST");
+    for (const request of sent) expect(request.url).not.toContain(password);
+    expect(page.url()).not.toContain(password);
+    page.removeAllListeners("request");
+  }
+  await context.close();
+});

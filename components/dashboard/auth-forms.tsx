@@ -23,7 +23,7 @@ export function SignInForm({ next }: { next?: string }) {
     if (result) setRefusal(result.error);
   });
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form method="post" onSubmit={submit} noValidate className="space-y-4">
       <FormAlert message={refusal} />
       <Field label="Email address" type="email" autoComplete="email" error={errors.email?.message} {...form.register("email")} />
       <Field label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...form.register("password")} />
@@ -50,7 +50,7 @@ export function SignUpForm({ next }: { next?: string }) {
     if (result) setRefusal(result.error);
   });
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form method="post" onSubmit={submit} noValidate className="space-y-4">
       <FormAlert message={refusal} />
       <Field label="Your name" autoComplete="name" error={errors.name?.message} {...form.register("name")} />
       <Field label="Email address" type="email" autoComplete="email" error={errors.email?.message} {...form.register("email")} />

@@ -32,7 +32,7 @@ export function CreateApplicationButton({ label = "New application" }: { label?:
         </Button>
       }
     >
-      <form onSubmit={submit} noValidate className="space-y-4">
+      <form method="post" onSubmit={submit} noValidate className="space-y-4">
         <FormAlert message={refusal} />
         <Field label="Application name" placeholder="e.g. Care Companion" error={form.formState.errors.name?.message} {...form.register("name")} />
         <div className="flex justify-end gap-2">

@@ -1,49 +1,33 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { grantReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { importSource, runSourceImport } from "@/lib/imports";
 import { newId } from "@/lib/ids";
-import { createLiveProvider, setLiveProviderDisabled, testLiveProvider } from "@/lib/provider-directory";
+import { setLiveProviderDisabled, testLiveProvider } from "@/lib/provider-directory";
 import { sourceResources } from "@/lib/sandbox";
 import { openSourceTokens } from "@/lib/sources";
-import { request, startApiServer } from "@/test/api-server";
-import { createTestApplication, createTestDeveloper, createTestSubject } from "@/test/factories";
-import { authorizeWithoutBrowser, startThirdPartySmartServer, type ThirdPartySmartServer } from "@/test/third-party-smart/server";
-import { availableProviders, beginSignIn, chooseProviders, completeSession, finishSignIn } from ".";
+import { request } from "@/test/api-server";
+import { createTestSubject } from "@/test/factories";
+import { addThirdPartyProvider, connectThirdPartyPatient, FLOW_ORIGIN, startThirdPartySmartForFile } from "@/test/third-party-smart/live-patient";
+import { availableProviders, beginSignIn, chooseProviders } from ".";
 import { linkToken } from "./link-tokens";
 
 // The live Connect flow end to end at the domain level, against a SMART on FHIR server no code of ours serves
 // (test/third-party-smart), with the platform's API answering over real HTTP.
 
-const FLOW_ORIGIN = "https://connect.chartkey.test";
-let smart: ThirdPartySmartServer;
-let api: Awaited<ReturnType<typeof startApiServer>>;
-
-beforeAll(async () => {
-  smart = await startThirdPartySmartServer({ redirectUris: [`${FLOW_ORIGIN}/connect/callback`] });
-  api = await startApiServer();
-});
+const servers = startThirdPartySmartForFile({ allowTestServerHost: false });
 afterEach(() => vi.unstubAllEnvs());
-afterAll(async () => {
-  await smart?.stop();
-  await api?.close();
-});
 
 /** The deployment names the test server's host, as a self-hosted network would name its EHR. */
 function allowTestServerHost() {
   vi.stubEnv("CHARTKEY_PROVIDER_PRIVATE_HOSTS", "127.0.0.1");
 }
 
-let added: Promise<{ operator: { id: string; email: string }; provider: { id: string } }> | null = null;
+let added: ReturnType<typeof addThirdPartyProvider> | null = null;
 
 /** The third-party server in the live directory, added once by an operator (one row per FHIR base URL). */
 async function liveProvider() {
-  added ??= (async () => {
-    const operator = await createTestDeveloper();
-    vi.stubEnv("CHARTKEY_OPERATOR_EMAILS", operator.email);
-    const provider = await createLiveProvider(operator.id, { name: "Third Party Health", location: "Springfield, IL", fhirBaseUrl: smart.fhirBaseUrl, clientId: smart.clientId, clientSecret: smart.clientSecret });
-    return { operator, provider };
-  })();
+  added ??= addThirdPartyProvider(servers.smart());
   const found = await added;
   vi.stubEnv("CHARTKEY_OPERATOR_EMAILS", found.operator.email);
   return found;
@@ -51,31 +35,17 @@ async function liveProvider() {
 
 const ASKED = ["labs", "vitals", "conditions", "medications", "allergies"];
 
-/** An approved application's live key opens a session; the patient signs in at the third-party server and consents. */
+/** An approved application's live key opens a session; the patient signs in at the third-party server (PKCE S256) and consents. */
 async function connectLivePatient(providerId: string, patient: string, syncMode: "one_time" | "continuous" = "one_time", granted = ASKED) {
-  const app = await createTestApplication({ syncMode });
-  await db().application.update({ where: { id: app.application.id }, data: { productionEnabled: true, status: "active" } });
-  const created = await request(api.origin, "POST", "/api/v1/connect/sessions", { token: app.liveKey, body: { categories: ASKED } });
-  expect(created.status).toBe(201);
-  expect(created.body.environment).toBe("live");
-  const sessionId = created.body.id as string;
-  const token = linkToken("session", sessionId);
-
-  await chooseProviders(sessionId, "live", [providerId]);
-  const begun = await beginSignIn(token, providerId, FLOW_ORIGIN);
-  const authorization = new URL(begun.authorizationUrl);
-  expect(authorization.origin).toBe(smart.origin);
-  expect(authorization.searchParams.get("code_challenge_method")).toBe("S256");
-  expect(authorization.searchParams.get("redirect_uri")).toBe(`${FLOW_ORIGIN}/connect/callback`);
-  const callback = await authorizeWithoutBrowser(begun.authorizationUrl, patient);
-  expect(await finishSignIn(callback, (state) => state === begun.state)).toEqual({ token, error: null });
-  const { subjectId } = await completeSession(sessionId, granted);
-  const source = await db().source.findFirstOrThrow({ where: { subjectId, providerId } });
-  return { ...app, sessionId, subjectId, source };
+  const connected = await connectThirdPartyPatient({ api: servers.api(), providerId, patient, asked: ASKED, granted, application: { syncMode } });
+  expect(connected.authorizationUrl.origin).toBe(servers.smart().origin);
+  expect(connected.authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
+  expect(connected.authorizationUrl.searchParams.get("redirect_uri")).toBe(`${FLOW_ORIGIN}/connect/callback`);
+  return connected;
 }
 
-const records = async (key: string, subject: string) => request(api.origin, "GET", `/api/v1/users/${subject}/records`, { token: key });
-const tokenRequests = () => smart.requests.filter((line) => line.startsWith("POST /token")).length;
+const records = async (key: string, subject: string) => request(servers.api().origin, "GET", `/api/v1/users/${subject}/records`, { token: key });
+const tokenRequests = () => servers.smart().requests.filter((line) => line.startsWith("POST /token")).length;
 
 describe("the live Connect flow against a third-party SMART on FHIR server", () => {
   it("lists the deployment's enabled live providers, authorizes with PKCE S256 at the provider, and imports through the import job", async () => {
@@ -88,7 +58,7 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     const connected = await connectLivePatient(provider.id, "999");
     expect(connected.source).toMatchObject({ connected: true, fhirPatientId: "999" });
     // The operator disables it: a session that chose it earlier starts no new sign-in there.
-    const pending = (await request(api.origin, "POST", "/api/v1/connect/sessions", { token: connected.liveKey, body: { categories: ["labs"] } })).body.id as string;
+    const pending = (await request(servers.api().origin, "POST", "/api/v1/connect/sessions", { token: connected.liveKey, body: { categories: ["labs"] } })).body.id as string;
     await chooseProviders(pending, "live", [provider.id]);
     await setLiveProviderDisabled(operator.id, provider.id, true);
     await expect(beginSignIn(linkToken("session", pending), provider.id, FLOW_ORIGIN)).rejects.toMatchObject({ code: "invalid_request", message: expect.stringContaining("no longer offered") });
@@ -97,8 +67,8 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     expect(await db().source.findUniqueOrThrow({ where: { id: connected.source.id } })).toMatchObject({ syncStatus: "synced", lastError: null });
     // Every read went to the third-party server, for its patient.
     // Only the shared categories' types are read: demographics is not shared, so the Patient is not read.
-    expect(smart.requests).toEqual(expect.arrayContaining([expect.stringMatching(/^GET \/fhir\/Observation\?patient=999&/)]));
-    expect(smart.requests).not.toContain("GET /fhir/Patient/999");
+    expect(servers.smart().requests).toEqual(expect.arrayContaining([expect.stringMatching(/^GET \/fhir\/Observation\?patient=999&/)]));
+    expect(servers.smart().requests).not.toContain("GET /fhir/Patient/999");
 
     const read = await records(connected.liveKey, connected.subjectId);
     expect(read.status).toBe(200);
@@ -117,7 +87,7 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     expect((await records(connected.liveKey, connected.subjectId)).status).toBe(200);
     // The same application's sandbox key: the live subject does not exist for it, and no list shows it.
     expect((await records(connected.sandboxKey, connected.subjectId)).body.error?.code).toBe("not_found");
-    const sandboxList = await request(api.origin, "GET", "/api/v1/users", { token: connected.sandboxKey });
+    const sandboxList = await request(servers.api().origin, "GET", "/api/v1/users", { token: connected.sandboxKey });
     expect(JSON.stringify(sandboxList.body)).not.toContain(connected.subjectId);
 
     // The reverse: a sandbox subject of the same application, with records and an active share.
@@ -132,7 +102,7 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     await grantReceipt({ applicationId: connected.application.id, environment: "sandbox", subjectId: subject.id, categories: ["labs", "vitals"], expiresAt: new Date(Date.now() + 86_400_000) });
     expect((await records(connected.sandboxKey, subject.id)).status).toBe(200);
     expect((await records(connected.liveKey, subject.id)).body.error?.code).toBe("not_found");
-    const liveList = await request(api.origin, "GET", "/api/v1/users", { token: connected.liveKey });
+    const liveList = await request(servers.api().origin, "GET", "/api/v1/users", { token: connected.liveKey });
     expect(JSON.stringify(liveList.body)).toContain(connected.subjectId);
     expect(JSON.stringify(liveList.body)).not.toContain(subject.id);
   });
@@ -144,7 +114,7 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     await importSource(connected.source.id);
     const before = await db().source.findUniqueOrThrow({ where: { id: connected.source.id } });
 
-    await smart.putResource({
+    await servers.smart().putResource({
       resourceType: "Observation",
       id: "third-party-new-glucose",
       status: "final",
@@ -154,7 +124,7 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
       effectiveDateTime: "2026-11-20T08:00:00Z",
       valueQuantity: { value: 97, unit: "mg/dL", system: "http://unitsofmeasure.org", code: "mg/dL" },
     });
-    await smart.expireAccessTokens();
+    await servers.smart().expireAccessTokens();
     const tokensBefore = tokenRequests();
     await importSource(connected.source.id);
 
@@ -173,7 +143,7 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     /** The scope stored with the source, and what its access token may read at the third-party server. */
     const storedToken = async () => {
       const tokens = openSourceTokens(await db().source.findUniqueOrThrow({ where: { id: connected.source.id } }));
-      const get = (type: string) => fetch(`${smart.fhirBaseUrl}/${type}?patient=999`, { headers: { Authorization: `Bearer ${tokens.accessToken}`, Accept: "application/fhir+json" } });
+      const get = (type: string) => fetch(`${servers.smart().fhirBaseUrl}/${type}?patient=999`, { headers: { Authorization: `Bearer ${tokens.accessToken}`, Accept: "application/fhir+json" } });
       return { scope: tokens.scope.split(" ").filter((scope) => scope.startsWith("patient/")), conditions: (await get("Condition")).status, labs: (await get("Observation")).status };
     };
     expect((await storedToken()).labs).toBe(200);
@@ -184,7 +154,7 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     const narrow = ["patient/Condition.read", "patient/Encounter.read"];
     expect(await storedToken()).toEqual({ scope: narrow, conditions: 200, labs: 403 });
 
-    await smart.expireAccessTokens();
+    await servers.smart().expireAccessTokens();
     await importSource(connected.source.id);
     expect(tokenRequests()).toBe(tokensBefore + 2);
     expect(await storedToken()).toEqual({ scope: narrow, conditions: 200, labs: 403 });
@@ -196,8 +166,8 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     const { provider } = await liveProvider();
     const connected = await connectLivePatient(provider.id, "pat015", "continuous");
     await importSource(connected.source.id);
-    await smart.revokeRefreshTokens();
-    await smart.expireAccessTokens();
+    await servers.smart().revokeRefreshTokens();
+    await servers.smart().expireAccessTokens();
 
     await expect(importSource(connected.source.id)).rejects.toMatchObject({ code: "reauthorization_required" });
     const source = await db().source.findUniqueOrThrow({ where: { id: connected.source.id } });
@@ -215,9 +185,9 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     const connected = await connectLivePatient(provider.id, "999");
     // The deployment stops naming the host: the server is now a plain-http loopback address like any other.
     vi.stubEnv("CHARTKEY_PROVIDER_PRIVATE_HOSTS", "");
-    const readsBefore = smart.requests.length;
+    const readsBefore = servers.smart().requests.length;
     await expect(importSource(connected.source.id)).rejects.toMatchObject({ code: "provider_unavailable" });
-    expect(smart.requests.length).toBe(readsBefore);
+    expect(servers.smart().requests.length).toBe(readsBefore);
     const source = await db().source.findUniqueOrThrow({ where: { id: connected.source.id } });
     expect(source.lastError).toMatch(/^provider_unavailable: The Condition search \(page 1\) was refused by the outbound rules: refused http:\/\/127\.0\.0\.1:\d+\/fhir\/Condition\?patient=999&_count=100: health systems must use https/);
     expect(await testLiveProvider(operator.id, provider.id)).toMatchObject({ checkError: expect.stringContaining("health systems must use https") });

@@ -1,14 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Binary, DocumentReference } from "@medplum/fhirtypes";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { beginSignIn, chooseProviders, completeSession, finishSignIn, linkToken } from "@/lib/connect";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { createLiveProvider } from "@/lib/provider-directory";
 import { openSourceTokens } from "@/lib/sources";
-import { request, startApiServer } from "@/test/api-server";
-import { createTestApplication, createTestDeveloper } from "@/test/factories";
-import { authorizeWithoutBrowser, startThirdPartySmartServer, type ThirdPartySmartServer } from "@/test/third-party-smart/server";
+import { request } from "@/test/api-server";
+import { addThirdPartyProvider, connectThirdPartyPatient, startThirdPartySmartForFile } from "@/test/third-party-smart/live-patient";
 import { importSource } from "./import-job";
 
 // A C-CDA document a DocumentReference links by url (`Binary/<id>` on the source's FHIR base), end to end against a
@@ -16,27 +13,15 @@ import { importSource } from "./import-job";
 // import reads the linked Binary, and the document's sections become records of the shared categories naming the
 // DocumentReference. A Binary of another patient that the record links is refused by the server and stays unread.
 
-const FLOW_ORIGIN = "https://connect.chartkey.test";
 const PATIENT = "999";
 const SHARED = ["documents", "medications", "conditions", "allergies"] as const;
 const CCD = readFileSync(path.join(process.cwd(), "fixtures/ccda/CCD_1.xml")).toString("base64");
 
-let smart: ThirdPartySmartServer;
-let api: Awaited<ReturnType<typeof startApiServer>>;
-
-beforeAll(async () => {
-  smart = await startThirdPartySmartServer({ redirectUris: [`${FLOW_ORIGIN}/connect/callback`] });
-  api = await startApiServer();
-  vi.stubEnv("CHARTKEY_PROVIDER_PRIVATE_HOSTS", "127.0.0.1");
-});
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await smart?.stop();
-  await api?.close();
-});
+const servers = startThirdPartySmartForFile({ allowTestServerHost: true });
 
 /** A patient's summary of episode note, its C-CDA in a Binary the note links (and names as its security context). */
 async function summaryNote(id: string, patient: string, binaryId = `${id}-xml`) {
+  const smart = servers.smart();
   const document: DocumentReference = {
     resourceType: "DocumentReference",
     id,
@@ -54,7 +39,7 @@ async function summaryNote(id: string, patient: string, binaryId = `${id}-xml`) 
 type ApiRecord = { recordId: string; sources: { resourceType: string; resourceId: string | null; document?: { resourceType: string; resourceId: string | null } }[] };
 
 const recordsOf = async (key: string, subjectId: string, category: string) => {
-  const page = await request(api.origin, "GET", `/api/v1/users/${subjectId}/records/${category}?limit=100`, { token: key });
+  const page = await request(servers.api().origin, "GET", `/api/v1/users/${subjectId}/records/${category}?limit=100`, { token: key });
   expect(page.status).toBe(200);
   return page.body.data as ApiRecord[];
 };
@@ -66,36 +51,25 @@ describe("a C-CDA document linked by a DocumentReference, from a third-party SMA
     // The patient's record links the other patient's document (misfiled): the server refuses that Binary.
     await summaryNote("misfiled-summary", PATIENT, "pat015-summary-xml");
 
-    const operator = await createTestDeveloper();
-    vi.stubEnv("CHARTKEY_OPERATOR_EMAILS", operator.email);
-    const provider = await createLiveProvider(operator.id, { name: "Third Party Health", location: "Springfield, IL", fhirBaseUrl: smart.fhirBaseUrl, clientId: smart.clientId, clientSecret: smart.clientSecret });
-    const app = await createTestApplication();
-    await db().application.update({ where: { id: app.application.id }, data: { productionEnabled: true, status: "active" } });
-    const created = await request(api.origin, "POST", "/api/v1/connect/sessions", { token: app.liveKey, body: { categories: SHARED } });
-    expect(created.status).toBe(201);
-    const sessionId = created.body.id as string;
-    await chooseProviders(sessionId, "live", [provider.id]);
-    const begun = await beginSignIn(linkToken("session", sessionId), provider.id, FLOW_ORIGIN);
-    expect(new URL(begun.authorizationUrl).searchParams.get("scope")!.split(" ")).toContain("patient/Binary.read");
-    const callback = await authorizeWithoutBrowser(begun.authorizationUrl, PATIENT);
-    expect(await finishSignIn(callback, (state) => state === begun.state)).toEqual({ token: linkToken("session", sessionId), error: null });
-    const { subjectId } = await completeSession(sessionId, [...SHARED]);
-    const source = await db().source.findFirstOrThrow({ where: { subjectId, providerId: provider.id } });
+    const smart = servers.smart();
+    const { provider } = await addThirdPartyProvider(smart);
+    const { liveKey, subjectId, source, authorizationUrl } = await connectThirdPartyPatient({ api: servers.api(), providerId: provider.id, patient: PATIENT, asked: SHARED });
+    expect(authorizationUrl.searchParams.get("scope")!.split(" ")).toContain("patient/Binary.read");
 
     const first = await importSource(source.id);
     expect(await db().source.findUniqueOrThrow({ where: { id: source.id } })).toMatchObject({ syncStatus: "synced", lastError: null });
     expect(first.outcome.upserts).toBeGreaterThan(0);
     // Both linked Binaries were asked for; the server answers the patient's own and refuses the other patient's.
-    expect(smart.requests).toEqual(expect.arrayContaining(["GET /fhir/Binary/ccd-summary-xml", "GET /fhir/Binary/pat015-summary-xml"]));
+    expect(servers.smart().requests).toEqual(expect.arrayContaining(["GET /fhir/Binary/ccd-summary-xml", "GET /fhir/Binary/pat015-summary-xml"]));
     const { accessToken } = openSourceTokens(await db().source.findUniqueOrThrow({ where: { id: source.id } }));
-    const read = (id: string) => fetch(`${smart.fhirBaseUrl}/Binary/${id}`, { headers: { authorization: `Bearer ${accessToken}` } }).then((response) => response.status);
+    const read = (id: string) => fetch(`${servers.smart().fhirBaseUrl}/Binary/${id}`, { headers: { authorization: `Bearer ${accessToken}` } }).then((response) => response.status);
     expect([await read("ccd-summary-xml"), await read("pat015-summary-xml")]).toEqual([200, 403]);
 
     // Both notes are documents records; only the one whose C-CDA was read yields records of the shared categories.
-    const documents = await recordsOf(app.liveKey, subjectId, "documents");
+    const documents = await recordsOf(liveKey, subjectId, "documents");
     for (const id of ["ccd-summary", "misfiled-summary"]) expect(documents.some((record) => record.sources.some((ref) => ref.resourceType === "DocumentReference" && ref.resourceId === id))).toBe(true);
     for (const category of ["medications", "conditions", "allergies"]) {
-      const fromDocument = (await recordsOf(app.liveKey, subjectId, category)).filter((record) => record.sources.some((ref) => ref.document !== undefined));
+      const fromDocument = (await recordsOf(liveKey, subjectId, category)).filter((record) => record.sources.some((ref) => ref.document !== undefined));
       expect(fromDocument.length, category).toBeGreaterThan(0);
       for (const record of fromDocument) expect(record.sources.flatMap((ref) => (ref.document ? [ref.document] : []))).toEqual([{ resourceType: "DocumentReference", resourceId: "ccd-summary" }]);
     }

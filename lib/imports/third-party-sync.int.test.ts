@@ -1,13 +1,10 @@
 import type { Observation } from "@medplum/fhirtypes";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { beginSignIn, chooseProviders, completeSession, finishSignIn, linkToken } from "@/lib/connect";
+import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { startWorker, type RunningWorker } from "@/lib/jobs";
-import { createLiveProvider } from "@/lib/provider-directory";
 import { QUEUE, stopSender } from "@/lib/queue";
-import { request, startApiServer } from "@/test/api-server";
-import { createTestApplication, createTestDeveloper } from "@/test/factories";
-import { authorizeWithoutBrowser, startThirdPartySmartServer, type ThirdPartySmartServer } from "@/test/third-party-smart/server";
+import { request } from "@/test/api-server";
+import { addThirdPartyProvider, connectThirdPartyPatient, startThirdPartySmartForFile } from "@/test/third-party-smart/live-patient";
 import { waitFor } from "@/test/webhook-receiver";
 import { continuousSyncJob, SYNC_JITTER } from "./continuous-sync";
 import { importSource } from "./import-job";
@@ -18,47 +15,31 @@ import { importSource } from "./import-job";
 // sends `records.updated`. Time is not waited for: the test moves the source's scheduled sync into the past, as six
 // hours passing would, and offers the job a pass (what the worker's own timer does every minute).
 
-const FLOW_ORIGIN = "https://connect.chartkey.test";
 const INTERVAL_MS = 6 * 60 * 60 * 1000; // the deployment's default schedule (CHARTKEY_SYNC_INTERVAL_MINUTES unset)
 const WEBHOOK_URL = "https://hooks.labs.example/chartkey";
 const PATIENT = "999";
 const CATEGORIES = ["labs", "vitals", "conditions"] as const;
 
-let smart: ThirdPartySmartServer;
-let api: Awaited<ReturnType<typeof startApiServer>>;
+const servers = startThirdPartySmartForFile({ allowTestServerHost: true });
 let worker: RunningWorker | null = null;
 
-beforeAll(async () => {
-  smart = await startThirdPartySmartServer({ redirectUris: [`${FLOW_ORIGIN}/connect/callback`] });
-  api = await startApiServer();
-  vi.stubEnv("CHARTKEY_PROVIDER_PRIVATE_HOSTS", "127.0.0.1");
-});
 afterAll(async () => {
-  vi.unstubAllEnvs();
   await worker?.stop();
   await stopSender();
-  await smart?.stop();
-  await api?.close();
 });
 
 /** An approved, continuous application's live session; the patient signs in at the third-party server and shares. */
 async function connectPatient() {
-  const operator = await createTestDeveloper();
-  vi.stubEnv("CHARTKEY_OPERATOR_EMAILS", operator.email);
-  const provider = await createLiveProvider(operator.id, { name: "Third Party Health", location: "Springfield, IL", fhirBaseUrl: smart.fhirBaseUrl, clientId: smart.clientId, clientSecret: smart.clientSecret });
-  const app = await createTestApplication({ syncMode: "continuous", webhookUrl: WEBHOOK_URL });
-  await db().application.update({ where: { id: app.application.id }, data: { productionEnabled: true, status: "active" } });
-  const created = await request(api.origin, "POST", "/api/v1/connect/sessions", { token: app.liveKey, body: { categories: CATEGORIES } });
-  expect(created.status).toBe(201);
-  const sessionId = created.body.id as string;
-  await chooseProviders(sessionId, "live", [provider.id]);
-  const begun = await beginSignIn(linkToken("session", sessionId), provider.id, FLOW_ORIGIN);
-  const callback = await authorizeWithoutBrowser(begun.authorizationUrl, PATIENT);
-  expect(await finishSignIn(callback, (state) => state === begun.state)).toEqual({ token: linkToken("session", sessionId), error: null });
-  const { subjectId } = await completeSession(sessionId, [...CATEGORIES]);
-  const source = await db().source.findFirstOrThrow({ where: { subjectId, providerId: provider.id } });
+  const { provider } = await addThirdPartyProvider(servers.smart());
+  const { liveKey, application, subjectId, source } = await connectThirdPartyPatient({
+    api: servers.api(),
+    providerId: provider.id,
+    patient: PATIENT,
+    asked: CATEGORIES,
+    application: { syncMode: "continuous", webhookUrl: WEBHOOK_URL },
+  });
   await importSource(source.id);
-  return { key: app.liveKey, applicationId: app.application.id, subjectId, sourceId: source.id };
+  return { key: liveKey, applicationId: application.id, subjectId, sourceId: source.id };
 }
 
 /** Offers the recurring job one pass, as the worker's timer does, and waits until the worker has finished it. */
@@ -69,7 +50,7 @@ async function scheduledPass() {
 }
 
 const sourceRow = (id: string) => db().source.findUniqueOrThrow({ where: { id } });
-const tokenRequests = () => smart.requests.filter((line) => line.startsWith("POST /token")).length;
+const tokenRequests = () => servers.smart().requests.filter((line) => line.startsWith("POST /token")).length;
 /** Six hours pass: the source's scheduled sync is now due. */
 const timePasses = (sourceId: string) => db().source.update({ where: { id: sourceId }, data: { nextSyncAt: new Date(Date.now() - 60_000) } });
 
@@ -81,7 +62,7 @@ describe("continuous sync against a third-party SMART on FHIR server", () => {
     const cursors = new Map<string, string>();
     const recordIds = new Map<string, string>();
     for (const category of ["labs", "conditions"]) {
-      const page = await request(api.origin, "GET", `/api/v1/users/${live.subjectId}/records/${category}`, { token: live.key });
+      const page = await request(servers.api().origin, "GET", `/api/v1/users/${live.subjectId}/records/${category}`, { token: live.key });
       expect(page.status).toBe(200);
       cursors.set(category, (page.body.meta as { changeCursor: string }).changeCursor);
       for (const record of page.body.data as { recordId: string; sources: { resourceId: string }[] }[]) recordIds.set(record.sources[0]!.resourceId, record.recordId);
@@ -96,12 +77,12 @@ describe("continuous sync against a third-party SMART on FHIR server", () => {
     expect(scheduled.getTime()).toBeGreaterThanOrEqual(lastSynced + INTERVAL_MS * (1 - SYNC_JITTER));
     expect(scheduled.getTime()).toBeLessThanOrEqual(lastSynced + INTERVAL_MS * (1 + SYNC_JITTER));
     // Not yet due: a pass reads nothing from the server.
-    const readsBefore = smart.requests.length;
+    const readsBefore = servers.smart().requests.length;
     await scheduledPass();
-    expect(smart.requests.length).toBe(readsBefore);
+    expect(servers.smart().requests.length).toBe(readsBefore);
 
     // The health system records a new lab result, corrects another, and removes a condition.
-    await smart.putResource({
+    await servers.smart().putResource({
       resourceType: "Observation",
       id: "third-party-glucose",
       status: "final",
@@ -111,9 +92,9 @@ describe("continuous sync against a third-party SMART on FHIR server", () => {
       effectiveDateTime: "2026-11-20T08:00:00Z",
       valueQuantity: { value: 97, unit: "mg/dL", system: "http://unitsofmeasure.org", code: "mg/dL" },
     });
-    const hba1c = await smart.readResource<Observation>("Observation", "pdex-Observation");
-    await smart.putResource({ ...hba1c, valueQuantity: { value: 6.9, unit: "%", system: "http://unitsofmeasure.org", code: "%" } });
-    await smart.deleteResource("Condition", "pdex-Condition");
+    const hba1c = await servers.smart().readResource<Observation>("Observation", "pdex-Observation");
+    await servers.smart().putResource({ ...hba1c, valueQuantity: { value: 6.9, unit: "%", system: "http://unitsofmeasure.org", code: "%" } });
+    await servers.smart().deleteResource("Condition", "pdex-Condition");
 
     await timePasses(live.sourceId);
     const passAt = Date.now();
@@ -125,7 +106,7 @@ describe("continuous sync against a third-party SMART on FHIR server", () => {
 
     // The change feed, read from the cursors saved before: the new lab; the corrected one, whose clinical content
     // (so its record id) changed, as the old record's delete and the new one's upsert; and the removed condition.
-    const labs = await request(api.origin, "GET", `/api/v1/users/${live.subjectId}/records/labs/changes?cursor=${encodeURIComponent(cursors.get("labs")!)}`, { token: live.key });
+    const labs = await request(servers.api().origin, "GET", `/api/v1/users/${live.subjectId}/records/labs/changes?cursor=${encodeURIComponent(cursors.get("labs")!)}`, { token: live.key });
     expect(labs.status).toBe(200);
     const labChanges = labs.body.data as Change[];
     expect(labChanges.map((change) => [change.changeType, change.record?.sources[0]?.resourceId ?? change.recordId]).sort()).toEqual([
@@ -134,7 +115,7 @@ describe("continuous sync against a third-party SMART on FHIR server", () => {
       ["upsert", "third-party-glucose"],
     ]);
     expect(JSON.stringify(labChanges.find((change) => change.record?.sources[0]?.resourceId === "pdex-Observation")!.record)).toContain('"value":6.9');
-    const conditions = await request(api.origin, "GET", `/api/v1/users/${live.subjectId}/records/conditions/changes?cursor=${encodeURIComponent(cursors.get("conditions")!)}`, { token: live.key });
+    const conditions = await request(servers.api().origin, "GET", `/api/v1/users/${live.subjectId}/records/conditions/changes?cursor=${encodeURIComponent(cursors.get("conditions")!)}`, { token: live.key });
     expect(conditions.body.data).toEqual([expect.objectContaining({ changeType: "delete", recordId: recordIds.get("pdex-Condition"), record: null })]);
 
     // One records.updated from the pass, for the live environment, queued for the application's webhook endpoint.
@@ -145,7 +126,7 @@ describe("continuous sync against a third-party SMART on FHIR server", () => {
     expect(updated[0]!.deliveries.map((delivery) => delivery.url)).toEqual([WEBHOOK_URL]);
 
     // The access token expires at the server: the next scheduled sync refreshes it once and succeeds.
-    await smart.expireAccessTokens();
+    await servers.smart().expireAccessTokens();
     const tokensBefore = tokenRequests();
     const sealedBefore = synced.accessTokenEncrypted;
     await timePasses(live.sourceId);
@@ -156,8 +137,8 @@ describe("continuous sync against a third-party SMART on FHIR server", () => {
     expect(refreshed).toMatchObject({ syncStatus: "synced", lastError: null, syncFailures: 0 });
 
     // The server revokes the refresh token: the next scheduled sync fails once with sync.failed, and backs off.
-    await smart.revokeRefreshTokens();
-    await smart.expireAccessTokens();
+    await servers.smart().revokeRefreshTokens();
+    await servers.smart().expireAccessTokens();
     await timePasses(live.sourceId);
     const failedAt = Date.now();
     await scheduledPass();
@@ -169,6 +150,6 @@ describe("continuous sync against a third-party SMART on FHIR server", () => {
     expect(syncFailed.map((event) => event.data)).toEqual([expect.objectContaining({ subject: live.subjectId, sourceId: live.sourceId, code: "reauthorization_required" })]);
     expect(syncFailed[0]!.deliveries.map((delivery) => delivery.url)).toEqual([WEBHOOK_URL]);
     // The records already imported stay readable.
-    expect((await request(api.origin, "GET", `/api/v1/users/${live.subjectId}/records/labs`, { token: live.key })).status).toBe(200);
+    expect((await request(servers.api().origin, "GET", `/api/v1/users/${live.subjectId}/records/labs`, { token: live.key })).status).toBe(200);
   });
 });

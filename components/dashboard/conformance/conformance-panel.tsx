@@ -43,7 +43,7 @@ function StartForm({ applicationId, scenarios, continuousAllowed, disabled, onSt
   }
 
   return (
-    <form onSubmit={submit} className="space-y-4">
+    <form method="post" onSubmit={submit} className="space-y-4">
       <FormAlert message={refusal} />
       <fieldset>
         <legend className="text-sm font-medium text-slate-800">Scenario (its synthetic patient becomes the run&apos;s subject)</legend>

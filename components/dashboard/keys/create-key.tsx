@@ -61,7 +61,7 @@ export function CreateKeyButton({ applicationId, origin, canCreate, liveEnabled 
           </div>
         </div>
       ) : (
-        <form onSubmit={submit} noValidate className="space-y-4">
+        <form method="post" onSubmit={submit} noValidate className="space-y-4">
           <FormAlert message={refusal} />
           <Field label="Key name" placeholder="e.g. Production backend" error={form.formState.errors.name?.message} {...form.register("name")} />
           <fieldset>

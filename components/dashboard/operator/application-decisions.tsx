@@ -43,6 +43,7 @@ function ReasonAction({
   const [pending, setPending] = useState(false);
   return (
     <form
+      method="post"
       noValidate
       className="space-y-2"
       onSubmit={async (event) => {

@@ -71,7 +71,7 @@ export function AddProviderForm() {
     }
   }
   return (
-    <form onSubmit={add} noValidate className="space-y-4">
+    <form method="post" onSubmit={add} noValidate className="space-y-4">
       <FormAlert message={refusal} />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <Field className="sm:flex-1" label="FHIR base URL" placeholder="https://fhir.example-health.org/r4" value={values.fhirBaseUrl} onChange={set("fhirBaseUrl")} />
@@ -120,6 +120,7 @@ export function ProviderControls({ provider }: { provider: { id: string; name: s
   return (
     <div className="space-y-4">
       <form
+        method="post"
         noValidate
         className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_auto] lg:items-end"
         onSubmit={async (event) => {

@@ -44,7 +44,7 @@ export function CreateSessionForm({ applicationId, categories }: { applicationId
 
   return (
     <div className="space-y-4">
-      <form onSubmit={submit} className="space-y-4" aria-label="Create a Connect session">
+      <form method="post" onSubmit={submit} className="space-y-4" aria-label="Create a Connect session">
         <FormAlert message={refusal} />
         <fieldset>
           <legend className="text-sm font-medium text-slate-800">Categories to ask for</legend>

@@ -49,7 +49,7 @@ export function SimulateForm({
   }
 
   return (
-    <form onSubmit={submit} className="space-y-4">
+    <form method="post" onSubmit={submit} className="space-y-4">
       <FormAlert message={refusal} />
       <fieldset>
         <legend className="text-sm font-medium text-slate-800">Scenario</legend>

@@ -104,7 +104,7 @@ function RequestForm({ application, previous, contactEmail }: { application: Set
   });
   const errors = form.formState.errors;
   return (
-    <form onSubmit={submit} noValidate className="space-y-3">
+    <form method="post" onSubmit={submit} noValidate className="space-y-3">
       <div>
         <label htmlFor="production-description" className="block text-sm font-medium text-slate-800">
           What the application does

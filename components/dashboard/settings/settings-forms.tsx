@@ -55,7 +55,7 @@ export function RenameForm({ application }: { application: SettingsApplication }
   });
   return (
     <Section id="settings-name" title="Name" description="Patients see this name in the Connect flow and on their consent receipt.">
-      <form onSubmit={submit} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-end">
+      <form method="post" onSubmit={submit} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <Field className="sm:w-96" label="Application name" error={form.formState.errors.name?.message} {...form.register("name")} />
         <Button type="submit" pending={form.formState.isSubmitting} disabled={!form.formState.isDirty}>
           Save name
@@ -79,7 +79,7 @@ export function AllowlistForm({ application, categories }: { application: Settin
       title="Category allowlist"
       description="The record categories this application may ask patients to share. Connect sessions asking for anything else are refused with app_scope_exceeded."
     >
-      <form onSubmit={submit} noValidate className="space-y-4">
+      <form method="post" onSubmit={submit} noValidate className="space-y-4">
         <fieldset>
           <legend className="sr-only">Allowed categories</legend>
           <div className="grid gap-3 sm:grid-cols-2">
@@ -116,7 +116,7 @@ export function SyncModeForm({ application }: { application: SettingsApplication
   ] as const;
   return (
     <Section id="settings-sync" title="Sync mode" description="How long a patient's sources keep being imported after they connect.">
-      <form onSubmit={submit} noValidate className="space-y-4">
+      <form method="post" onSubmit={submit} noValidate className="space-y-4">
         <fieldset className="space-y-2">
           <legend className="sr-only">Sync mode</legend>
           {options.map((option) => (
@@ -156,7 +156,7 @@ export function RedirectUrlsForm({ application }: { application: SettingsApplica
       title="Redirect URLs"
       description="Where the Connect flow may send the patient back (redirectUrl must match one exactly). https only, except http://localhost; in the sandbox any http://localhost URL works without registering."
     >
-      <form onSubmit={submit} noValidate className="space-y-3">
+      <form method="post" onSubmit={submit} noValidate className="space-y-3">
         <label htmlFor="redirect-urls" className="block text-sm font-medium text-slate-800">
           One URL per line (up to 10)
         </label>

@@ -36,7 +36,7 @@ function InviteForm({ applicationId }: { applicationId: string }) {
   });
   return (
     <div className="space-y-4">
-      <form onSubmit={submit} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-end">
+      <form method="post" onSubmit={submit} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <Field className="sm:w-80" label="Email address" type="email" placeholder="teammate@example.com" error={form.formState.errors.email?.message} {...form.register("email")} />
         <label className="text-sm font-medium text-slate-800">
           Role

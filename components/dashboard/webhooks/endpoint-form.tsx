@@ -26,7 +26,7 @@ export function EndpointForm({ applicationId, webhookUrl, live, canManage, local
   });
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4" aria-label="Webhook endpoint">
+    <form method="post" onSubmit={submit} noValidate className="space-y-4" aria-label="Webhook endpoint">
       <FormAlert message={refusal} />
       <Field
         label="Endpoint URL"
