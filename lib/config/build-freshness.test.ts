@@ -49,4 +49,11 @@ describe("buildIsFresh", () => {
     rmSync(path.join(deleted, "app", "layout.tsx"));
     expect(buildIsFresh(deleted)).toBe(false);
   });
+
+  it("is stale after the request proxy (proxy.ts, beside app/) changes", () => {
+    const dir = project();
+    made.push(dir);
+    writeFileSync(path.join(dir, "proxy.ts"), "export function proxy() {}");
+    expect(buildIsFresh(dir)).toBe(false);
+  });
 });
