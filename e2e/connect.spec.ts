@@ -85,10 +85,17 @@ for (const viewport of [
         "offline_access",
         "patient/AllergyIntolerance.read",
         "patient/DiagnosticReport.read",
+        // The context the shared records reference (a prescription's Medication, a visit, a performer's name...).
+        "patient/Encounter.read",
+        "patient/Location.read",
+        "patient/Medication.read",
         "patient/MedicationDispense.read",
         "patient/MedicationRequest.read",
         "patient/MedicationStatement.read",
         "patient/Observation.read",
+        "patient/Organization.read",
+        "patient/Practitioner.read",
+        "patient/Specimen.read",
       ],
     ]);
 
