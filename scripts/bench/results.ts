@@ -23,6 +23,8 @@ export type ImportRun = {
   seconds: number;
   resourcesPerSecond: number;
   recordsPerSecond: number;
+  /** The timed import's phases in seconds (absent from runs before they were published). */
+  phases?: { fetch: number; normalize: number; write: number };
   rerunSeconds: number;
   floorSeconds: number;
   floorRecordsPerSecond: number;
