@@ -2,7 +2,7 @@ import type { Bundle } from "fhir/r4";
 import { searchsetBundle, withTestDataTag } from "@/lib/fhir";
 import { ApiError } from "@/lib/http";
 import { requireScope, type EhrAccess } from "./bearer-access";
-import { patientResources, searchableTypes } from "./fhir-data";
+import { patientResourcesOfType, searchableTypes } from "./fhir-data";
 import { ehrEndpoints } from "./providers";
 
 export type EhrSearch = { resourceType: string; patient?: string; count?: number; offset?: number };
@@ -29,6 +29,6 @@ export async function searchEhr(providerId: string, access: EhrAccess, search: E
   const fhirBase = ehrEndpoints(providerId).fhirBase;
   const self = new URL(`${fhirBase}/${search.resourceType}`);
   self.searchParams.set("patient", access.patient.fhirPatientId);
-  const matches = (await patientResources(access.patient)).filter((resource) => resource.resourceType === search.resourceType);
+  const matches = await patientResourcesOfType(access.patient, search.resourceType);
   return withTestDataTag(searchsetBundle({ self, baseUrl: fhirBase, matches, count: search.count, offset: search.offset }));
 }
