@@ -1,12 +1,15 @@
 // Import throughput: `tsx scripts/bench/import-throughput.ts <resources>` (default 10,000). On an ephemeral embedded
 // PostgreSQL, a sandbox key simulates a Connect session with the `long-history` scenario (its patient grown to
-// `resources` FHIR resources) against the synthetic health system served over real HTTP in this process, and the
+// `resources` FHIR resources) against the synthetic health system served over real HTTP by a process of its own
+// (scripts/bench/import-ehr.ts, so this process's memory is the import's), and the
 // simulation's import is timed end to end: every search page fetched through the SMART client, normalized, merged,
 // records, changes and counters written, the `records.updated` event emitted. Then the same source is imported
 // again (the idempotent re-run). Beside it, in the same run, the floor: the same record and change rows written for
 // another subject by a bare `COPY ... FROM STDIN` per table (PostgreSQL's fastest way in), with no logic.
 // Prints one JSON line: seconds (and per phase), resources/s, records/s, the floor's records/s, and memory.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -27,7 +30,6 @@ const { importSource } = await import("@/lib/imports/import-job");
 const { CATEGORIES } = await import("@/lib/records");
 const { runSimulation, simulateApplicationSession } = await import("@/lib/simulation");
 const { ensureSandboxProviders } = await import("@/lib/sources");
-const { serveRouteFiles } = await import("@/test/route-server");
 
 const embedded = await startEmbeddedPostgres({ dataDir: path.join(tmpdir(), `ck-bench-imports-${process.pid}`), ephemeral: true });
 const admin = new pg.Client({ connectionString: embedded.serverUrl });
@@ -38,8 +40,9 @@ const url = embedded.databaseUrl("chartkey_bench");
 process.env.DATABASE_URL = url;
 await migrate(url);
 
-// The health system: the synthetic EHR's route files served over HTTP, at the origin its provider rows point at.
-const ehr = await serveRouteFiles("ehr");
+// The health system: the synthetic EHR's route files served over HTTP by a process of its own, at the origin its
+// provider rows point at.
+const ehr = await startHealthSystem();
 process.env.CHARTKEY_PUBLIC_URL = ehr.origin;
 await ensureSandboxProviders();
 
@@ -73,7 +76,20 @@ const records = await db().record.count({ where: { subjectId } });
 if (rerun.outcome.upserts + rerun.outcome.deletes !== 0) throw new Error("the re-run changed records");
 const events = await db().event.count({ where: { applicationId: application.id, type: "records.updated" } });
 if (events !== 1) throw new Error(`the imports emitted ${events} records.updated events, not one`);
-await ehr.close();
+ehr.stop();
+
+async function startHealthSystem(): Promise<{ origin: string; stop: () => void }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench/import-ehr.ts"], { env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+  let output = "";
+  child.stdout.setEncoding("utf8");
+  for await (const chunk of child.stdout) {
+    output += chunk as string;
+    const origin = /^ORIGIN (\S+)$/m.exec(output)?.[1];
+    if (origin) return { origin, stop: () => child.kill() };
+  }
+  await once(child, "exit").catch(() => {});
+  throw new Error(`the health system exited before listening (exit ${child.exitCode})`);
+}
 
 // The floor's subject: a patient at the same health system, its rows written by hand.
 async function subjectWithSource() {
