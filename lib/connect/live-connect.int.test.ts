@@ -107,6 +107,25 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     expect(JSON.stringify(liveList.body)).not.toContain(subject.id);
   });
 
+  it("a server that refuses the default page size as a bad request is read at 100 a page: nothing is lost or taken for deleted", async () => {
+    allowTestServerHost();
+    const { provider } = await liveProvider();
+    const connected = await connectLivePatient(provider.id, "pat015");
+    servers.smart().limitPageSize(100);
+    try {
+      const readFrom = servers.smart().requests.length;
+      const limited = await importSource(connected.source.id);
+      const searches = servers.smart().requests.slice(readFrom).filter((line) => line.startsWith("GET /fhir/Observation?"));
+      expect(searches).toEqual([expect.stringContaining("_count=1000"), expect.stringContaining("_count=100")]);
+      expect(limited.outcome.upserts).toBeGreaterThan(0);
+    } finally {
+      servers.smart().limitPageSize(null);
+    }
+    // Read again at the default page size: the same records, none new and none deleted.
+    const again = await importSource(connected.source.id);
+    expect(again.outcome).toMatchObject({ upserts: 0, deletes: 0 });
+  });
+
   it("an expired access token is refreshed during an import, and the change on the server arrives", async () => {
     allowTestServerHost();
     const { provider } = await liveProvider();
@@ -189,7 +208,7 @@ describe("the live Connect flow against a third-party SMART on FHIR server", () 
     await expect(importSource(connected.source.id)).rejects.toMatchObject({ code: "provider_unavailable" });
     expect(servers.smart().requests.length).toBe(readsBefore);
     const source = await db().source.findUniqueOrThrow({ where: { id: connected.source.id } });
-    expect(source.lastError).toMatch(/^provider_unavailable: The Condition search \(page 1\) was refused by the outbound rules: refused http:\/\/127\.0\.0\.1:\d+\/fhir\/Condition\?patient=999&_count=100: health systems must use https/);
+    expect(source.lastError).toMatch(/^provider_unavailable: The Condition search \(page 1\) was refused by the outbound rules: refused http:\/\/127\.0\.0\.1:\d+\/fhir\/Condition\?patient=999&_count=1000: health systems must use https/);
     expect(await testLiveProvider(operator.id, provider.id)).toMatchObject({ checkError: expect.stringContaining("health systems must use https") });
   });
 });

@@ -1,5 +1,6 @@
 export * from "./catalog";
 export * from "./client";
+export * from "./copy-rows";
 export * from "./embedded-postgres";
 export * from "./free-port";
 export * from "./health";

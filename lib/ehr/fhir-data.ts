@@ -14,6 +14,26 @@ export async function patientResources(patient: EhrPatient): Promise<readonly Fh
 }
 
 /**
+ * The patient's resources of one type, in the order held. Grouped once per held list (which is shared and never
+ * changes), not filtered from the whole record on every page: a 10,000-resource history is searched page by page.
+ */
+export async function patientResourcesOfType(patient: EhrPatient, resourceType: string): Promise<readonly FhirResource[]> {
+  const held = await patientResources(patient);
+  const byHeld = processState("ehr.resources-by-type", () => new WeakMap<readonly FhirResource[], Map<string, FhirResource[]>>());
+  let byType = byHeld.get(held);
+  if (!byType) {
+    byType = new Map();
+    for (const resource of held) {
+      const group = byType.get(resource.resourceType);
+      if (group) group.push(resource);
+      else byType.set(resource.resourceType, [resource]);
+    }
+    byHeld.set(held, byType);
+  }
+  return byType.get(resourceType) ?? [];
+}
+
+/**
  * The types the health system searches: every type its patients hold at any phase, plus every type the records
  * import reads (the normalizers'), which search as empty where a patient has none, as on a real server.
  */

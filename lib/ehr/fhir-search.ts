@@ -2,7 +2,7 @@ import type { Bundle } from "fhir/r4";
 import { searchsetBundle, withTestDataTag } from "@/lib/fhir";
 import { ApiError } from "@/lib/http";
 import { requireScope, type EhrAccess } from "./bearer-access";
-import { patientResources, searchableTypes } from "./fhir-data";
+import { patientResourcesOfType, searchableTypes } from "./fhir-data";
 import { ehrEndpoints } from "./providers";
 
 export type EhrSearch = { resourceType: string; patient?: string; ids?: string[]; count?: number; offset?: number };
@@ -32,8 +32,7 @@ export async function searchEhr(providerId: string, access: EhrAccess, search: E
   self.searchParams.set("patient", access.patient.fhirPatientId);
   const ids = search.ids === undefined ? null : new Set(search.ids);
   if (ids) self.searchParams.set("_id", [...ids].join(","));
-  const matches = (await patientResources(access.patient)).filter(
-    (resource) => resource.resourceType === search.resourceType && (ids === null || ids.has(resource.id ?? "")),
-  );
+  const ofType = await patientResourcesOfType(access.patient, search.resourceType);
+  const matches = ids === null ? ofType : ofType.filter((resource) => ids.has(resource.id ?? ""));
   return withTestDataTag(searchsetBundle({ self, baseUrl: fhirBase, matches, count: search.count, offset: search.offset }));
 }

@@ -1,3 +1,3 @@
-export { runSourceImport, type FetchSourceResources, type ImportResult } from "./run-source-import";
+export { importCompletedChannel, runSourceImport, type FetchSourceResources, type ImportPhases, type ImportResult } from "./run-source-import";
 export { importSource, sourceImportJob } from "./import-job";
 export { continuousSyncJob, runDueSyncs } from "./continuous-sync";

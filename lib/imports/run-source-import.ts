@@ -1,3 +1,4 @@
+import { channel } from "node:diagnostics_channel";
 import type { FhirResource } from "fhir/r4";
 import { db, Prisma } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
@@ -12,7 +13,16 @@ import { SourceError } from "@/lib/sources";
  */
 export type FetchSourceResources = (sourceId: string, categories: readonly Category[]) => Promise<FhirResource[]>;
 
-export type ImportResult = { importId: string; outcome: ApplyOutcome };
+/** Wall-clock seconds of a completed import's phases: reading the source, normalizing, writing (merge included). */
+export type ImportPhases = { fetch: number; normalize: number; write: number };
+
+export type ImportResult = { importId: string; outcome: ApplyOutcome; seconds: ImportPhases };
+
+/**
+ * Where each completed import publishes its phases and sizes (`{ sourceId, importId, resources, seconds }`), for a
+ * profiler or the bench to subscribe to; publishing costs nothing while nobody listens.
+ */
+export const importCompletedChannel = channel("chartkey.import.completed");
 
 export type ImportAttempt = {
   /**
@@ -66,12 +76,16 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     const failed = await db().source.updateMany({ where: { id: sourceId, failNextImport: true }, data: { failNextImport: false } });
     if (failed.count > 0) throw new SourceError("source_unavailable", "The health system could not be reached (sandbox source.fail).");
     const categories = await sharedCategories(source);
+    const fetchStarted = performance.now();
     const resources = await fetchResources(sourceId, categories);
+    const normalizeStarted = performance.now();
     const normalized = normalizeResources(resources, { sourceId, sourceName: source.provider.name }, source.subjectId);
     // A type read for one category can yield another (a DiagnosticReport read for labs is a documents record).
     const result = { ...normalized, facts: normalized.facts.filter((fact) => categories.includes(fact.category)) };
     const summary = summarizeNormalization(result);
+    const writeStarted = performance.now();
     const outcome = await applySourceFacts({ subjectId: source.subjectId, sourceId, facts: result.facts, categories });
+    const seconds = { fetch: (normalizeStarted - fetchStarted) / 1000, normalize: (writeStarted - normalizeStarted) / 1000, write: (performance.now() - writeStarted) / 1000 };
     const finishedAt = now();
     await db().$transaction([
       // Conditional: an import another attempt already declared interrupted stays so, even if it finishes after all.
@@ -109,7 +123,10 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
         },
       });
     }
-    return { importId, outcome };
+    const completed = { sourceId, importId, resources: resources.length, records: result.facts.length, seconds };
+    log.info(completed, "source import completed");
+    if (importCompletedChannel.hasSubscribers) importCompletedChannel.publish(completed);
+    return { importId, outcome, seconds };
   } catch (error) {
     const code = failureCode(error);
     const reason = `${code}: ${error instanceof Error ? error.message : String(error)}`;

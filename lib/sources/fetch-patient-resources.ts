@@ -44,9 +44,21 @@ export const MAX_LINKED_DOCUMENTS = 50;
 /** base64 grows the document by a third; the JSON around it is small. */
 const MAX_BINARY_ANSWER_BYTES = Math.ceil((CCDA_MAX_BYTES * 4) / 3) + 64 * 1024;
 
-const DEFAULT_PAGE_SIZE = 100;
+/**
+ * `_count` asked of each search: FHIR servers commonly serve up to 1,000 a page (and may serve fewer). Each page is
+ * a round trip, so a ten-year history of 10,000 Observations is 10 requests rather than 100.
+ */
+const DEFAULT_PAGE_SIZE = 1_000;
+/**
+ * What a type's search asks for again when its first page refuses the default as a bad request (400): a server
+ * with a smaller maximum. Without it, such a server's type would be read as unavailable, and its records
+ * taken for deleted.
+ */
+const FALLBACK_PAGE_SIZE = 100;
 /** A server whose next links never end must not keep an import running forever. */
 const MAX_PAGES_PER_TYPE = 1_000;
+/** Searches of different types in flight at once: each type's pages follow one another, the types need not. */
+const SEARCHES_AT_ONCE = 4;
 
 /** The source's authorization for the length of one fetch: its tokens, refreshed when expired or refused. */
 class SourceSession {
@@ -57,21 +69,32 @@ class SourceSession {
     private tokens: SmartTokens,
   ) {}
 
+  /** The refresh under way, shared: searches running at once that meet one expired token refresh it once. */
+  private refreshing: Promise<SmartTokens> | null = null;
+
   get patientId(): string {
     return this.tokens.patientId;
   }
 
   async refreshIfExpiring(): Promise<void> {
     if (this.tokens.expiresAt.getTime() - REFRESH_MARGIN_MS > Date.now() || !this.tokens.refreshToken) return;
-    this.tokens = await refreshSourceTokens(this.sourceId, this.provider, this.policy, this.tokens.accessToken);
+    await this.refresh(this.tokens.accessToken);
+  }
+
+  private async refresh(staleAccessToken: string): Promise<void> {
+    // Another search already refreshed the token this request was refused with: use the new one.
+    if (this.tokens.accessToken !== staleAccessToken) return;
+    this.refreshing ??= refreshSourceTokens(this.sourceId, this.provider, this.policy, staleAccessToken).finally(() => (this.refreshing = null));
+    this.tokens = await this.refreshing;
   }
 
   /** A GET with the access token; a 401 refreshes the token once and tries again, a second 401 ends the fetch. */
   async get(url: string, describe: string): Promise<Response> {
+    const sentWith = this.tokens.accessToken;
     let response = await this.send(url, describe);
     if (response.status !== 401) return response;
     if (!this.tokens.refreshToken) throw new SourceError("reauthorization_required", `${describe} answered 401 and there is no refresh token.`, { status: 401 });
-    this.tokens = await refreshSourceTokens(this.sourceId, this.provider, this.policy, this.tokens.accessToken);
+    await this.refresh(sentWith);
     response = await this.send(url, describe);
     if (response.status === 401) throw new SourceError("reauthorization_required", `${describe} answered 401 with a fresh token.`, { status: 401 });
     return response;
@@ -111,8 +134,43 @@ function nextLink(bundle: Bundle, fhirBaseUrl: string): string | null {
   return next;
 }
 
+type SearchResult = FhirResource[] | { status: number };
+
+/**
+ * Every type's search, SEARCHES_AT_ONCE at a time; results in the types' order. A search that fails fails the fetch:
+ * no further type is started, and once the searches under way have ended, the failure of the first type (in the
+ * types' order) is thrown, as when the types were read one after another.
+ */
+async function searchTypes(session: SourceSession, fhirBaseUrl: string, types: readonly string[], pageSize: number | undefined): Promise<SearchResult[]> {
+  const settled: PromiseSettledResult<SearchResult>[] = [];
+  let next = 0;
+  let failed = false;
+  const searchOne = async (resourceType: string): Promise<SearchResult> => {
+    if (pageSize !== undefined) return searchType(session, fhirBaseUrl, resourceType, pageSize);
+    const result = await searchType(session, fhirBaseUrl, resourceType, DEFAULT_PAGE_SIZE);
+    return Array.isArray(result) || result.status !== 400 ? result : searchType(session, fhirBaseUrl, resourceType, FALLBACK_PAGE_SIZE);
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(SEARCHES_AT_ONCE, types.length) }, async () => {
+      while (next < types.length && !failed) {
+        const index = next++;
+        settled[index] = await searchOne(types[index]!).then(
+          (value) => ({ status: "fulfilled", value }) as const,
+          (reason: unknown) => {
+            failed = true;
+            return { status: "rejected", reason } as const;
+          },
+        );
+      }
+    }),
+  );
+  const failure = settled.find((result) => result?.status === "rejected");
+  if (failure) throw failure.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<SearchResult>).value);
+}
+
 /** One search's matches of `resourceType`, following `next` links; the status of a first page refused with 400, 403 or 404. */
-async function searchPages(session: SourceSession, fhirBaseUrl: string, first: URL, resourceType: string): Promise<FhirResource[] | { status: number }> {
+async function searchPages(session: SourceSession, fhirBaseUrl: string, first: URL, resourceType: string): Promise<SearchResult> {
   const found: FhirResource[] = [];
   const visited = new Set<string>();
   let url: string | null = first.toString();
@@ -134,7 +192,7 @@ async function searchPages(session: SourceSession, fhirBaseUrl: string, first: U
   return found;
 }
 
-function searchType(session: SourceSession, fhirBaseUrl: string, resourceType: string, pageSize: number): Promise<FhirResource[] | { status: number }> {
+function searchType(session: SourceSession, fhirBaseUrl: string, resourceType: string, pageSize: number): Promise<SearchResult> {
   const first = new URL(`${fhirBaseUrl}/${resourceType}`);
   first.searchParams.set("patient", session.patientId);
   first.searchParams.set("_count", String(pageSize));
@@ -148,7 +206,8 @@ export const MAX_CONTEXT_RESOURCES = 5_000;
 
 /**
  * Reads the context resources the batch references but does not hold (`missingContextReferences`) into it, a
- * type at a time with `_id` searches of up to 20 ids (one request where a read per id would be twenty). A type the
+ * type at a time with `_id` searches of up to 20 ids (one request where a read per id would be twenty), several
+ * searches at once. A type the
  * server does not search that way, or outside the grant, is left out, as is any context read that fails: context
  * only decorates records (a medication's coding, a visit's place), so it never fails the import, except a refused
  * token, which ends it as any read would.
@@ -162,20 +221,28 @@ async function readContext(session: SourceSession, fhirBaseUrl: string, resource
       continue;
     }
     budget -= ids.length;
+    const batches = Array.from({ length: Math.ceil(ids.length / IDS_PER_CONTEXT_SEARCH) }, (_, index) => ids.slice(index * IDS_PER_CONTEXT_SEARCH, (index + 1) * IDS_PER_CONTEXT_SEARCH));
+    const searchBatch = (batch: string[]) => {
+      const first = new URL(`${fhirBaseUrl}/${resourceType}`);
+      first.searchParams.set("_id", batch.join(","));
+      first.searchParams.set("_count", String(batch.length));
+      return searchPages(session, fhirBaseUrl, first, resourceType);
+    };
     try {
-      for (let start = 0; start < ids.length; start += IDS_PER_CONTEXT_SEARCH) {
-        const batch = ids.slice(start, start + IDS_PER_CONTEXT_SEARCH);
-        const first = new URL(`${fhirBaseUrl}/${resourceType}`);
-        first.searchParams.set("_id", batch.join(","));
-        first.searchParams.set("_count", String(batch.length));
-        const result = await searchPages(session, fhirBaseUrl, first, resourceType);
-        if (!Array.isArray(result)) {
-          unread.push({ resourceType, reason: `the ${resourceType} search by _id answered ${result.status}` });
-          break;
+      // The first batch alone says whether the server searches the type by _id; the rest run SEARCHES_AT_ONCE at a time.
+      let refused: number | null = null;
+      for (let start = 0; start < batches.length && refused === null; start += start === 0 ? 1 : SEARCHES_AT_ONCE) {
+        const group = batches.slice(start, start === 0 ? 1 : start + SEARCHES_AT_ONCE);
+        for (const [index, result] of (await Promise.all(group.map(searchBatch))).entries()) {
+          if (!Array.isArray(result)) {
+            refused = result.status;
+            break;
+          }
+          const wanted = new Set(group[index]);
+          for (const resource of result) if (resource.id !== undefined && wanted.has(resource.id)) resources.set(`${resourceType}/${resource.id}`, resource);
         }
-        const wanted = new Set(batch);
-        for (const resource of result) if (resource.id !== undefined && wanted.has(resource.id)) resources.set(`${resourceType}/${resource.id}`, resource);
       }
+      if (refused !== null) unread.push({ resourceType, reason: `the ${resourceType} search by _id answered ${refused}` });
     } catch (error) {
       if (error instanceof SourceError && error.code === "reauthorization_required") throw error;
       unread.push({ resourceType, reason: error instanceof Error ? error.message : String(error) });
@@ -209,8 +276,11 @@ export async function fetchPatientResources(source: { id: string }, types: reado
   const patient = types.includes("Patient") ? await readPatient(session, fhirBaseUrl) : null;
   const resources = new Map<string, FhirResource>(patient ? [[`Patient/${patient.id}`, patient]] : []);
   const unavailableTypes: FetchedPatientRecord["unavailableTypes"] = [];
-  for (const resourceType of types.filter((type) => type !== "Patient")) {
-    const result = await searchType(session, fhirBaseUrl, resourceType, options.pageSize ?? DEFAULT_PAGE_SIZE);
+  const searched = types.filter((type) => type !== "Patient");
+  const results = await searchTypes(session, fhirBaseUrl, searched, options.pageSize);
+  // In the order the types were asked for, whichever search finished first.
+  for (const [index, resourceType] of searched.entries()) {
+    const result = results[index]!;
     if (!Array.isArray(result)) {
       unavailableTypes.push({ resourceType, status: result.status });
       continue;

@@ -45,7 +45,8 @@ const workDir = path.resolve("bench-results");
 await mkdir(workDir, { recursive: true });
 
 say(`Bench: ${options.subjects} subjects x ${options.recordsPerSubject} records, then ${options.smallRecords} records; ${options.connections} connections, ${options.duration} s per measurement`);
-ensureBuild();
+// The imports part starts no platform server, so it needs no build.
+if (options.only === null) ensureBuild();
 
 const server = await startBenchDatabase();
 say(`PostgreSQL (embedded) in ${server.dataDir}`);
@@ -53,38 +54,44 @@ const running: { stop: () => Promise<void> }[] = [];
 try {
   const imports = runImports(options.importSizes);
   const large = await seed("large", options.subjects, options.feedSubjects);
-  const explain = await explainCategoryPage(large.url, large.data.subjects[0]!);
-  const smallCount = smallSubjects(options);
-  const small = await seed("small", smallCount, 1);
+  if (options.only === "imports") {
+    // Figures only: the report needs every part.
+    await writeFile(path.join(workDir, "imports.json"), `${JSON.stringify({ imports, seed: large.seed, seedLoad: large.load }, null, 2)}\n`);
+    say(`Wrote ${path.relative(process.cwd(), workDir)}/imports.json`);
+  } else {
+    const explain = await explainCategoryPage(large.url, large.data.subjects[0]!);
+    const smallCount = smallSubjects(options);
+    const small = await seed("small", smallCount, 1);
 
-  const runs: EndpointRun[] = [];
-  runs.push(...(await measureDataset("large", large.url, large.data, ["health", "app", "category", "feed", "snapshot"])));
-  runs.push(...(await measureDataset("small", small.url, small.data, ["category"])));
+    const runs: EndpointRun[] = [];
+    runs.push(...(await measureDataset("large", large.url, large.data, ["health", "app", "category", "feed", "snapshot"])));
+    runs.push(...(await measureDataset("small", small.url, small.data, ["category"])));
 
-  const results: BenchResults = {
-    startedAt: startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-    commit: commitOf(),
-    machine: describeMachine(),
-    settings: {
-      connections: options.connections,
-      duration: options.duration,
-      warmup: options.warmup,
-      seedConcurrency: options.seedConcurrency,
-      recordsPerSubject: options.recordsPerSubject,
-    },
-    seed: { large: large.seed, small: small.seed },
-    seedLoad: { large: large.load, small: small.load },
-    runs,
-    loadSamples,
-    quick: options.quick,
-    imports,
-    webhooks: runWebhookFanout(options.webhookEvents),
-    explain,
-  };
-  results.finishedAt = new Date().toISOString();
-  results.loadSamples = [...loadSamples, loadAverage()];
-  await writeResults(options, results);
+    const results: BenchResults = {
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      commit: commitOf(),
+      machine: describeMachine(),
+      settings: {
+        connections: options.connections,
+        duration: options.duration,
+        warmup: options.warmup,
+        seedConcurrency: options.seedConcurrency,
+        recordsPerSubject: options.recordsPerSubject,
+      },
+      seed: { large: large.seed, small: small.seed },
+      seedLoad: { large: large.load, small: small.load },
+      runs,
+      loadSamples,
+      quick: options.quick,
+      imports,
+      webhooks: runWebhookFanout(options.webhookEvents),
+      explain,
+    };
+    results.finishedAt = new Date().toISOString();
+    results.loadSamples = [...loadSamples, loadAverage()];
+    await writeResults(options, results);
+  }
 } finally {
   for (const child of running.reverse()) await child.stop().catch(() => {});
   await closeDb();
@@ -188,7 +195,8 @@ function runImports(sizes: readonly number[]): ImportRun[] {
   return sizes.map((size) => {
     say(`Import of a ${size}-resource long-history source...`);
     const run = JSON.parse(runScript("scripts/bench/import-throughput.ts", [String(size)], {})) as ImportRun;
-    say(`  ${Math.round(run.resourcesPerSecond)} resources/s, ${Math.round(run.recordsPerSecond)} records/s vs floor ${Math.round(run.floorRecordsPerSecond)} (${run.ratio.toFixed(2)}x), peak RSS ${Math.round(run.peakRssMiB)} MiB, load ${run.load}`);
+    const phases = run.phases ? ` (fetch ${run.phases.fetch.toFixed(1)} s, normalize ${run.phases.normalize.toFixed(1)} s, write ${run.phases.write.toFixed(1)} s)` : "";
+    say(`  ${Math.round(run.resourcesPerSecond)} resources/s${phases}, ${Math.round(run.recordsPerSecond)} records/s vs floor ${Math.round(run.floorRecordsPerSecond)} (${run.ratio.toFixed(2)}x), peak RSS ${Math.round(run.peakRssMiB)} MiB, load ${run.load}`);
     return run;
   });
 }

@@ -23,6 +23,12 @@ describe("bench options", () => {
     expect(() => parseOptions(["--import-sizes", "10,x"], {})).toThrow(/import-sizes/);
   });
 
+  it("--only names one part of the bench, and nothing else", () => {
+    expect(parseOptions(["--quick", "--only", "imports"], {})).toMatchObject({ only: "imports", importSizes: QUICK_OPTIONS.importSizes });
+    expect(parseOptions([], { BENCH_ONLY: "imports" }).only).toBe("imports");
+    expect(() => parseOptions(["--only", "pages"], {})).toThrow(/only must be one of imports/);
+  });
+
   it("refuse unknown flags and sizes that are not whole numbers of at least 1", () => {
     expect(() => parseOptions(["--subject", "3"], {})).toThrow(/unknown option --subject/);
     expect(() => parseOptions(["--duration"], {})).toThrow(/needs a value/);

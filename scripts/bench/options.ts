@@ -26,7 +26,15 @@ export type BenchOptions = {
   webhookEvents: number;
   /** Whether this is `--quick` (BENCH_QUICK=1): every measurement at a small size, to check a change. */
   quick: boolean;
+  /**
+   * One part only (BENCH_ONLY, --only), its figures printed and kept in bench-results/, no report written:
+   * `imports` runs the long-history imports and the large dataset's seed (no build, no servers).
+   */
+  only: BenchPart | null;
 };
+
+export const BENCH_PARTS = ["imports"] as const;
+export type BenchPart = (typeof BENCH_PARTS)[number];
 
 export const DEFAULT_OPTIONS: BenchOptions = {
   subjects: 10_000,
@@ -42,6 +50,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   importSizes: [10_000, 50_000],
   webhookEvents: 10_000,
   quick: false,
+  only: null,
 };
 
 /**
@@ -84,7 +93,7 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
     if (value === undefined) throw new Error(`--${name} needs a value`);
     flags.set(name, value);
   }
-  const known = new Set([...NUMERIC.map(kebab), "out", "import-sizes", ...SWITCHES]);
+  const known = new Set([...NUMERIC.map(kebab), "out", "import-sizes", "only", ...SWITCHES]);
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}`);
   const on = (value: string | undefined) => value !== undefined && value !== "" && value !== "0" && value !== "false";
   const quick = on(flags.get("quick") ?? env.BENCH_QUICK);
@@ -104,6 +113,11 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
   if (sizes) {
     options.importSizes = String(sizes).split(",").map((size) => Number(size.replace(/_/g, "")));
     if (options.importSizes.some((size) => !Number.isInteger(size) || size < 100)) throw new Error(`import-sizes must be whole numbers of at least 100, comma-separated (got ${sizes})`);
+  }
+  const only = raw("only");
+  if (only) {
+    if (!(BENCH_PARTS as readonly string[]).includes(only)) throw new Error(`only must be one of ${BENCH_PARTS.join(", ")} (got ${only})`);
+    options.only = only as BenchPart;
   }
   if (options.smallRecords < options.recordsPerSubject) throw new Error("small-records must be at least records-per-subject");
   return options;

@@ -32,14 +32,14 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
   if (results.imports && results.imports.length > 0) {
     lines.push("## Imports (a long-history patient, whole source, end to end)", "");
     lines.push(
-      "`scripts/bench/import-throughput.ts`, one process per size: a sandbox key simulates a Connect session with the `long-history` scenario (ten years of repeated visits grown from the baseline-adult scenario Bundle, its patient grown to the size) against the synthetic health system's route files served over HTTP in the same process; the simulation's import is timed from its start to its finish (every search page fetched through the SMART client, parsed, normalized, merged, records, changes and counters written in one transaction, the `records.updated` event), then the source is imported again (the re-run writes nothing). Floor: the same record and change rows written for another subject by a bare `INSERT ... SELECT FROM unnest(...)` per table, no logic, in the same process. Peak RSS is the whole process's, the health system's held resources included.",
+      "`scripts/bench/import-throughput.ts`, one process per size: a sandbox key simulates a Connect session with the `long-history` scenario (ten years of repeated visits grown from the baseline-adult scenario Bundle, its patient grown to the size) against the synthetic health system's route files served over HTTP by a process of its own (`scripts/bench/import-ehr.ts`, its patient's resources generated before the import starts); the simulation's import is timed from its start to its finish (every search page fetched through the SMART client, parsed, normalized, merged, records, changes and counters written in one transaction, the `records.updated` event), then the source is imported again (the re-run writes nothing). Phases: reading every page, normalizing, writing (hashing, the merge with the stored records, COPY of records and changes, counters). Floor: the same record and change rows written for another subject by a bare `COPY ... FROM STDIN` per table, no logic, in the same process. Peak RSS is the importing process's (the health system's held resources are in its own process).",
       "",
     );
-    lines.push("| Resources | Records | Import | Resources/s | Records/s | Floor records/s | Import / floor | Re-run | Peak RSS (before) | Load |");
-    lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    lines.push("| Resources | Records | Import | Fetch, normalize, write | Resources/s | Records/s | Floor records/s | Import / floor | Re-run | Peak RSS (before) | Load |");
+    lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const run of results.imports) {
       lines.push(
-        `| ${n(run.resources)} | ${n(run.records)} | ${run.seconds.toFixed(1)} s | **${n(run.resourcesPerSecond)}** | ${n(run.recordsPerSecond)} | ${n(run.floorRecordsPerSecond)} | **${run.ratio.toFixed(2)}×** | ${run.rerunSeconds.toFixed(1)} s | ${n(run.peakRssMiB)} MiB (${n(run.rssBeforeMiB)}) | ${run.load} |`,
+        `| ${n(run.resources)} | ${n(run.records)} | ${run.seconds.toFixed(1)} s | ${run.phases ? `${run.phases.fetch.toFixed(1)}, ${run.phases.normalize.toFixed(1)}, ${run.phases.write.toFixed(1)} s` : "–"} | **${n(run.resourcesPerSecond)}** | ${n(run.recordsPerSecond)} | ${n(run.floorRecordsPerSecond)} | **${run.ratio.toFixed(2)}×** | ${run.rerunSeconds.toFixed(1)} s | ${n(run.peakRssMiB)} MiB (${n(run.rssBeforeMiB)}) | ${run.load} |`,
       );
     }
     lines.push("");

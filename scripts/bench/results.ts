@@ -23,6 +23,8 @@ export type ImportRun = {
   seconds: number;
   resourcesPerSecond: number;
   recordsPerSecond: number;
+  /** The timed import's phases in seconds (absent from runs before they were published). */
+  phases?: { fetch: number; normalize: number; write: number };
   rerunSeconds: number;
   floorSeconds: number;
   floorRecordsPerSecond: number;
@@ -99,7 +101,7 @@ export function evaluateTargets(results: BenchResults): Target[] {
   if (typical) {
     const name = `${count(typical.resources)}-resource patient`;
     targets.push({ name: `Import, resources/s end to end (${name})`, goal: `≥ ${count(TARGETS.importResourcesPerSecond)}`, measured: count(typical.resourcesPerSecond), met: typical.resourcesPerSecond >= TARGETS.importResourcesPerSecond });
-    targets.push({ name: `Import vs bare unnest floor, records/s (${name})`, goal: `≥ ${TARGETS.importFloorRatio}×`, measured: `${typical.ratio.toFixed(2)}× (${count(typical.recordsPerSecond)} vs ${count(typical.floorRecordsPerSecond)})`, met: typical.ratio >= TARGETS.importFloorRatio });
+    targets.push({ name: `Import vs bare COPY floor, records/s (${name})`, goal: `≥ ${TARGETS.importFloorRatio}×`, measured: `${typical.ratio.toFixed(2)}× (${count(typical.recordsPerSecond)} vs ${count(typical.floorRecordsPerSecond)})`, met: typical.ratio >= TARGETS.importFloorRatio });
   }
   if (imports.length >= 2) {
     const [small, large] = [imports[0]!, imports.at(-1)!];

@@ -16,6 +16,7 @@
  *   await server.deleteResource(type, id)                  // remove a resource, as the health system deleting it
  *   await server.expireAccessTokens()                      // every access token issued so far answers 401
  *   await server.revokeRefreshTokens()                     // every refresh token issued so far is refused
+ *   server.limitPageSize(100)                              // a search asking `_count` above it answers 400 (null: none)
  *   server.requests                                        // "METHOD /path" of every request received
  *   await server.stop()
  *
@@ -81,6 +82,7 @@ export type ThirdPartySmartServer = {
   deleteResource(type: Resource["resourceType"], id: string): Promise<void>;
   expireAccessTokens(): Promise<void>;
   revokeRefreshTokens(): Promise<void>;
+  limitPageSize(max: number | null): void;
   stop(): Promise<void>;
 };
 
@@ -162,6 +164,8 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
   }
 
   const requests: string[] = [];
+  // Some servers refuse a `_count` above their maximum as a bad request rather than serve a smaller page.
+  let maxPageSize: number | null = null;
   const store: Store = new Map();
   let provider: Provider | null = null;
   const listener = http.createServer((request, response) => {
@@ -248,6 +252,7 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
       const compartment = type === "Patient" ? id : (url.searchParams.get("patient") ?? url.searchParams.get("subject"))?.replace(/^Patient\//, "");
       if (compartment !== token.accountId) return sendJson(response, 403, problem("forbidden", "outside the launch patient's compartment"));
     }
+    if (maxPageSize !== null && Number(url.searchParams.get("_count") ?? 0) > maxPageSize) return sendJson(response, 400, problem("invalid", `_count may be at most ${maxPageSize}`));
     // MemoryRepository matches references by "Patient/id" only; FHIR allows the bare id too (and clients send it).
     for (const name of ["patient", "subject"]) {
       const value = url.searchParams.get(name);
@@ -319,6 +324,9 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
     },
     async revokeRefreshTokens() {
       tokensOf("RefreshToken").clear();
+    },
+    limitPageSize(max) {
+      maxPageSize = max;
     },
     async stop() {
       await new Promise<void>((resolve) => listener.close(() => resolve()));

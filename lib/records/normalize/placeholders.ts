@@ -26,28 +26,50 @@ export type PlaceholderScan = { resource: Json; paths: string[] };
 /** The resource without its placeholder strings (the original object when it has none), and where they were. */
 export function withoutPlaceholders(resource: Json): PlaceholderScan {
   const paths: string[] = [];
-  const cleaned = clean(resource, "", "", paths);
+  const cleaned = clean(resource, "", [], paths);
   return { resource: cleaned as Json, paths };
 }
 
 const REMOVED = Symbol("removed");
 
-function clean(value: unknown, field: string, path: string, paths: string[]): unknown {
+/**
+ * Whether the text may be an unfilled template: every placeholder form has a `{` or `<%`, and only a NUL (the
+ * marker isUnfilledTemplate substitutes) could otherwise pass its test. Most values of a resource have neither, so
+ * they skip the patterns.
+ */
+const mayBePlaceholder = (text: string) => text.includes("{") || text.includes("<%") || text.includes("\u0000");
+
+// The path of a value is kept as the segments leading to it (`key`, `.key`, `[index]`) and joined only for a value
+// that is removed: building every value's path as a string cost more than the scan itself.
+function clean(value: unknown, field: string, path: string[], paths: string[]): unknown {
   if (typeof value === "string") {
-    if (IDENTITY_FIELDS.has(field) || !isUnfilledTemplate(value, field)) return value;
-    paths.push(path);
+    if (IDENTITY_FIELDS.has(field) || !mayBePlaceholder(value) || !isUnfilledTemplate(value, field)) return value;
+    paths.push(path.join(""));
     return REMOVED;
   }
   if (Array.isArray(value)) {
-    const items = value.map((item, index) => clean(item, field, `${path}[${index}]`, paths));
-    return items.every((item, index) => item === value[index]) ? value : items.filter((item) => item !== REMOVED);
+    let items: unknown[] | null = null;
+    for (let index = 0; index < value.length; index++) {
+      path.push(`[${index}]`);
+      const item = clean(value[index], field, path, paths);
+      path.pop();
+      if (item !== value[index]) items ??= value.slice(0, index);
+      if (items) items.push(item);
+    }
+    return items ? items.filter((item) => item !== REMOVED) : value;
   }
   if (isObject(value)) {
-    const fields = Object.entries(value).map(
-      ([key, inner]) => [key, clean(inner, key, path ? `${path}.${key}` : key, paths)] as const,
-    );
-    if (fields.every(([key, inner]) => inner === value[key])) return value;
-    return Object.fromEntries(fields.filter(([, inner]) => inner !== REMOVED));
+    let fields: [string, unknown][] | null = null;
+    const keys = Object.keys(value);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index]!;
+      path.push(path.length === 0 ? key : `.${key}`);
+      const inner = clean(value[key], key, path, paths);
+      path.pop();
+      if (inner !== value[key]) fields ??= keys.slice(0, index).map((known) => [known, value[known]]);
+      if (fields) fields.push([key, inner]);
+    }
+    return fields ? Object.fromEntries(fields.filter(([, inner]) => inner !== REMOVED)) : value;
   }
   return value;
 }

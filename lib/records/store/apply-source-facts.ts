@@ -1,10 +1,10 @@
 import type pg from "pg";
-import { withPgTransaction } from "@/lib/db";
+import { copyRows, withPgTransaction } from "@/lib/db";
 import { CATEGORIES, type Category } from "../categories";
 import type { NormalizedFact } from "../normalize";
 import type { NormalizedRecord } from "../schemas";
 import { reserveSequences } from "./change-sequences";
-import { contentHash } from "./content-hash";
+import { hashedJson } from "./content-hash";
 import { publicSources, withContribution, withoutSource, type Contribution } from "./provenance";
 import { recordSortAt } from "./sort-time";
 
@@ -39,6 +39,8 @@ type RecordWrite = {
   category: Category;
   factKey: string;
   data: NormalizedRecord;
+  /** `data` in canonical JSON, as written. */
+  json: string;
   /** contentHash of `data`. */
   hash: string;
   contributions: Contribution[];
@@ -46,7 +48,7 @@ type RecordWrite = {
   /** Whether what the API serves changed; a change only to internal provenance is written without a feed entry. */
   visible: boolean;
 };
-type Reported = { fact: NormalizedFact; hash: string };
+type Reported = { fact: NormalizedFact; json: string; hash: string };
 
 const IMPORT_TIMEOUT_MS = 120_000;
 
@@ -64,11 +66,11 @@ export async function applySourceFacts({ subjectId, sourceId, facts, categories:
   const reported = new Map<string, Reported>();
   for (const fact of facts) {
     const key = factKeyOf(fact.category, fact.factKey);
-    if (!reported.has(key)) reported.set(key, { fact, hash: contentHash(fact.record) });
+    if (!reported.has(key)) reported.set(key, { fact, ...hashedJson(fact.record) });
   }
   return withPgTransaction(
     async (tx) => {
-      await lockSubject(tx, subjectId);
+      const now = await lockSubject(tx, subjectId);
       const stored = await storedRecords(tx, subjectId, sourceId);
       const byKey = new Map(stored.map((record) => [factKeyOf(record.category, record.factKey), record]));
 
@@ -76,7 +78,7 @@ export async function applySourceFacts({ subjectId, sourceId, facts, categories:
       const tombstones: StoredRecord[] = [];
       let unchanged = 0;
 
-      for (const [key, { fact, hash }] of reported) {
+      for (const [key, { fact, json, hash }] of reported) {
         const existing = byKey.get(key);
         const contribution: Contribution = { sourceId, hash, refs: fact.record.sources };
         const live = existing && existing.deletedAt === null ? existing : undefined;
@@ -89,19 +91,19 @@ export async function applySourceFacts({ subjectId, sourceId, facts, categories:
             unchanged += 1;
             continue;
           }
-          writes.push({ ...write, data: fact.record, hash, visible });
+          writes.push({ ...write, data: fact.record, json, hash, visible });
           continue;
         }
         // The first contributor's report is the record's content; a later source only adds its references.
         const owner = contributions[0]?.sourceId === sourceId ? fact.record : live!.data!;
         const data = { ...owner, sources: publicSources(contributions) } as NormalizedRecord;
-        const dataHash = contentHash(data);
-        const visible = live!.contentHash !== dataHash;
+        const hashed = hashedJson(data);
+        const visible = live!.contentHash !== hashed.hash;
         if (!visible && sameContributions(live!.sources, contributions)) {
           unchanged += 1;
           continue;
         }
-        writes.push({ ...write, data, hash: dataHash, visible });
+        writes.push({ ...write, data, ...hashed, visible });
       }
 
       for (const record of stored) {
@@ -113,10 +115,10 @@ export async function applySourceFacts({ subjectId, sourceId, facts, categories:
           continue;
         }
         const data = { ...record.data!, sources: publicSources(contributions) } as NormalizedRecord;
-        writes.push({ id: record.id, category: record.category as Category, factKey: record.factKey, data, hash: contentHash(data), contributions, insert: false, visible: true });
+        writes.push({ id: record.id, category: record.category as Category, factKey: record.factKey, data, ...hashedJson(data), contributions, insert: false, visible: true });
       }
 
-      await insertRecords(tx, subjectId, writes.filter((write) => write.insert));
+      await insertRecords(tx, subjectId, now, writes.filter((write) => write.insert));
       await updateRecords(tx, writes.filter((write) => !write.insert));
       await tombstone(tx, tombstones);
       const changes: Change[] = [
@@ -137,9 +139,14 @@ function factKeyOf(category: string, factKey: string): string {
   return `${category}\u0000${factKey}`;
 }
 
-async function lockSubject(tx: pg.ClientBase, subjectId: string): Promise<void> {
-  const { rowCount } = await tx.query(`SELECT "id" FROM "Subject" WHERE "id" = $1 FOR UPDATE`, [subjectId]);
-  if (rowCount === 0) throw new Error(`No subject ${subjectId}`);
+/**
+ * Locks the subject's row and returns the transaction's start time as its `timestamp(3)` columns hold it (what
+ * `now()` stores), for the rows COPY writes: COPY takes values, not expressions.
+ */
+async function lockSubject(tx: pg.ClientBase, subjectId: string): Promise<string> {
+  const { rows } = await tx.query<{ now: string }>(`SELECT now()::timestamp(3)::text AS "now" FROM "Subject" WHERE "id" = $1 FOR UPDATE`, [subjectId]);
+  if (rows.length === 0) throw new Error(`No subject ${subjectId}`);
+  return rows[0]!.now;
 }
 
 /**
@@ -162,42 +169,34 @@ function sameContributions(left: readonly Contribution[], right: readonly Contri
   return left.length === right.length && left.every((contribution, index) => contribution.sourceId === right[index]!.sourceId && contribution.hash === right[index]!.hash);
 }
 
-// Rows travel as one JSON document and are written by one statement per kind (`json_to_recordset`, PostgreSQL's
-// multi-row form of a JSON array), so an import of any size costs a fixed number of round trips; one text parameter
-// also passes through the driver far cheaper than an array parameter per column. The transaction runs on pg itself:
-// through Prisma every megabyte-sized parameter was copied into and re-encoded by its query engine.
-const rowsOf = (writes: readonly RecordWrite[]) =>
-  JSON.stringify(
-    writes.map((write) => ({
-      id: write.id,
-      category: write.category,
-      factKey: write.factKey,
-      data: write.data,
-      contentHash: write.hash,
-      sources: write.contributions,
-      sortAt: recordSortAt(write.category, write.data).toISOString(),
-    })),
-  );
-const RECORD_COLUMNS = `("id" text, "category" text, "factKey" text, "data" jsonb, "contentHash" text, "sources" jsonb, "sortAt" timestamp(3))`;
+// Rows stream to PostgreSQL with COPY (lib/db/copy-rows.ts): the server parses each value once by its column's type,
+// and no statement carries the whole import as one parameter. Through one JSON document (`json_to_recordset`), the
+// server spent most of an import re-parsing every record's JSON; through array parameters, the driver spent as long
+// escaping them. The record's JSON is the canonical text its hash was computed from, so it is serialized once.
+const recordValues = (write: RecordWrite) => [write.json, write.hash, JSON.stringify(write.contributions), recordSortAt(write.category, write.data).toISOString()];
 
-async function insertRecords(tx: pg.ClientBase, subjectId: string, writes: readonly RecordWrite[]): Promise<void> {
+async function insertRecords(tx: pg.ClientBase, subjectId: string, now: string, writes: readonly RecordWrite[]): Promise<void> {
   if (writes.length === 0) return;
-  await tx.query(
-    `INSERT INTO "Record" ("id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt")
-     SELECT w."id", $1, w."category", w."factKey", w."data", w."contentHash", w."sources", w."sortAt", now()
-     FROM json_to_recordset($2::json) AS w${RECORD_COLUMNS}`,
-    [subjectId, rowsOf(writes)],
+  await copyRows(
+    tx,
+    "Record",
+    ["id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt"],
+    writes.map((write) => [write.id, subjectId, write.category, write.factKey, ...recordValues(write), now]),
   );
 }
 
+/** Updates go through a table of this transaction's own (dropped at its end), COPY-filled, joined by id. */
 async function updateRecords(tx: pg.ClientBase, writes: readonly RecordWrite[]): Promise<void> {
   if (writes.length === 0) return;
   await tx.query(
+    `CREATE TEMPORARY TABLE "RecordUpdate" ("id" text PRIMARY KEY, "data" jsonb, "contentHash" text, "sources" jsonb, "sortAt" timestamp(3)) ON COMMIT DROP`,
+  );
+  await copyRows(tx, "RecordUpdate", ["id", "data", "contentHash", "sources", "sortAt"], writes.map((write) => [write.id, ...recordValues(write)]));
+  await tx.query(
     `UPDATE "Record" AS r SET "data" = w."data", "contentHash" = w."contentHash", "sources" = w."sources", "sortAt" = w."sortAt",
        "deletedAt" = NULL, "updatedAt" = now()
-     FROM json_to_recordset($1::json) AS w${RECORD_COLUMNS}
+     FROM "RecordUpdate" AS w
      WHERE r."id" = w."id"`,
-    [rowsOf(writes)],
   );
 }
 
@@ -216,11 +215,10 @@ async function appendChanges(tx: pg.ClientBase, subjectId: string, changes: read
   })).filter((group) => group.changes.length > 0);
   if (byCategory.length === 0) return;
   const firsts = await reserveSequences(tx, subjectId, byCategory.map((group) => ({ category: group.category, count: group.changes.length })));
-  const rows = byCategory.flatMap((group) => group.changes.map((change, index) => ({ ...change, sequence: firsts.get(group.category)! + index })));
-  await tx.query(
-    `INSERT INTO "RecordChange" ("subjectId", "category", "sequence", "recordId", "changeType")
-     SELECT $1, c."category", c."sequence", c."recordId", c."changeType"::"ChangeType"
-     FROM json_to_recordset($2::json) AS c("category" text, "sequence" int, "recordId" text, "changeType" text)`,
-    [subjectId, JSON.stringify(rows)],
+  await copyRows(
+    tx,
+    "RecordChange",
+    ["subjectId", "category", "sequence", "recordId", "changeType"],
+    byCategory.flatMap((group) => group.changes.map((change, index) => [subjectId, group.category, String(firsts.get(group.category)! + index), change.recordId, change.changeType])),
   );
 }

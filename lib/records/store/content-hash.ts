@@ -12,7 +12,17 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function contentHash(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value)).digest("hex");
+  return hashOf(canonicalJson(value));
+}
+
+/** The canonical JSON of `value` and its content hash: the text doubles as what is written, so it is built once. */
+export function hashedJson(value: unknown): { json: string; hash: string } {
+  const json = canonicalJson(value);
+  return { json, hash: hashOf(json) };
+}
+
+function hashOf(json: string): string {
+  return createHash("sha256").update(json).digest("hex");
 }
 
 /** JSON.stringify's rules (toJSON first; undefined, functions and symbols skipped in objects, null in arrays). */
