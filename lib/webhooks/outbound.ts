@@ -4,16 +4,17 @@ import { privateWebhooksAllowed } from "@/lib/config";
 import { guardedLookup, isRefusedDestination, validateWebhookUrl, type WebhookEnvironment } from "@/lib/outbound";
 import { processState } from "@/lib/process-state";
 
-// Keep-alive agents, one per protocol, environment and address policy, each connecting through the guarded lookup.
-// A reused socket was checked when it was opened under the same policy; sockets idle out after a few seconds.
+// Keep-alive agents, one per protocol, environment and address policy, each connecting through the guarded lookup:
+// the address check runs on every new connection (a name that resolves elsewhere later is checked again then), and
+// a reused socket was checked when it was opened under the same policy; idle sockets close after 15 seconds.
 const agents = processState("webhooks.agents", () => new Map<string, http.Agent>());
-const MAX_SOCKETS_PER_ENDPOINT = 64;
+/** Connections to one receiver (host and port) at most; the worker admits as many attempts to it at once. */
+export const ENDPOINT_CONNECTIONS = 64;
 function agentFor(protocol: string, environment: WebhookEnvironment, allowPrivate: boolean): http.Agent {
   const key = `${protocol}${environment}${allowPrivate}`;
   let agent = agents.get(key);
   if (!agent) {
-    // At most MAX_SOCKETS_PER_ENDPOINT connections to one receiver (host and port): a slow one holds no more.
-    const options = { keepAlive: true, keepAliveMsecs: 1000, timeout: 15_000, maxSockets: MAX_SOCKETS_PER_ENDPOINT, lookup: guardedLookup(environment, allowPrivate) };
+    const options = { keepAlive: true, keepAliveMsecs: 1000, timeout: 15_000, maxSockets: ENDPOINT_CONNECTIONS, lookup: guardedLookup(environment, allowPrivate) };
     agent = protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
     agents.set(key, agent);
   }

@@ -46,6 +46,11 @@ export type WebhookRun = {
   bare: number;
   ratio: number;
   load: { platform: number; bare: number };
+  /**
+   * CPU milliseconds per delivery while draining: the bench's processes (worker or workers and the receivers) and
+   * PostgreSQL for the platform; the bench's process (loop and receivers) for the bare loop.
+   */
+  cpuMs?: { platform: { worker: number; database: number }; bare: number };
 };
 
 export type BenchResults = {
