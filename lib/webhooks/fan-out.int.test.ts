@@ -113,17 +113,21 @@ describe("webhook fan-out", () => {
     worker = await startWorker(process.env.DATABASE_URL!, [webhookDeliveryJob]); // creates the queue
     const deliveries = await backlog([stuck.url], ENDPOINT_CONNECTIONS + 100);
     const ids = deliveries.map((delivery) => delivery.deliveryId);
-    // Past the 5-second wait for a place, the attempts that got none are released: pending, not attempted, due later.
+    // Past the 5-second wait for a place, the attempts that got none are released (pending, not attempted, due
+    // later) and each gets its job again, for when it is due.
+    const queued = async (keys: string[]) =>
+      new Set(
+        (
+          await db().$queryRaw<{ key: string }[]>`
+            SELECT singleton_key AS key FROM pgboss.job WHERE name = ${QUEUE.webhookDelivery} AND state = 'created' AND start_after > now() AND singleton_key = ANY(${keys})`
+        ).map((job) => job.key),
+      ).size;
     const given = await waitFor(async () => {
       const rows = await db().webhookDelivery.findMany({ where: { id: { in: ids }, attempts: 0, nextAttemptAt: { gt: new Date() } } });
-      return rows.length >= 100 ? rows : null;
-    }, "the attempts without a place given back", 20_000);
+      return rows.length >= 100 && (await queued(rows.map((row) => row.id))) === rows.length ? rows : null;
+    }, "the attempts without a place given back and re-queued", 20_000);
     expect(given.every((row) => row.status === "pending" && row.lastAttemptAt === null)).toBe(true);
     expect(await db().webhookDeliveryAttempt.count({ where: { deliveryId: { in: given.map((row) => row.id) } } })).toBe(0);
-    // Each has its job again, for when it is due.
-    const jobs = await db().$queryRaw<{ key: string }[]>`
-      SELECT singleton_key AS key FROM pgboss.job WHERE name = ${QUEUE.webhookDelivery} AND state = 'created' AND singleton_key = ANY(${given.map((row) => row.id)})`;
-    expect(new Set(jobs.map((job) => job.key)).size).toBe(given.length);
     expect(stuck.stats.maxOpen).toBeLessThanOrEqual(ENDPOINT_CONNECTIONS);
   }, 60_000);
 
@@ -137,6 +141,26 @@ describe("webhook fan-out", () => {
     expect(target.stats.connections).toBeGreaterThan(0);
     expect(target.stats.connections).toBeLessThanOrEqual(ENDPOINT_CONNECTIONS);
   }, 60_000);
+
+  it("sends once more on a new connection when a kept-alive one turns out closed, within the same attempt", async () => {
+    // A receiver that drops every connection at its second request, as one closing idle connections does when the
+    // close crosses the next request on the wire.
+    const target = await receiver();
+    target.server.removeAllListeners("request");
+    const served = new WeakMap<object, number>();
+    target.server.on("request", (request: http.IncomingMessage, response: http.ServerResponse) => {
+      const count = (served.get(request.socket) ?? 0) + 1;
+      served.set(request.socket, count);
+      if (count > 1) return request.socket.destroy();
+      request.resume();
+      request.on("end", () => response.writeHead(204).end());
+    });
+    const [first, second] = await backlog([target.url], 2, { jobs: false });
+    expect(await deliverWebhook({ deliveryId: first!.deliveryId, attempt: 1 })).toBe("succeeded");
+    expect(await deliverWebhook({ deliveryId: second!.deliveryId, attempt: 1 })).toBe("succeeded");
+    expect(target.stats.connections).toBe(2);
+    expect(await db().webhookDeliveryAttempt.findMany({ where: { deliveryId: second!.deliveryId }, select: { attempt: true, responseCode: true } })).toEqual([{ attempt: 1, responseCode: 204 }]);
+  });
 
   it("checks the address on every new connection: a name that resolves to a refused address later is refused then", async () => {
     const target = await receiver();

@@ -53,6 +53,28 @@ export type WebhookRun = {
   cpuMs?: { platform: { worker: number; database: number }; bare: number };
 };
 
+/** Two app instances and two workers, each its own process, on one PostgreSQL (scripts/bench/scale-out.ts). */
+export type ScaleOutRun = {
+  instances: number;
+  workers: number;
+  /** One key's limit sent twice over, alternately to both instances: exact when `admitted` is `limit`. */
+  rateLimit: { limit: number; sent: number; admitted: number; refused: number; load: number };
+  /** Sources imported at once by the workers: each once when `sourcesImportedOnce` and `completed` are `sources`. */
+  imports: { sources: number; imports: number; completed: number; sourcesImportedOnce: number; records: number; changes: number; seconds: number; load: number };
+  /** A backlog drained by the workers, received per webhook-id, and the imports' own events. */
+  deliveries: {
+    queued: number;
+    received: number;
+    receivedOnce: number;
+    attempts: number;
+    perSecond: number;
+    cpuMs: { workers: number; database: number };
+    importEvents: number;
+    importEventsDelivered: number;
+    load: number;
+  };
+};
+
 export type BenchResults = {
   startedAt: string;
   finishedAt: string;
@@ -66,6 +88,7 @@ export type BenchResults = {
   quick?: boolean;
   imports?: ImportRun[];
   webhooks?: WebhookRun[];
+  scaleOut?: ScaleOutRun;
   /** EXPLAIN (ANALYZE, BUFFERS) of the category page's statement on the large dataset. */
   explain?: string;
   /** The seed's load average as it began. */
