@@ -152,6 +152,24 @@ export function evaluateTargets(results: BenchResults): Target[] {
     });
   }
 
+  if (results.scaleOut) {
+    const { rateLimit, imports, deliveries } = results.scaleOut;
+    const exact =
+      rateLimit.admitted === rateLimit.limit &&
+      imports.completed === imports.sources &&
+      imports.sourcesImportedOnce === imports.sources &&
+      deliveries.receivedOnce === deliveries.queued &&
+      deliveries.received === deliveries.queued &&
+      deliveries.attempts === deliveries.queued &&
+      deliveries.importEventsDelivered === deliveries.importEvents;
+    targets.push({
+      name: "Two app processes and two workers on one PostgreSQL",
+      goal: "rate limit exact; every job once",
+      measured: `${rateLimit.admitted} of ${rateLimit.sent} admitted at ${rateLimit.limit}/min; ${imports.sourcesImportedOnce}/${imports.sources} sources imported once; ${count(deliveries.receivedOnce)}/${count(deliveries.queued)} delivered once (${count(deliveries.perSecond)}/s)`,
+      met: exact,
+    });
+  }
+
   const app = find("app");
   for (const [id, goal, name] of [
     ["category", TARGETS.categoryVsApp, "Category page vs GET /app, requests/s"],
