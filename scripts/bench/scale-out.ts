@@ -138,9 +138,15 @@ for (;;) {
   await new Promise((resolve) => setTimeout(resolve, 50));
 }
 const importSeconds = (performance.now() - importStarted) / 1000;
-// Each import's records.updated event, delivered by either worker.
+// Each import's records.updated event (recorded once its import has committed), delivered by either worker.
 const importApps = sources.map((source) => source.applicationId);
-while ((await db().webhookDelivery.count({ where: { applicationId: { in: importApps }, status: { not: "succeeded" } } })) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+// A failed import emits none: after two minutes the counts below show what is missing.
+for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+  const rows = await db().webhookDelivery.findMany({ where: { applicationId: { in: importApps } }, select: { applicationId: true, status: true, event: { select: { type: true } } } });
+  const updated = new Set(rows.filter((row) => row.event.type === "records.updated").map((row) => row.applicationId));
+  if (updated.size === SOURCES && rows.every((row) => row.status === "succeeded")) break;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
 const importRows = await db().sourceImport.findMany({ where: { sourceId: { in: sourceIds } }, select: { sourceId: true, status: true } });
 const subjectIds = sources.map((source) => source.subjectId);
 const records = await db().record.count({ where: { subjectId: { in: subjectIds } } });
