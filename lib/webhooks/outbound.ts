@@ -70,7 +70,8 @@ export function postWebhook(
           method: "POST",
           headers: { ...headers, "content-length": Buffer.byteLength(body).toString() },
           lookup: guardedLookup(environment, allowPrivate),
-          agent: agentFor(url.protocol, environment, allowPrivate),
+          // The resend takes a connection of its own: the pool's other idle ones may have been closed the same way.
+          agent: retried ? false : agentFor(url.protocol, environment, allowPrivate),
         },
         (response) => {
           const chunks: Buffer[] = [];

@@ -200,6 +200,9 @@ console.log(
   `${DELIVERIES} deliveries to ${RECEIVERS} receivers drained by two workers: ${deliveries.perSecond.toFixed(0)}/s; ${deliveries.received} received (${deliveries.receivedOnce} once), ${deliveries.attempts} attempts logged; the imports' ${deliveries.importEvents} events delivered once: ${deliveries.importEventsDelivered}`,
 );
 
+const failures = await db().webhookDeliveryAttempt.groupBy({ by: ["error"], where: { deliveryId: { in: deliveryIds }, error: { not: null } }, _count: true });
+for (const failure of failures) console.log(`  failed attempts: ${failure._count} × ${failure.error}`);
+
 const result: ScaleOutRun = { instances: 2, workers: 2, rateLimit, imports, deliveries };
 console.log(`RESULT ${JSON.stringify(result)}`);
 
