@@ -15,7 +15,7 @@ import { startReceiver, waitFor } from "@/test/webhook-receiver";
 const PROVIDER = "riverbend-health";
 const PATIENT_KEY = "baseline-adult.primary";
 const RATE_LIMIT = 12;
-const SOURCES = 8;
+const SOURCES = 4;
 const children: ChildProcess[] = [];
 let ehr: Awaited<ReturnType<typeof serveRouteFiles>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -50,8 +50,11 @@ beforeAll(async () => {
   const seed = await createTestApplication();
   receiver = await startReceiver(decryptSecret(seed.application.signingSecretEncrypted));
   sealedSecret = seed.application.signingSecretEncrypted;
-  origins = await Promise.all([0, 1].map(() => launch("test/run-api-server.ts", /serving (http:\/\/\S+)/)));
-  await Promise.all([0, 1].map(() => launch("scripts/worker.ts", /Chartkey worker running/)));
+  // All four start at once: each loads the platform's modules, which is most of this file's time.
+  [origins] = await Promise.all([
+    Promise.all([0, 1].map(() => launch("test/run-api-server.ts", /serving (http:\/\/\S+)/))),
+    Promise.all([0, 1].map(() => launch("scripts/worker.ts", /Chartkey worker running/))),
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -93,7 +96,7 @@ describe("two app instances and two workers on one PostgreSQL", () => {
 
   it("run every import job once and deliver every event once between the two workers", async () => {
     const sources: Awaited<ReturnType<typeof connectedSource>>[] = [];
-    for (let index = 0; index < SOURCES; index++) sources.push(await connectedSource());
+    sources.push(...(await Promise.all(Array.from({ length: SOURCES }, () => connectedSource()))));
     for (const { sourceId } of sources) await sendJob(QUEUE.sourceImport, { sourceId });
 
     const applicationIds = sources.map((source) => source.applicationId);
@@ -102,7 +105,12 @@ describe("two app instances and two workers on one PostgreSQL", () => {
       const rows = await imports();
       return rows.length >= SOURCES && rows.every((row) => row.status !== "running") ? rows : null;
     }, "every import job to finish", 90_000);
-    await waitFor(async () => ((await db().webhookDelivery.count({ where: { applicationId: { in: applicationIds }, status: { not: "succeeded" } } })) === 0 ? true : null), "every delivery to succeed", 60_000);
+    // An import's records.updated event follows its completion: wait for each application's, then for every delivery.
+    await waitFor(async () => {
+      const deliveries = await db().webhookDelivery.findMany({ where: { applicationId: { in: applicationIds } }, select: { applicationId: true, status: true, event: { select: { type: true } } } });
+      const updated = new Set(deliveries.filter((delivery) => delivery.event.type === "records.updated").map((delivery) => delivery.applicationId));
+      return updated.size === SOURCES && deliveries.every((delivery) => delivery.status === "succeeded") ? true : null;
+    }, "every import's event delivered", 60_000);
 
     // Every import job ran exactly once: one completed import per source (a second run would be a second row).
     const rows = await imports();

@@ -34,6 +34,11 @@ export type JobDefinition<Data extends object = object> = {
   batchSize?: number;
   /** How often an idle poller asks for a job (pg-boss default 2 seconds). */
   pollingIntervalSeconds?: number;
+  /**
+   * For a handler that finishes its job before the work it started (webhook attempts): resolves once that work is
+   * done. A stopping worker stops fetching, then waits for it.
+   */
+  drain?: () => Promise<void>;
 };
 
 /** Declares a job; a domain exports the result and `scripts/platform-jobs.ts` registers it. */

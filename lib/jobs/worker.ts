@@ -66,6 +66,7 @@ export async function startWorker(databaseUrl: string, jobs: readonly JobDefinit
     stop: async () => {
       for (const timer of timers) clearInterval(timer);
       await boss.stop({ graceful: true, timeout: 10_000, wait: true });
+      await Promise.all(jobs.map((job) => job.drain?.()));
     },
   };
 }

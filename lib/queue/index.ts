@@ -1,2 +1,2 @@
 export { QUEUE } from "./queues";
-export { sendJob, stopSender } from "./send-job";
+export { sendJob, sendJobs, stopSender } from "./send-job";

@@ -35,6 +35,11 @@ export async function sendJob(queue: string, data: object, options: { singletonK
   return (await boss()).send(queue, data, sendOptions);
 }
 
+/** Enqueues several jobs of one queue in one statement, with the queue's policy (what `sendJob` does for one). */
+export async function sendJobs(queue: string, jobs: readonly { data: object; singletonKey?: string; startAfter?: Date }[]): Promise<void> {
+  await (await boss()).insert(jobs.map(({ data, singletonKey, startAfter }) => ({ name: queue, data, singletonKey, startAfter })));
+}
+
 /** Stops the sender (tests and graceful shutdown). */
 export async function stopSender(): Promise<void> {
   const running = client.sender;

@@ -4,16 +4,17 @@ import { privateWebhooksAllowed } from "@/lib/config";
 import { guardedLookup, isRefusedDestination, validateWebhookUrl, type WebhookEnvironment } from "@/lib/outbound";
 import { processState } from "@/lib/process-state";
 
-// Keep-alive agents, one per protocol, environment and address policy, each connecting through the guarded lookup.
-// A reused socket was checked when it was opened under the same policy; sockets idle out after a few seconds.
+// Keep-alive agents, one per protocol, environment and address policy, each connecting through the guarded lookup:
+// the address check runs on every new connection (a name that resolves elsewhere later is checked again then), and
+// a reused socket was checked when it was opened under the same policy; idle sockets close after 15 seconds.
 const agents = processState("webhooks.agents", () => new Map<string, http.Agent>());
-const MAX_SOCKETS_PER_ENDPOINT = 64;
+/** Connections to one receiver (host and port) at most; the worker admits as many attempts to it at once. */
+export const ENDPOINT_CONNECTIONS = 64;
 function agentFor(protocol: string, environment: WebhookEnvironment, allowPrivate: boolean): http.Agent {
   const key = `${protocol}${environment}${allowPrivate}`;
   let agent = agents.get(key);
   if (!agent) {
-    // At most MAX_SOCKETS_PER_ENDPOINT connections to one receiver (host and port): a slow one holds no more.
-    const options = { keepAlive: true, keepAliveMsecs: 1000, timeout: 15_000, maxSockets: MAX_SOCKETS_PER_ENDPOINT, lookup: guardedLookup(environment, allowPrivate) };
+    const options = { keepAlive: true, keepAliveMsecs: 1000, timeout: 15_000, maxSockets: ENDPOINT_CONNECTIONS, lookup: guardedLookup(environment, allowPrivate) };
     agent = protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
     agents.set(key, agent);
   }
@@ -51,41 +52,53 @@ export function postWebhook(
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve) => {
     let settled = false;
+    let current: http.ClientRequest | undefined;
     const finish = (result: Omit<PostResult, "latencyMs">) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve({ ...result, latencyMs: elapsed() });
     };
-    const request = client.request(
-      url,
-      {
-        method: "POST",
-        headers: { ...headers, "content-length": Buffer.byteLength(body).toString() },
-        lookup: guardedLookup(environment, allowPrivate),
-        agent: agentFor(url.protocol, environment, allowPrivate),
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on("data", (chunk: Buffer) => {
-          if (size < 4096) chunks.push(chunk);
-          size += chunk.length;
-        });
-        response.on("end", () => {
-          const status = response.statusCode ?? null;
-          const excerpt = Buffer.concat(chunks).toString("utf8").slice(0, EXCERPT_CHARS);
-          const ok = status !== null && status >= 200 && status < 300;
-          finish({ status, excerpt, error: ok ? null : status !== null && status >= 300 && status < 400 ? "redirect not followed" : `HTTP ${status}` });
-        });
-        response.on("error", () => finish({ status: response.statusCode ?? null, excerpt: null, error: NO_ANSWER }));
-      },
-    );
     const timer = setTimeout(() => {
       finish({ status: null, excerpt: null, error: NO_ANSWER });
-      request.destroy();
+      current?.destroy();
     }, timeoutMs);
-    request.on("error", (error) => finish({ status: null, excerpt: null, error: isRefusedDestination(error) ? error.message : NO_ANSWER }));
-    request.end(body);
+    const send = (retried: boolean) => {
+      const request = client.request(
+        url,
+        {
+          method: "POST",
+          headers: { ...headers, "content-length": Buffer.byteLength(body).toString() },
+          lookup: guardedLookup(environment, allowPrivate),
+          // The resend takes a connection of its own: the pool's other idle ones may have been closed the same way.
+          agent: retried ? false : agentFor(url.protocol, environment, allowPrivate),
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on("data", (chunk: Buffer) => {
+            if (size < 4096) chunks.push(chunk);
+            size += chunk.length;
+          });
+          response.on("end", () => {
+            const status = response.statusCode ?? null;
+            const excerpt = Buffer.concat(chunks).toString("utf8").slice(0, EXCERPT_CHARS);
+            const ok = status !== null && status >= 200 && status < 300;
+            finish({ status, excerpt, error: ok ? null : status !== null && status >= 300 && status < 400 ? "redirect not followed" : `HTTP ${status}` });
+          });
+          response.on("error", () => finish({ status: response.statusCode ?? null, excerpt: null, error: NO_ANSWER }));
+        },
+      );
+      current = request;
+      request.on("error", (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the receiver closed while idle fails as soon as it is reused, before any answer:
+        // the request is sent once more on a new connection (and its address checked again), within the same
+        // timeout. The receiver may have seen it; receivers dedupe on webhook-id, as for any retry.
+        if (!retried && !settled && request.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE")) return send(true);
+        finish({ status: null, excerpt: null, error: isRefusedDestination(error) ? error.message : NO_ANSWER });
+      });
+      request.end(body);
+    };
+    send(false);
   });
 }

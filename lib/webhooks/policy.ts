@@ -10,7 +10,7 @@ export type DeliveryPolicy = {
   backoffMs: (attempt: number) => number;
   /**
    * How long a claimed attempt may run before the redispatch cycle treats its worker as dead: longer than the
-   * timeout, so a live attempt is never doubled.
+   * wait for a place at its endpoint plus the timeout, so a live attempt is never doubled.
    */
   leaseMs: number;
   /** The receiver's whole answer must arrive within this time. */
@@ -34,7 +34,7 @@ export function deliveryPolicy(): DeliveryPolicy {
   return {
     maxAttempts: MAX_ATTEMPTS,
     backoffMs: (attempt) => backoffMs(attempt, scale),
-    leaseMs: 15_000,
+    leaseMs: 20_000,
     timeoutMs: 10_000,
   };
 }

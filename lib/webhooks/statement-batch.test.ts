@@ -31,6 +31,24 @@ describe("statementBatch", () => {
     expect(sizes).toEqual([4, 4, 2]);
   });
 
+  it("with a window, gathers the calls made over that time into one statement", async () => {
+    const runs: number[][] = [];
+    const echo = statementBatch(
+      async (inputs: number[]) => {
+        runs.push(inputs);
+        return inputs;
+      },
+      async (input: number) => input,
+      500,
+      30,
+    );
+    const first = echo(1);
+    await new Promise((resolve) => setTimeout(resolve, 5)); // later turns, inside the window
+    const second = echo(2);
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+    expect(runs).toEqual([[1, 2]]);
+  });
+
   it("when the gathered statement fails, runs each alone so only the bad input's caller fails", async () => {
     const checked = statementBatch(
       async () => {

@@ -1,11 +1,15 @@
 /**
  * Gathers the calls made while the current event-loop turn runs (the handlers of one fetched batch of jobs start
- * together) and runs them as one statement: `run` gets every input and answers for each, in order. When the
- * gathered statement fails, each input runs alone through `runOne`, so one bad input fails only its own caller.
+ * together), or for `windowMs` after the first when given (outcomes that arrive over a few milliseconds), and runs
+ * them as one statement: `run` gets every input and answers for each, in order. When the gathered statement fails,
+ * each input runs alone through `runOne`, so one bad input fails only its own caller.
  */
-export function statementBatch<In, Out>(run: (inputs: In[]) => Promise<Out[]>, runOne: (input: In) => Promise<Out>, maxSize = 500): (input: In) => Promise<Out> {
+export function statementBatch<In, Out>(run: (inputs: In[]) => Promise<Out[]>, runOne: (input: In) => Promise<Out>, maxSize = 500, windowMs = 0): (input: In) => Promise<Out> {
   let pending: { input: In; resolve: (out: Out) => void; reject: (error: unknown) => void }[] = [];
+  let timer: NodeJS.Timeout | undefined;
   const flush = async () => {
+    clearTimeout(timer);
+    timer = undefined;
     const batch = pending;
     pending = [];
     if (batch.length === 0) return;
@@ -23,7 +27,10 @@ export function statementBatch<In, Out>(run: (inputs: In[]) => Promise<Out[]>, r
   return (input) =>
     new Promise<Out>((resolve, reject) => {
       pending.push({ input, resolve, reject });
-      if (pending.length === 1) setImmediate(() => void flush());
+      if (pending.length === 1) {
+        if (windowMs > 0) timer = setTimeout(() => void flush(), windowMs);
+        else setImmediate(() => void flush());
+      }
       else if (pending.length >= maxSize) void flush();
     });
 }

@@ -10,7 +10,7 @@ import path from "node:path";
 import pg from "pg";
 import type { EndpointId } from "./endpoints";
 import { parseOptions, smallSubjects, type BenchOptions } from "./options";
-import type { BenchResults, EndpointRun, ImportRun, WebhookRun } from "./results";
+import type { BenchResults, EndpointRun, ImportRun, ScaleOutRun, WebhookRun } from "./results";
 import type { SeededDataset } from "./seed";
 
 const options = parseOptions(process.argv.slice(2), process.env);
@@ -86,6 +86,7 @@ try {
       quick: options.quick,
       imports,
       webhooks: runWebhookFanout(options.webhookEvents),
+      scaleOut: runScaleOut(options.quick),
       explain,
     };
     results.finishedAt = new Date().toISOString();
@@ -215,6 +216,21 @@ function runWebhookFanout(events: number): WebhookRun[] {
   const runs = JSON.parse(line.replace(/^RESULT /, "")) as WebhookRun[];
   for (const run of runs) say(`  ${run.endpoints} endpoint(s): ${Math.round(run.platform)} deliveries/s vs bare ${Math.round(run.bare)} (${run.ratio.toFixed(2)}x)`);
   return runs;
+}
+
+/** Two app instances and two workers on one PostgreSQL (scripts/bench/scale-out.ts); a quick run imports and delivers less. */
+function runScaleOut(quick: boolean): ScaleOutRun | undefined {
+  say("Scale-out: two app processes, two workers...");
+  try {
+    const line = runScript("scripts/bench/scale-out.ts", [], quick ? { SCALE_OUT_SOURCES: "4", SCALE_OUT_DELIVERIES: "1000" } : {});
+    const run = JSON.parse(line.replace(/^RESULT /, "")) as ScaleOutRun;
+    say(`  rate limit ${run.rateLimit.admitted}/${run.rateLimit.sent} admitted at ${run.rateLimit.limit}; ${run.imports.sourcesImportedOnce}/${run.imports.sources} sources imported once; ${run.deliveries.receivedOnce}/${run.deliveries.queued} delivered once at ${Math.round(run.deliveries.perSecond)}/s`);
+    return run;
+  } catch (error) {
+    // The figures measured so far are still written; the report then has no scale-out run.
+    say(`  the scale-out run failed: ${(error as Error).message}`);
+    return undefined;
+  }
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the category page's own statement for one subject of the dataset. */

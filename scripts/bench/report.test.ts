@@ -54,6 +54,21 @@ describe("bench report", () => {
     expect(evaluateTargets(full).find((target) => target.name.startsWith("Snapshot vs GET /app"))).toMatchObject({ measured: "0.26× (260 vs 1,000)", met: true });
   });
 
+  it("holds the scale-out run to exactness: the rate limit across instances and every job once", () => {
+    const scaleOut = {
+      instances: 2,
+      workers: 2,
+      rateLimit: { limit: 60, sent: 120, admitted: 60, refused: 60, load: 2 },
+      imports: { sources: 8, imports: 8, completed: 8, sourcesImportedOnce: 8, records: 208, changes: 208, seconds: 10, load: 2 },
+      deliveries: { queued: 2000, received: 2000, receivedOnce: 2000, attempts: 2000, perSecond: 1000, cpuMs: { workers: 0.5, database: 0.5 }, importEvents: 8, importEventsDelivered: 8, load: 2 },
+    };
+    const target = (run: typeof scaleOut) => evaluateTargets({ ...results, scaleOut: run }).find((candidate) => candidate.name.startsWith("Two app processes"));
+    expect(target(scaleOut)).toMatchObject({ measured: "60 of 120 admitted at 60/min; 8/8 sources imported once; 2,000/2,000 delivered once (1,000/s)", met: true });
+    expect(target({ ...scaleOut, rateLimit: { ...scaleOut.rateLimit, admitted: 61, refused: 59 } })?.met).toBe(false);
+    expect(target({ ...scaleOut, deliveries: { ...scaleOut.deliveries, received: 2001, receivedOnce: 1999 } })?.met).toBe(false);
+    expect(renderReport({ ...results, scaleOut })).toContain("- Rate limit: one key limited to 60 requests a minute, sent 120 requests alternately to both instances at once: 60 admitted, 60 refused (exact across instances)");
+  });
+
   it("renders the machine, the seed throughput, every measurement with its ratio, and a before/after table", () => {
     const markdown = renderReport(results, { results, note: "Before: the same run." });
     expect(markdown).toContain("Test CPU <x>, 2 cores");

@@ -7,7 +7,7 @@ const datasetName = (run: EndpointRun) => `${n(run.records)} records`;
 
 /** bench/results.md: the machine, the seed, every measurement beside its baseline, the targets; and, given an
  * earlier run, what changed since it. */
-export function renderReport(results: BenchResults, before?: { results: BenchResults; note: string; webhookNote?: string }, scaleOut?: string): string {
+export function renderReport(results: BenchResults, before?: { results: BenchResults; note: string; webhookNote?: string }): string {
   const { machine, settings, seed } = results;
   const lines: string[] = [];
   lines.push("# `npm run bench` results", "");
@@ -78,14 +78,19 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
       "`scripts/bench/webhook-fanout.ts`: per endpoint count, a backlog of pending deliveries spread over that many applications, each with its own local receiver, drained by one worker (queue, claim, signing, POST over keep-alive, attempt log); beside it the bare loop signs and posts the same payloads to the same receivers with the same concurrency, no queue or database.",
       "",
     );
-    lines.push("| Endpoints | Worker processes | Deliveries (received, attempts logged) | Platform deliveries/s | Bare loop deliveries/s | Platform / bare | Load (platform, bare) |");
-    lines.push("|---:|---:|---:|---:|---:|---:|---|");
+    lines.push("| Endpoints | Worker processes | Deliveries (received, attempts logged) | Platform deliveries/s | Bare loop deliveries/s | Platform / bare | CPU ms per delivery: worker + PostgreSQL (bare loop) | Load (platform, bare) |");
+    lines.push("|---:|---:|---:|---:|---:|---:|---:|---|");
     for (const run of results.webhooks) {
+      const cpu = run.cpuMs ? `${run.cpuMs.platform.worker.toFixed(2)} + ${run.cpuMs.platform.database.toFixed(2)} (${run.cpuMs.bare.toFixed(2)})` : "–";
       lines.push(
-        `| ${run.endpoints} | ${run.workers ?? 1} | ${n(run.events)} (${run.received ?? "–"}, ${run.attempts ?? "–"}) | **${n(run.platform)}** | ${n(run.bare)} | **${run.ratio.toFixed(2)}×** | ${run.load.platform}, ${run.load.bare} |`,
+        `| ${run.endpoints} | ${run.workers ?? 1} | ${n(run.events)} (${run.received ?? "–"}, ${run.attempts ?? "–"}) | **${n(run.platform)}** | ${n(run.bare)} | **${run.ratio.toFixed(2)}×** | ${cpu} | ${run.load.platform}, ${run.load.bare} |`,
       );
     }
-    lines.push("");
+    lines.push(
+      "",
+      "CPU per delivery is read from /proc over the drain, so it holds whatever else shares the machine: the worker's column is the bench's processes (worker and receivers), PostgreSQL's its server and backends; the bare loop's is the loop and the same receivers. On two cores, one delivery per 1 ms of CPU in all is at most 2,000 deliveries/s with the machine to itself.",
+      "",
+    );
   }
   if (before) {
     lines.push(
@@ -113,15 +118,25 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
     lines.push("");
   }
   const scaled = (results.webhooks ?? []).filter((run) => (run.workers ?? 1) > 1);
+  const scaleOut = results.scaleOut;
   if (scaleOut || scaled.length > 0) {
     lines.push("## Two app processes, two workers, one PostgreSQL", "");
+    if (scaleOut) {
+      const { rateLimit, imports, deliveries } = scaleOut;
+      lines.push(
+        `\`scripts/bench/scale-out.ts\`: ${scaleOut.instances} app instances (the platform's route handlers, CHARTKEY_WORKER=off) and ${scaleOut.workers} workers (\`scripts/worker.ts\`, as \`npm run worker\` runs it), each its own process, on one PostgreSQL.`,
+        "",
+        `- Rate limit: one key limited to ${rateLimit.limit} requests a minute, sent ${rateLimit.sent} requests alternately to both instances at once: ${rateLimit.admitted} admitted, ${rateLimit.refused} refused${rateLimit.admitted === rateLimit.limit ? " (exact across instances)" : ""} (load ${rateLimit.load}).`,
+        `- Imports: ${imports.sources} sources connected through Connect, queued at once: ${imports.imports} imports (${imports.completed} completed; ${imports.sourcesImportedOnce} of ${imports.sources} sources imported exactly once), ${n(imports.records)} records and ${n(imports.changes)} feed entries, in ${imports.seconds.toFixed(1)} s (load ${imports.load}).`,
+        `- Deliveries: ${n(deliveries.queued)} queued to ten receivers, drained by both workers at ${n(deliveries.perSecond)}/s; ${n(deliveries.received)} received (${n(deliveries.receivedOnce)} webhook-ids exactly once), ${n(deliveries.attempts)} attempts logged; CPU per delivery ${deliveries.cpuMs.workers.toFixed(2)} ms in the bench's processes (both workers, both instances, the receivers) and ${deliveries.cpuMs.database.toFixed(2)} ms in PostgreSQL. The imports' own ${deliveries.importEvents} records.updated events: ${deliveries.importEventsDelivered} delivered exactly once (load ${deliveries.load}).`,
+      );
+    }
     for (const run of scaled) {
       const single = results.webhooks!.find((candidate) => candidate.endpoints === run.endpoints && (candidate.workers ?? 1) === 1);
       lines.push(
         `- Webhook fan-out to ${run.endpoints} endpoints drained by ${run.workers} worker processes: ${n(run.platform)} deliveries/s${single ? ` (one worker: ${n(single.platform)}/s)` : ""}; ${n(run.events)} queued, ${run.received ?? "–"} received, ${run.attempts ?? "–"} attempts logged${run.received === run.events && run.attempts === run.events ? ": every delivery made once, none lost" : ""} (load ${run.load.platform}).`,
       );
     }
-    if (scaleOut) lines.push(scaleOut);
     lines.push("");
   }
   lines.push("![requests per second, app and baseline](results.svg)", "");

@@ -48,6 +48,33 @@ export type WebhookRun = {
   bare: number;
   ratio: number;
   load: { platform: number; bare: number };
+  /**
+   * CPU milliseconds per delivery while draining: the bench's processes (worker or workers and the receivers) and
+   * PostgreSQL for the platform; the bench's process (loop and receivers) for the bare loop.
+   */
+  cpuMs?: { platform: { worker: number; database: number }; bare: number };
+};
+
+/** Two app instances and two workers, each its own process, on one PostgreSQL (scripts/bench/scale-out.ts). */
+export type ScaleOutRun = {
+  instances: number;
+  workers: number;
+  /** One key's limit sent twice over, alternately to both instances: exact when `admitted` is `limit`. */
+  rateLimit: { limit: number; sent: number; admitted: number; refused: number; load: number };
+  /** Sources imported at once by the workers: each once when `sourcesImportedOnce` and `completed` are `sources`. */
+  imports: { sources: number; imports: number; completed: number; sourcesImportedOnce: number; records: number; changes: number; seconds: number; load: number };
+  /** A backlog drained by the workers, received per webhook-id, and the imports' own events. */
+  deliveries: {
+    queued: number;
+    received: number;
+    receivedOnce: number;
+    attempts: number;
+    perSecond: number;
+    cpuMs: { workers: number; database: number };
+    importEvents: number;
+    importEventsDelivered: number;
+    load: number;
+  };
 };
 
 export type BenchResults = {
@@ -63,6 +90,7 @@ export type BenchResults = {
   quick?: boolean;
   imports?: ImportRun[];
   webhooks?: WebhookRun[];
+  scaleOut?: ScaleOutRun;
   /** EXPLAIN (ANALYZE, BUFFERS) of the category page's statement on the large dataset. */
   explain?: string;
   /** The seed's load average as it began. */
@@ -123,6 +151,24 @@ export function evaluateTargets(results: BenchResults): Target[] {
       goal: `≥ ${count(TARGETS.deliveriesPerSecond)} and ≥ ${TARGETS.deliveryRatio}× bare loop`,
       measured: `${count(run.platform)} (${run.ratio.toFixed(2)}× of ${count(run.bare)})`,
       met,
+    });
+  }
+
+  if (results.scaleOut) {
+    const { rateLimit, imports, deliveries } = results.scaleOut;
+    const exact =
+      rateLimit.admitted === rateLimit.limit &&
+      imports.completed === imports.sources &&
+      imports.sourcesImportedOnce === imports.sources &&
+      deliveries.receivedOnce === deliveries.queued &&
+      deliveries.received === deliveries.queued &&
+      deliveries.attempts === deliveries.queued &&
+      deliveries.importEventsDelivered === deliveries.importEvents;
+    targets.push({
+      name: "Two app processes and two workers on one PostgreSQL",
+      goal: "rate limit exact; every job once",
+      measured: `${rateLimit.admitted} of ${rateLimit.sent} admitted at ${rateLimit.limit}/min; ${imports.sourcesImportedOnce}/${imports.sources} sources imported once; ${count(deliveries.receivedOnce)}/${count(deliveries.queued)} delivered once (${count(deliveries.perSecond)}/s)`,
+      met: exact,
     });
   }
 

@@ -13,11 +13,13 @@ import path from "node:path";
 import pg from "pg";
 import { Webhook } from "standardwebhooks";
 import { loadAverage } from "./machine";
+import { postmasterPid, treeCpuSeconds } from "./process-cpu";
 import type { WebhookRun } from "./results";
 
 const total = Number(process.env.WEBHOOK_FANOUT_EVENTS ?? "10000");
-// "10x2": ten endpoints drained by two worker processes instead of one worker in this process.
-const runsAsked = (process.env.WEBHOOK_FANOUT_ENDPOINTS ?? "1,10,100,10x2").split(",").map((run) => {
+// "10x2": ten endpoints drained by two worker processes instead of one worker in this process (scripts/bench/scale-out.ts
+// runs the whole two-instance, two-worker setup).
+const runsAsked = (process.env.WEBHOOK_FANOUT_ENDPOINTS ?? "1,10,100").split(",").map((run) => {
   const [endpoints, workers] = run.split("x").map(Number);
   return { endpoints: endpoints!, workers: workers ?? 1 };
 });
@@ -41,6 +43,12 @@ await admin.query("CREATE DATABASE chartkey_bench");
 await admin.end();
 process.env.DATABASE_URL = embedded.databaseUrl("chartkey_bench");
 await migrate(process.env.DATABASE_URL);
+// CPU time is read per process tree: this process (its worker processes and PostgreSQL under it) and PostgreSQL's.
+const postgresPid = postmasterPid(path.join(tmpdir(), `ck-bench-webhooks-${process.pid}`, "cluster"));
+const cpuSeconds = () => {
+  const database = treeCpuSeconds(postgresPid);
+  return { database, bench: treeCpuSeconds(process.pid) - database };
+};
 
 // The receivers: one server per endpoint (its own port, so its own keep-alive pool), counting what arrives.
 let received = 0;
@@ -104,6 +112,7 @@ for (const { endpoints: endpointCount, workers } of runsAsked) {
   // The bare loop: sign and post every payload, `concurrency` at a time, over a keep-alive agent.
   const agent = new http.Agent({ keepAlive: true });
   const bareLoad = loadAverage();
+  const bareCpu = cpuSeconds();
   const bareStarted = performance.now();
   let next = 0;
   await Promise.all(
@@ -126,6 +135,7 @@ for (const { endpoints: endpointCount, workers } of runsAsked) {
     }),
   );
   const bareSeconds = (performance.now() - bareStarted) / 1000;
+  const bareCpuMs = ((cpuSeconds().bench - bareCpu.bench) * 1000) / total;
   agent.destroy();
 
   // The platform: the backlog written in bulk, then drained by one worker.
@@ -138,28 +148,38 @@ for (const { endpoints: endpointCount, workers } of runsAsked) {
   }
   received = 0;
   const platformLoad = loadAverage();
-  // Worker processes are timed from when they are ready: starting a process is not delivering.
-  const started = workers === 1 ? undefined : await startWorkerProcesses(workers);
+  // Workers are timed from when they are ready (starting a process or pg-boss is not delivering), over the
+  // deliveries made after that.
+  const stopWorkers = workers === 1 ? (await startWorker(process.env.DATABASE_URL, [webhookDeliveryJob])).stop : await startWorkerProcesses(workers);
+  const drainCpu = cpuSeconds();
   const drainStarted = performance.now();
-  const stopWorkers = started ?? (await startWorker(process.env.DATABASE_URL, [webhookDeliveryJob])).stop;
+  const before = received;
   const applicationIds = applications.map((application) => application.id);
-  for (;;) {
-    const done = await db().webhookDelivery.count({ where: { status: "succeeded", applicationId: { in: applicationIds } } });
-    if (done === total) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  // The receivers' count says when the last delivery arrived; the database then says when its outcome is logged
+  // (polled only then, so the bench's own queries do not load the database during the drain).
+  while (received < total) await new Promise((resolve) => setTimeout(resolve, 10));
+  while ((await db().webhookDelivery.count({ where: { status: "succeeded", applicationId: { in: applicationIds } } })) < total) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const drainSeconds = (performance.now() - drainStarted) / 1000;
+  const drainedCpu = cpuSeconds();
+  const drained = total - before;
+  const cpuMs = {
+    platform: { worker: ((drainedCpu.bench - drainCpu.bench) * 1000) / drained, database: ((drainedCpu.database - drainCpu.database) * 1000) / drained },
+    bare: bareCpuMs,
+  };
   await stopWorkers();
   const attempts = await db().webhookDeliveryAttempt.count({ where: { delivery: { applicationId: { in: applicationIds } } } });
   for (const { receiver } of receivers) receiver.close();
 
-  const platform = total / drainSeconds;
+  const platform = drained / drainSeconds;
   const bare = total / bareSeconds;
-  results.push({ endpoints: endpointCount, workers, events: total, received, attempts, platform, bare, ratio: platform / bare, load: { platform: platformLoad, bare: bareLoad } });
+  results.push({ endpoints: endpointCount, workers, events: total, received, attempts, platform, bare, ratio: platform / bare, load: { platform: platformLoad, bare: bareLoad }, cpuMs });
   console.log(`webhook fan-out, ${total} events to ${endpointCount} endpoint(s) on local receivers, ${workers} worker(s):`);
   console.log(`  platform (queue, signing, attempt log): ${platform.toFixed(0)} deliveries/s (${drainSeconds.toFixed(1)} s, load ${platformLoad})`);
   console.log(`  bare loop (sign and post, ${concurrency} at a time): ${bare.toFixed(0)} deliveries/s (${bareSeconds.toFixed(1)} s, load ${bareLoad})`);
   console.log(`  receivers saw ${received} platform deliveries; ${attempts} attempts logged`);
+  console.log(`  CPU per delivery: platform ${cpuMs.platform.worker.toFixed(2)} ms (worker and receivers) + ${cpuMs.platform.database.toFixed(2)} ms (PostgreSQL), bare loop ${cpuMs.bare.toFixed(2)} ms`);
 }
 console.log(`RESULT ${JSON.stringify(results)}`);
 
