@@ -44,22 +44,24 @@ sampler.unref();
 const workDir = path.resolve("bench-results");
 await mkdir(workDir, { recursive: true });
 
-say(`Bench: ${options.subjects} subjects x ${options.recordsPerSubject} records, then ${options.smallRecords} records; ${options.connections} connections, ${options.duration} s per measurement`);
+say(`Bench (${options.parts.join(", ")}): ${options.subjects} subjects x ${options.recordsPerSubject} records, then ${options.smallRecords} records; ${options.connections} connections, ${options.duration} s per measurement`);
 ensureBuild();
 
 const server = await startBenchDatabase();
 say(`PostgreSQL (embedded) in ${server.dataDir}`);
 const running: { stop: () => Promise<void> }[] = [];
 try {
-  const imports = runImports(options.importSizes);
+  const imports = options.parts.includes("imports") ? runImports(options.importSizes) : [];
   const large = await seed("large", options.subjects, options.feedSubjects);
   const explain = await explainCategoryPage(large.url, large.data.subjects[0]!);
   const smallCount = smallSubjects(options);
   const small = await seed("small", smallCount, 1);
 
   const runs: EndpointRun[] = [];
-  runs.push(...(await measureDataset("large", large.url, large.data, ["health", "app", "category", "feed", "snapshot"])));
-  runs.push(...(await measureDataset("small", small.url, small.data, ["category"])));
+  if (options.parts.includes("pages")) {
+    runs.push(...(await measureDataset("large", large.url, large.data, ["health", "app", "category", "feed", "snapshot"])));
+    runs.push(...(await measureDataset("small", small.url, small.data, ["category"])));
+  }
 
   const results: BenchResults = {
     startedAt: startedAt.toISOString(),
@@ -79,7 +81,7 @@ try {
     loadSamples,
     quick: options.quick,
     imports,
-    webhooks: runWebhookFanout(options.webhookEvents),
+    webhooks: options.parts.includes("webhooks") ? runWebhookFanout(options.webhookEvents) : [],
     explain,
   };
   results.finishedAt = new Date().toISOString();

@@ -23,6 +23,13 @@ describe("bench options", () => {
     expect(() => parseOptions(["--import-sizes", "10,x"], {})).toThrow(/import-sizes/);
   });
 
+  it("--only measures the parts named, all of them otherwise", () => {
+    expect(parseOptions([], {}).parts).toEqual(["pages", "imports", "webhooks"]);
+    expect(parseOptions(["--only", "pages"], {}).parts).toEqual(["pages"]);
+    expect(parseOptions([], { BENCH_ONLY: "webhooks,pages" }).parts).toEqual(["pages", "webhooks"]);
+    expect(() => parseOptions(["--only", "page"], {})).toThrow(/only must name parts/);
+  });
+
   it("refuse unknown flags and sizes that are not whole numbers of at least 1", () => {
     expect(() => parseOptions(["--subject", "3"], {})).toThrow(/unknown option --subject/);
     expect(() => parseOptions(["--duration"], {})).toThrow(/needs a value/);

@@ -26,7 +26,13 @@ export type BenchOptions = {
   webhookEvents: number;
   /** Whether this is `--quick` (BENCH_QUICK=1): every measurement at a small size, to check a change. */
   quick: boolean;
+  /** The parts measured (BENCH_ONLY, --only pages,imports): all of them unless named. */
+  parts: BenchPart[];
 };
+
+/** The bench's parts: the keyed read endpoints (seeded datasets), whole-source imports, the webhook fan-out. */
+export const BENCH_PARTS = ["pages", "imports", "webhooks"] as const;
+export type BenchPart = (typeof BENCH_PARTS)[number];
 
 export const DEFAULT_OPTIONS: BenchOptions = {
   subjects: 10_000,
@@ -42,6 +48,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   importSizes: [10_000, 50_000],
   webhookEvents: 10_000,
   quick: false,
+  parts: [...BENCH_PARTS],
 };
 
 /**
@@ -84,7 +91,7 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
     if (value === undefined) throw new Error(`--${name} needs a value`);
     flags.set(name, value);
   }
-  const known = new Set([...NUMERIC.map(kebab), "out", "import-sizes", ...SWITCHES]);
+  const known = new Set([...NUMERIC.map(kebab), "out", "import-sizes", "only", ...SWITCHES]);
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}`);
   const on = (value: string | undefined) => value !== undefined && value !== "" && value !== "0" && value !== "false";
   const quick = on(flags.get("quick") ?? env.BENCH_QUICK);
@@ -104,6 +111,13 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
   if (sizes) {
     options.importSizes = String(sizes).split(",").map((size) => Number(size.replace(/_/g, "")));
     if (options.importSizes.some((size) => !Number.isInteger(size) || size < 100)) throw new Error(`import-sizes must be whole numbers of at least 100, comma-separated (got ${sizes})`);
+  }
+  const only = flags.get("only") ?? env.BENCH_ONLY;
+  if (only) {
+    const parts = String(only).split(",").map((part) => part.trim());
+    const unknown = parts.filter((part) => !(BENCH_PARTS as readonly string[]).includes(part));
+    if (unknown.length > 0 || parts.length === 0) throw new Error(`only must name parts among ${BENCH_PARTS.join(", ")}, comma-separated (got ${only})`);
+    options.parts = BENCH_PARTS.filter((part) => parts.includes(part));
   }
   if (options.smallRecords < options.recordsPerSubject) throw new Error("small-records must be at least records-per-subject");
   return options;
