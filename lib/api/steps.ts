@@ -16,6 +16,7 @@ import {
   parseOrThrow,
   readJsonBody,
   requestClientAddress,
+  serializeJson,
   requestFingerprint,
   validateIdempotencyKey,
   withIdempotency,
@@ -226,12 +227,13 @@ function toResponse(result: HandlerResult, state: PipelineState): Response {
     return result;
   }
   const contentType = state.declaration.success?.contentType;
-  return Response.json(result.body, {
+  // A body may hold JSON that is already text (stored records, lib/http/json-text.ts), spliced in as it is.
+  return new Response(serializeJson(result.body), {
     status: result.status ?? 200,
     headers: {
       ...state.headers,
       "Cache-Control": state.declaration.cache ?? state.profile.defaultCache,
-      ...(contentType ? { "Content-Type": contentType } : {}),
+      "Content-Type": contentType ?? "application/json",
       ...result.headers,
     },
   });

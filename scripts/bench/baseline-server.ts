@@ -10,8 +10,7 @@ import { createServer, type ServerResponse } from "node:http";
 import pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 // The one piece of the platform it reuses: the pure function that shapes a stored import report for the snapshot.
-import type { Category } from "@/lib/records/category-names";
-import { presentFidelityReport } from "@/lib/records/fidelity-report";
+import { presentFidelityReport, type Category } from "@/lib/records";
 
 // The ten categories in response order (lib/records/categories.ts); the bench checks both servers answer alike.
 const CATEGORIES = ["demographics", "conditions", "medications", "allergies", "immunizations", "labs", "vitals", "procedures", "documents", "claims"];
