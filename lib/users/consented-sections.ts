@@ -2,7 +2,7 @@ import pg from "pg";
 import type { KeyAuth } from "@/lib/auth";
 import { activeReceiptSelect, readAuthorization, readScope, receiptParams, receiptValues, type ReadAuthorization } from "@/lib/consent";
 import { pgPool } from "@/lib/db";
-import { RAW_COLUMNS, sectionsOf, sectionsSelect, sectionsValues, type Category, type PagePosition, type SectionPage, type SectionRow } from "@/lib/records";
+import { RAW_COLUMNS, sectionsOf, sectionsSelect, sectionsValues, type Category, type PagePosition, type ReadScope, type SectionPage, type SectionRow } from "@/lib/records";
 
 /** A row of the statement: the receipt's columns, then a sections row (all null when no category is covered). */
 type ConsentedRow = SectionRow & { receiptId: string; receiptCategories: string; expiresAt: string; grantedAt: string };
@@ -26,20 +26,7 @@ export async function readConsentedSections(
   now = new Date(),
 ): Promise<{ authorization: ReadAuthorization; sections: Map<Category, SectionPage> }> {
   const scope = readScope(key, subjectId);
-  const values = sectionsValues(subjectId, categories, limit + 1, after && { at: after.at.toISOString(), id: after.position.i });
-  const receipt = receiptParams(values.length + 1);
-  const allowlist = `$${values.length + 5}`;
-  const covered = `ARRAY(SELECT x FROM unnest($2::text[]) WITH ORDINALITY AS u(x, o) WHERE x = ANY(rc.categories) AND x = ANY(${allowlist}::text[]) ORDER BY o)`;
-  const { rows } = await pgPool().query<ConsentedRow>({
-    name: after ? "chartkey-consented-section-after" : "chartkey-consented-sections",
-    text: `WITH rc AS (${activeReceiptSelect(receipt)})
-           SELECT rc.id AS "receiptId", rc.categories AS "receiptCategories",
-                  rc."expiresAt" AT TIME ZONE 'UTC' AS "expiresAt", rc."grantedAt" AT TIME ZONE 'UTC' AS "grantedAt", s.*
-           FROM rc LEFT JOIN LATERAL (${sectionsSelect(covered, after !== null)}) s ON true
-           ORDER BY s.position, s."sortAt" DESC, s.id DESC`,
-    values: [...values, ...receiptValues(scope, now), [...key.application.categoryAllowlist]],
-    types: RAW_COLUMNS,
-  });
+  const { rows } = await pgPool().query<ConsentedRow>(consentedSections(scope, key.application.categoryAllowlist, categories, limit, after, now));
   const first = rows[0];
   const authorization = readAuthorization(
     key,
@@ -47,4 +34,29 @@ export async function readConsentedSections(
     first && { id: first.receiptId, categories: parseTextArray(first.receiptCategories), expiresAt: parseTime(first.expiresAt), grantedAt: parseTime(first.grantedAt) },
   );
   return { authorization, sections: sectionsOf(rows, authorization.categories.filter((category) => categories.includes(category)), limit) };
+}
+
+/** The statement of readConsentedSections (the bench explains it), fetching `limit + 1` records per category. */
+export function consentedSections(
+  scope: ReadScope,
+  allowlist: readonly string[],
+  categories: readonly Category[],
+  limit: number,
+  after: { position: PagePosition; at: Date } | null,
+  now: Date,
+): pg.QueryConfig {
+  const values = sectionsValues(scope.subjectId, categories, limit + 1, after && { at: after.at.toISOString(), id: after.position.i });
+  const receipt = receiptParams(values.length + 1);
+  const allowed = `$${values.length + 5}`;
+  const covered = `ARRAY(SELECT x FROM unnest($2::text[]) WITH ORDINALITY AS u(x, o) WHERE x = ANY(rc.categories) AND x = ANY(${allowed}::text[]) ORDER BY o)`;
+  return {
+    name: after ? "chartkey-consented-section-after" : "chartkey-consented-sections",
+    text: `WITH rc AS (${activeReceiptSelect(receipt)})
+           SELECT rc.id AS "receiptId", rc.categories AS "receiptCategories",
+                  rc."expiresAt" AT TIME ZONE 'UTC' AS "expiresAt", rc."grantedAt" AT TIME ZONE 'UTC' AS "grantedAt", s.*
+           FROM rc LEFT JOIN LATERAL (${sectionsSelect(covered, after !== null)}) s ON true
+           ORDER BY s.position, s."sortAt" DESC, s.id DESC`,
+    values: [...values, ...receiptValues(scope, now), [...allowlist]],
+    types: RAW_COLUMNS,
+  };
 }

@@ -30,8 +30,11 @@ const { assertSameAnswer } = await import("./same-answer");
 const { describeMachine, loadAverage } = await import("./machine");
 const { renderReport } = await import("./report");
 const { renderChart } = await import("./chart");
+const { summarizeProfiles } = await import("./profile");
 const { recordsPerSecond } = await import("./results");
-const { sectionPages } = await import("@/lib/records/read/read-sql");
+const { CATEGORIES } = await import("@/lib/records");
+const { consentedSections } = await import("@/lib/users/consented-sections");
+const { SECTION_RECORDS } = await import("@/lib/users");
 
 /** The 1-endpoint fan-out of runs that kept it only in results.md's text: deliveries/s (× bare loop). */
 const WEBHOOK_FANOUT_BEFORE: Record<string, string> = { "2026-11-23T23:26:11.632Z": "399 (0.06×)" };
@@ -53,7 +56,7 @@ const running: { stop: () => Promise<void> }[] = [];
 try {
   const imports = options.parts.includes("imports") ? runImports(options.importSizes) : [];
   const large = await seed("large", options.subjects, options.feedSubjects);
-  const explain = await explainCategoryPage(large.url, large.data.subjects[0]!);
+  const explain = await explainRecordReads(large.url, large.data);
   const smallCount = smallSubjects(options);
   const small = await seed("small", smallCount, 1);
 
@@ -83,6 +86,9 @@ try {
     imports,
     webhooks: options.parts.includes("webhooks") ? runWebhookFanout(options.webhookEvents) : [],
     explain,
+    profiles: options.cpuProfile
+      ? (["large", "small"] as const).flatMap((dataset) => summarizeProfiles(path.join(workDir, `profile-${dataset}`), dataset) ?? [])
+      : undefined,
   };
   results.finishedAt = new Date().toISOString();
   results.loadSamples = [...loadSamples, loadAverage()];
@@ -211,15 +217,28 @@ function runWebhookFanout(events: number): WebhookRun[] {
   return runs;
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the category page's own statement for one subject of the dataset. */
-async function explainCategoryPage(url: string, subjectId: string): Promise<string> {
-  const query = sectionPages(subjectId, ["labs"], 51);
+/**
+ * EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) of the statements a category page and a snapshot run for one subject of the
+ * dataset: the consent and the records in one statement (lib/users/consented-sections.ts). SERIALIZE counts what
+ * sending the rows costs the server (each record's jsonb written out as text), which ANALYZE alone leaves out.
+ */
+async function explainRecordReads(url: string, data: SeededDataset): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(query.text, query.values); // a warm cache, as a served page meets it
-    const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${query.text}`, query.values);
-    return rows.map((row) => row["QUERY PLAN"]).join("\n");
+    const { rows: apps } = await client.query<{ categoryAllowlist: string[] }>(`SELECT "categoryAllowlist" FROM "Application" WHERE id = $1`, [data.applicationId]);
+    const scope = { applicationId: data.applicationId, environment: "sandbox" as const, subjectId: data.subjects[0]! };
+    const plans: string[] = [];
+    for (const [label, categories, limit] of [
+      ["GET /users/{subject}/records/labs?limit=50", ["labs"], 50],
+      ["GET /users/{subject}/records (the snapshot's sections)", CATEGORIES, SECTION_RECORDS],
+    ] as const) {
+      const query = consentedSections(scope, apps[0]?.categoryAllowlist ?? [], categories, limit, null, new Date());
+      await client.query(query.text, query.values); // a warm cache, as a served page meets it
+      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) ${query.text}`, query.values);
+      plans.push(`-- ${label}\n${rows.map((row) => row["QUERY PLAN"]).join("\n")}`);
+    }
+    return plans.join("\n\n");
   } finally {
     await client.end();
   }
