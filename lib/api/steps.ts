@@ -14,6 +14,7 @@ import {
   ApiError,
   HEADER,
   parseOrThrow,
+  jsonTextResponse,
   readJsonBody,
   requestClientAddress,
   serializeJson,
@@ -228,7 +229,7 @@ function toResponse(result: HandlerResult, state: PipelineState): Response {
   }
   const contentType = state.declaration.success?.contentType;
   // A body may hold JSON that is already text (stored records, lib/http/json-text.ts), spliced in as it is.
-  return new Response(serializeJson(result.body), {
+  return jsonTextResponse(serializeJson(result.body), {
     status: result.status ?? 200,
     headers: {
       ...state.headers,

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { processState } from "@/lib/process-state";
 
 /**
  * JSON that is already text, spliced into an answer as it is: records are stored as the JSON the API serves, and
@@ -23,4 +24,20 @@ export function jsonText(value: unknown): JsonText {
 /** A JSON answer's body: a JsonText as it is, anything else through JSON.stringify. */
 export function serializeJson(body: unknown): string {
   return body instanceof JsonText ? body.text : JSON.stringify(body);
+}
+
+// The text each JSON answer was made from: a server writing the answer to a socket writes this text itself instead
+// of reading the body back out of the Response (an encode and a copy of every body, most of it records).
+const BODY_TEXT = processState("http.json-body-text", () => new WeakMap<Response, string>());
+
+/** A JSON Response whose body is `text`, remembered for bodyTextOf. */
+export function jsonTextResponse(text: string, init: ResponseInit): Response {
+  const response = new Response(text, init);
+  BODY_TEXT.set(response, text);
+  return response;
+}
+
+/** The text a jsonTextResponse was made from, while its body has not been read. */
+export function bodyTextOf(response: Response): string | undefined {
+  return response.bodyUsed ? undefined : BODY_TEXT.get(response);
 }
