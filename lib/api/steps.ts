@@ -14,8 +14,10 @@ import {
   ApiError,
   HEADER,
   parseOrThrow,
+  jsonTextResponse,
   readJsonBody,
   requestClientAddress,
+  serializeJson,
   requestFingerprint,
   validateIdempotencyKey,
   withIdempotency,
@@ -226,12 +228,13 @@ function toResponse(result: HandlerResult, state: PipelineState): Response {
     return result;
   }
   const contentType = state.declaration.success?.contentType;
-  return Response.json(result.body, {
+  // A body may hold JSON that is already text (stored records, lib/http/json-text.ts), spliced in as it is.
+  return jsonTextResponse(serializeJson(result.body), {
     status: result.status ?? 200,
     headers: {
       ...state.headers,
       "Cache-Control": state.declaration.cache ?? state.profile.defaultCache,
-      ...(contentType ? { "Content-Type": contentType } : {}),
+      "Content-Type": contentType ?? "application/json",
       ...result.headers,
     },
   });

@@ -17,14 +17,26 @@ export type ReadAuthorization = {
  * subjects it may not read, and a revoked or expired receipt ends reads at once.
  */
 export async function authorizeSubjectRead(key: KeyAuth, subjectId: string, now = new Date()): Promise<ReadAuthorization> {
-  const scope: ReadScope = { applicationId: key.application.id, environment: key.environment, subjectId };
+  const scope = readScope(key, subjectId);
   const { rows } = await pgPool().query<ActiveReceiptRow>(activeReceipt(scope, now));
-  const receipt = rows[0];
-  if (!receipt) throw new ApiError("not_found", `No subject ${subjectId} shares records with this application.`);
+  return readAuthorization(key, scope, rows[0]);
+}
+
+/** Whose records a key reads of a subject: its application and environment. */
+export function readScope(key: KeyAuth, subjectId: string): ReadScope {
+  return { applicationId: key.application.id, environment: key.environment, subjectId };
+}
+
+/**
+ * The authorization an active receipt (activeReceiptSelect, read alone or in the statement of the read itself)
+ * gives the key: 404 `not_found` without one.
+ */
+export function readAuthorization(key: KeyAuth, scope: ReadScope, receipt: ActiveReceiptRow | undefined): ReadAuthorization {
+  if (!receipt) throw new ApiError("not_found", `No subject ${scope.subjectId} shares records with this application.`);
   const granted = CATEGORIES.filter((category) => receipt.categories.includes(category));
   return {
     scope,
-    receipt: { ...receipt, categories: granted },
+    receipt: { id: receipt.id, categories: granted, expiresAt: receipt.expiresAt, grantedAt: receipt.grantedAt },
     categories: granted.filter((category) => key.application.categoryAllowlist.includes(category)),
   };
 }

@@ -1,4 +1,5 @@
-export { assertCategoryReadable, authorizeSubjectRead, type ReadAuthorization } from "./authorize-read";
+export { assertCategoryReadable, authorizeSubjectRead, readAuthorization, readScope, type ReadAuthorization } from "./authorize-read";
+export { activeReceiptSelect, receiptParams, receiptValues, type ActiveReceiptRow } from "./receipt-sql";
 export { expireConsentReceipts } from "./expire-cycle";
 export { presentReceipt } from "./present-receipt";
 export { readReceipt } from "./read-receipt";

@@ -8,6 +8,7 @@ export * from "./error-codes";
 export * from "./error-response";
 export * from "./headers";
 export * from "./idempotency";
+export * from "./json-text";
 export * from "./pagination";
 export * from "./rate-limit";
 export * from "./read-json-body";

@@ -17,6 +17,7 @@ import {
 } from "@/lib/conformance";
 import { cancelConnectSession, cancelSession, createConnectSession, createSession, getConnectSession, readSession, receiptUrl } from "@/lib/connect";
 import { getConsentReceipt, readReceipt } from "@/lib/consent";
+import { jsonText } from "@/lib/http";
 import { getPlatformOpenApi, platformOpenApiDocument } from "@/lib/openapi";
 import { getHealth, platformHealth } from "@/lib/platform";
 import { applySandboxEvent, simulateConnectSession, simulateSession, triggerSandboxEvent } from "@/lib/simulation";
@@ -65,11 +66,11 @@ export const PLATFORM_HANDLERS: readonly DeclaredHandler[] = [
   route(listUsers, async ({ auth, query }) => ({ body: await readUsers(auth, query) })),
   route(getHealthRecord, async ({ auth, params, query, requestId }) => {
     await forceRunRateLimit(auth, requestId);
-    return { body: await readSnapshot(auth, params.subject, query.categories) };
+    return { body: jsonText(await readSnapshot(auth, params.subject, query.categories)) };
   }),
   route(listCategoryRecords, async ({ auth, params, query, requestId }) => {
     await forceRunRateLimit(auth, requestId);
-    return { body: await readCategoryRecords(auth, params.subject, params.category, query) };
+    return { body: jsonText(await readCategoryRecords(auth, params.subject, params.category, query)) };
   }),
   route(listRecordChanges, async ({ auth, params, query, requestId }) => {
     await forceRunRateLimit(auth, requestId);

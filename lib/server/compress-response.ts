@@ -12,17 +12,20 @@ const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|x-ndjson)$)
 const NO_TRANSFORM = /(?:^|,)\s*?no-transform\s*?(?:,|$)/;
 const ENCODERS = { gzip: promisify(gzip), deflate: promisify(deflate) };
 
-/** The body to send for `body`, compressed (with Content-Encoding set) when the client and the answer allow it. */
-export async function compressBody(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<Buffer> {
+/**
+ * The body to send for `body` (bytes, or text sent as UTF-8), compressed (with Content-Encoding set) when the client
+ * and the answer allow it.
+ */
+export async function compressBody(req: IncomingMessage, res: ServerResponse, body: Buffer | string): Promise<Buffer | string> {
   const type = String(res.getHeader("content-type") ?? "").split(";")[0]!.trim();
   if (!COMPRESSIBLE.test(type)) return body;
   if (NO_TRANSFORM.test(String(res.getHeader("cache-control") ?? ""))) return body;
   addVary(res, "Accept-Encoding");
-  if (body.length < THRESHOLD_BYTES || res.hasHeader("content-encoding") || req.method === "HEAD") return body;
+  if (Buffer.byteLength(body) < THRESHOLD_BYTES || res.hasHeader("content-encoding") || req.method === "HEAD") return body;
   const encoding = preferredEncoding(req);
   if (!encoding) return body;
   res.setHeader("Content-Encoding", encoding);
-  return ENCODERS[encoding](body);
+  return ENCODERS[encoding](typeof body === "string" ? Buffer.from(body) : body);
 }
 
 /** gzip over deflate whenever the client accepts both, as the middleware chooses. */

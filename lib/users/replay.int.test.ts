@@ -76,7 +76,7 @@ describe("replaying the change feed reproduces the store", () => {
       do {
         const page = await readCategoryRecords(key, subjectId, CATEGORY, { limit: pageSize, cursor });
         changeCursor ??= page.meta.changeCursor;
-        for (const record of page.data) records.set(record.recordId, record);
+        for (const record of JSON.parse(page.data.text) as { recordId: string }[]) records.set(record.recordId, record);
         cursor = page.nextCursor ?? undefined;
       } while (cursor);
       return { records, changeCursor: changeCursor as string };

@@ -1,7 +1,8 @@
 import type { KeyAuth } from "@/lib/auth";
-import { authorizeSubjectRead } from "@/lib/consent";
 import { pgPool } from "@/lib/db";
-import { feedCursor, parseCategoryList, presentFidelityReport, readSections, splitCategoryParam } from "@/lib/records";
+import { JsonText } from "@/lib/http";
+import { CATEGORIES, feedCursor, parseCategoryList, presentFidelityReport, splitCategoryParam } from "@/lib/records";
+import { readConsentedSections } from "./consented-sections";
 import type { Snapshot } from "./schemas";
 import { SCHEMA_VERSION } from "./schema-version";
 import { subjectSources, type SourceRow } from "./sources-sql";
@@ -9,21 +10,23 @@ import { subjectSources, type SourceRow } from "./sources-sql";
 /** A snapshot section holds a category's first records; `hasMore` sends the client to the category endpoint. */
 export const SECTION_RECORDS = 1000;
 
+type Section = NonNullable<Snapshot["sections"][keyof Snapshot["sections"]]>;
+/** The snapshot as answered: each section's records are the stored JSON, spliced into the answer as text. */
+export type SnapshotAnswer = Omit<Snapshot, "sections"> & { sections: Partial<Record<keyof Snapshot["sections"], Omit<Section, "records"> & { records: JsonText }>> };
+
 /**
  * GET /users/{subject}/records: every category the receipt and the allowlist cover (narrowed by `categories`; others
  * are omitted, not refused), each with its first records and change cursor, all read in one statement (one
- * snapshot), with the consent and the state of each source.
+ * snapshot, with the consent that allows it), then the state of each source.
  */
-export async function readSnapshot(key: KeyAuth, subjectId: string, categoriesParam: string | undefined): Promise<Snapshot> {
-  const asked = categoriesParam === undefined ? null : parseCategoryList(splitCategoryParam(categoriesParam));
-  const authorization = await authorizeSubjectRead(key, subjectId);
-  const categories = authorization.categories.filter((category) => asked === null || asked.includes(category));
+export async function readSnapshot(key: KeyAuth, subjectId: string, categoriesParam: string | undefined): Promise<SnapshotAnswer> {
+  const asked = categoriesParam === undefined ? CATEGORIES : parseCategoryList(splitCategoryParam(categoriesParam));
+  const { authorization, sections: read } = await readConsentedSections(key, subjectId, asked, SECTION_RECORDS);
   const { scope } = authorization;
 
-  const read = await readSections(subjectId, categories, SECTION_RECORDS);
-  const sections: Snapshot["sections"] = {};
+  const sections: SnapshotAnswer["sections"] = {};
   for (const [category, page] of read) {
-    sections[category] = { records: page.records, hasMore: page.next !== null, changeCursor: feedCursor.encode(scope, category, { q: page.lastSequence }) };
+    sections[category] = { records: new JsonText(page.records), hasMore: page.next !== null, changeCursor: feedCursor.encode(scope, category, { q: page.lastSequence }) };
   }
 
   const { rows: sources } = await pgPool().query<SourceRow>(subjectSources(subjectId));

@@ -9,6 +9,8 @@ import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "
 import { createServer, type ServerResponse } from "node:http";
 import pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+// The one piece of the platform it reuses: the pure function that shapes a stored import report for the snapshot.
+import { presentFidelityReport, type Category } from "@/lib/records";
 
 // The ten categories in response order (lib/records/categories.ts); the bench checks both servers answer alike.
 const CATEGORIES = ["demographics", "conditions", "medications", "allergies", "immunizations", "labs", "vitals", "procedures", "documents", "claims"];
@@ -274,12 +276,18 @@ async function getSnapshot(key: Key, subjectId: string): Promise<Answer> {
   });
   const { rows: sources } = await pool.query({
     name: "sources",
-    text: `SELECT s.id, s."providerId", s."syncStatus", s."lastSyncedAt", p.name AS "providerName" FROM "Source" s JOIN "Provider" p ON p.id = s."providerId"
+    text: `SELECT s.id, s."providerId", s."syncStatus", s."lastSyncedAt", p.name AS "providerName",
+                  i.id AS "importId", i."finishedAt" AS "importFinishedAt", i."recordCounts", i.fidelity
+           FROM "Source" s JOIN "Provider" p ON p.id = s."providerId"
+           LEFT JOIN LATERAL (
+             SELECT id, "finishedAt", "recordCounts", fidelity FROM "SourceImport"
+             WHERE "sourceId" = s.id AND status = 'completed' ORDER BY "startedAt" DESC LIMIT 1
+           ) i ON true
            WHERE s."subjectId" = $1 ORDER BY s."createdAt" ASC`,
     values: [subjectId],
   });
   const warnings = sources.flatMap((source) =>
-    source.syncStatus === "failed"
+    source.syncStatus === "failed" || source.syncStatus === "partial"
       ? [{ code: "source_unavailable", message: `${source.providerName} could not be read; records from its last import are shown.`, sourceId: source.id }]
       : source.syncStatus === "synced"
         ? []
@@ -299,6 +307,10 @@ async function getSnapshot(key: Key, subjectId: string): Promise<Answer> {
         providerName: source.providerName,
         status: source.syncStatus,
         lastSyncedAt: source.lastSyncedAt?.toISOString() ?? null,
+        fidelity: presentFidelityReport(
+          source.importId ? { id: source.importId, finishedAt: source.importFinishedAt, recordCounts: source.recordCounts, fidelity: source.fidelity } : null,
+          readable as Category[],
+        ),
       })),
       sections,
       meta: { schemaVersion: SCHEMA_VERSION, generatedAt: new Date().toISOString() },

@@ -30,8 +30,11 @@ const { assertSameAnswer } = await import("./same-answer");
 const { describeMachine, loadAverage } = await import("./machine");
 const { renderReport } = await import("./report");
 const { renderChart } = await import("./chart");
+const { summarizeProfiles } = await import("./profile");
 const { recordsPerSecond } = await import("./results");
-const { sectionPages } = await import("@/lib/records/read/read-sql");
+const { CATEGORIES } = await import("@/lib/records");
+const { consentedSections } = await import("@/lib/users/consented-sections");
+const { SECTION_RECORDS } = await import("@/lib/users");
 
 /** The 1-endpoint fan-out of runs that kept it only in results.md's text: deliveries/s (× bare loop). */
 const WEBHOOK_FANOUT_BEFORE: Record<string, string> = { "2026-11-23T23:26:11.632Z": "399 (0.06×)" };
@@ -44,55 +47,54 @@ sampler.unref();
 const workDir = path.resolve("bench-results");
 await mkdir(workDir, { recursive: true });
 
-say(`Bench: ${options.subjects} subjects x ${options.recordsPerSubject} records, then ${options.smallRecords} records; ${options.connections} connections, ${options.duration} s per measurement`);
+say(`Bench (${options.parts.join(", ")}): ${options.subjects} subjects x ${options.recordsPerSubject} records, then ${options.smallRecords} records; ${options.connections} connections, ${options.duration} s per measurement`);
 // The imports part starts no platform server, so it needs no build.
-if (options.only === null) ensureBuild();
+if (options.parts.some((part) => part !== "imports")) ensureBuild();
 
 const server = await startBenchDatabase();
 say(`PostgreSQL (embedded) in ${server.dataDir}`);
 const running: { stop: () => Promise<void> }[] = [];
 try {
-  const imports = runImports(options.importSizes);
+  const imports = options.parts.includes("imports") ? runImports(options.importSizes) : [];
   const large = await seed("large", options.subjects, options.feedSubjects);
-  if (options.only === "imports") {
-    // Figures only: the report needs every part.
-    await writeFile(path.join(workDir, "imports.json"), `${JSON.stringify({ imports, seed: large.seed, seedLoad: large.load }, null, 2)}\n`);
-    say(`Wrote ${path.relative(process.cwd(), workDir)}/imports.json`);
-  } else {
-    const explain = await explainCategoryPage(large.url, large.data.subjects[0]!);
-    const smallCount = smallSubjects(options);
-    const small = await seed("small", smallCount, 1);
+  const explain = await explainRecordReads(large.url, large.data);
+  const smallCount = smallSubjects(options);
+  const small = await seed("small", smallCount, 1);
 
-    const runs: EndpointRun[] = [];
+  const runs: EndpointRun[] = [];
+  if (options.parts.includes("pages")) {
     runs.push(...(await measureDataset("large", large.url, large.data, ["health", "app", "category", "feed", "snapshot"])));
     runs.push(...(await measureDataset("small", small.url, small.data, ["category"])));
-
-    const results: BenchResults = {
-      startedAt: startedAt.toISOString(),
-      finishedAt: new Date().toISOString(),
-      commit: commitOf(),
-      machine: describeMachine(),
-      settings: {
-        connections: options.connections,
-        duration: options.duration,
-        warmup: options.warmup,
-        seedConcurrency: options.seedConcurrency,
-        recordsPerSubject: options.recordsPerSubject,
-      },
-      seed: { large: large.seed, small: small.seed },
-      seedLoad: { large: large.load, small: small.load },
-      runs,
-      loadSamples,
-      quick: options.quick,
-      imports,
-      webhooks: runWebhookFanout(options.webhookEvents),
-      scaleOut: runScaleOut(options.quick),
-      explain,
-    };
-    results.finishedAt = new Date().toISOString();
-    results.loadSamples = [...loadSamples, loadAverage()];
-    await writeResults(options, results);
   }
+
+  const results: BenchResults = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    commit: commitOf(),
+    machine: describeMachine(),
+    settings: {
+      connections: options.connections,
+      duration: options.duration,
+      warmup: options.warmup,
+      seedConcurrency: options.seedConcurrency,
+      recordsPerSubject: options.recordsPerSubject,
+    },
+    seed: { large: large.seed, small: small.seed },
+    seedLoad: { large: large.load, small: small.load },
+    runs,
+    loadSamples,
+    quick: options.quick,
+    imports,
+    webhooks: options.parts.includes("webhooks") ? runWebhookFanout(options.webhookEvents) : [],
+    scaleOut: options.parts.includes("webhooks") ? runScaleOut(options.quick) : undefined,
+    explain,
+    profiles: options.cpuProfile
+      ? (["large", "small"] as const).flatMap((dataset) => summarizeProfiles(path.join(workDir, `profile-${dataset}`), dataset) ?? [])
+      : undefined,
+  };
+  results.finishedAt = new Date().toISOString();
+  results.loadSamples = [...loadSamples, loadAverage()];
+  await writeResults(options, results);
 } finally {
   for (const child of running.reverse()) await child.stop().catch(() => {});
   await closeDb();
@@ -233,15 +235,28 @@ function runScaleOut(quick: boolean): ScaleOutRun | undefined {
   }
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the category page's own statement for one subject of the dataset. */
-async function explainCategoryPage(url: string, subjectId: string): Promise<string> {
-  const query = sectionPages(subjectId, ["labs"], 51);
+/**
+ * EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) of the statements a category page and a snapshot run for one subject of the
+ * dataset: the consent and the records in one statement (lib/users/consented-sections.ts). SERIALIZE counts what
+ * sending the rows costs the server (each record's jsonb written out as text), which ANALYZE alone leaves out.
+ */
+async function explainRecordReads(url: string, data: SeededDataset): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(query.text, query.values); // a warm cache, as a served page meets it
-    const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${query.text}`, query.values);
-    return rows.map((row) => row["QUERY PLAN"]).join("\n");
+    const { rows: apps } = await client.query<{ categoryAllowlist: string[] }>(`SELECT "categoryAllowlist" FROM "Application" WHERE id = $1`, [data.applicationId]);
+    const scope = { applicationId: data.applicationId, environment: "sandbox" as const, subjectId: data.subjects[0]! };
+    const plans: string[] = [];
+    for (const [label, categories, limit] of [
+      ["GET /users/{subject}/records/labs?limit=50", ["labs"], 50],
+      ["GET /users/{subject}/records (the snapshot's sections)", CATEGORIES, SECTION_RECORDS],
+    ] as const) {
+      const query = consentedSections(scope, apps[0]?.categoryAllowlist ?? [], categories, limit, null, new Date());
+      await client.query(query.text, query.values); // a warm cache, as a served page meets it
+      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) ${query.text}`, query.values);
+      plans.push(`-- ${label}\n${rows.map((row) => row["QUERY PLAN"]).join("\n")}`);
+    }
+    return plans.join("\n\n");
   } finally {
     await client.end();
   }

@@ -26,14 +26,12 @@ export type BenchOptions = {
   webhookEvents: number;
   /** Whether this is `--quick` (BENCH_QUICK=1): every measurement at a small size, to check a change. */
   quick: boolean;
-  /**
-   * One part only (BENCH_ONLY, --only), its figures printed and kept in bench-results/, no report written:
-   * `imports` runs the long-history imports and the large dataset's seed (no build, no servers).
-   */
-  only: BenchPart | null;
+  /** The parts measured (BENCH_ONLY, --only pages,imports): all of them unless named. */
+  parts: BenchPart[];
 };
 
-export const BENCH_PARTS = ["imports"] as const;
+/** The bench's parts: the keyed read endpoints (seeded datasets), whole-source imports, the webhook fan-out. */
+export const BENCH_PARTS = ["pages", "imports", "webhooks"] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -50,7 +48,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   importSizes: [10_000, 50_000],
   webhookEvents: 10_000,
   quick: false,
-  only: null,
+  parts: [...BENCH_PARTS],
 };
 
 /**
@@ -114,10 +112,12 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
     options.importSizes = String(sizes).split(",").map((size) => Number(size.replace(/_/g, "")));
     if (options.importSizes.some((size) => !Number.isInteger(size) || size < 100)) throw new Error(`import-sizes must be whole numbers of at least 100, comma-separated (got ${sizes})`);
   }
-  const only = raw("only");
+  const only = flags.get("only") ?? env.BENCH_ONLY;
   if (only) {
-    if (!(BENCH_PARTS as readonly string[]).includes(only)) throw new Error(`only must be one of ${BENCH_PARTS.join(", ")} (got ${only})`);
-    options.only = only as BenchPart;
+    const parts = String(only).split(",").map((part) => part.trim());
+    const unknown = parts.filter((part) => !(BENCH_PARTS as readonly string[]).includes(part));
+    if (unknown.length > 0 || parts.length === 0) throw new Error(`only must name parts among ${BENCH_PARTS.join(", ")}, comma-separated (got ${only})`);
+    options.parts = BENCH_PARTS.filter((part) => parts.includes(part));
   }
   if (options.smallRecords < options.recordsPerSubject) throw new Error("small-records must be at least records-per-subject");
   return options;

@@ -70,7 +70,32 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
   }
   lines.push("");
   if (results.explain) {
-    lines.push("### Where a category page's time goes", "", "`EXPLAIN (ANALYZE, BUFFERS)` of the category page's statement (`GET /users/{subject}/records/labs?limit=50`) on the large dataset:", "", "```", results.explain, "```", "");
+    lines.push(
+      "### Where a records read's time goes: PostgreSQL",
+      "",
+      "`EXPLAIN (ANALYZE, BUFFERS, SERIALIZE)` of the one statement a category page and a snapshot run (the active receipt and the sections it covers, `lib/users/consented-sections.ts`) on the large dataset; `Serialization` is what writing the rows out costs the server, each record's stored jsonb as text:",
+      "",
+      "```",
+      results.explain,
+      "```",
+      "",
+    );
+  }
+  for (const profile of results.profiles ?? []) {
+    lines.push(
+      `### Where a records read's time goes: the platform process (${profile.dataset === "small" ? "category pages only" : "every endpoint of the large dataset"})`,
+      "",
+      `\`--cpu-prof\` of the platform's main thread on the ${profile.dataset} dataset: self time as a share of the ${n(profile.busyMs)} ms it was busy serving (startup and idle left out).`,
+      "",
+      "| Component | Share | Function | Share |",
+      "|---|---:|---|---:|",
+    );
+    for (let i = 0; i < Math.max(profile.components.length, profile.functions.length); i++) {
+      const component = profile.components[i];
+      const fn = profile.functions[i];
+      lines.push(`| ${component ? `\`${component.name}\`` : ""} | ${component ? `${component.percent.toFixed(1)}%` : ""} | ${fn ? `\`${fn.name}\`` : ""} | ${fn ? `${fn.percent.toFixed(1)}%` : ""} |`);
+    }
+    lines.push("");
   }
   if (results.webhooks && results.webhooks.length > 0) {
     lines.push("## Webhook fan-out", "");

@@ -1,6 +1,7 @@
 import type { EndpointId } from "./endpoints";
 import type { Measurement } from "./load";
 import type { Machine } from "./machine";
+import type { ProfileSummary } from "./profile";
 
 /** Seconds are wall-clock: subjects, sources and receipts; imports (normalize + applySourceFacts); VACUUM ANALYZE after. */
 export type SeedRun = { subjects: number; records: number; seconds: { setup: number; imports: number; total: number; vacuum: number } };
@@ -91,8 +92,10 @@ export type BenchResults = {
   imports?: ImportRun[];
   webhooks?: WebhookRun[];
   scaleOut?: ScaleOutRun;
-  /** EXPLAIN (ANALYZE, BUFFERS) of the category page's statement on the large dataset. */
+  /** EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) of the category page's and the snapshot's statement on the large dataset. */
   explain?: string;
+  /** With --cpu-prof: where the platform process's CPU went on each dataset (the small one serves only category pages). */
+  profiles?: ProfileSummary[];
   /** The seed's load average as it began. */
   seedLoad?: { large: number; small: number };
 };

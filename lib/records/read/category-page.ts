@@ -1,11 +1,13 @@
+import pg from "pg";
 import { pgPool } from "@/lib/db";
 import { ApiError } from "@/lib/http";
 import type { Category } from "../categories";
-import type { NormalizedRecord } from "../schemas";
 import type { PagePosition } from "./positions";
 import { sectionPageAfter, sectionPages, type SectionRow } from "./read-sql";
 
-export type RecordPage = { records: NormalizedRecord[]; next: PagePosition | null };
+/** Records as stored: the JSON text of an array of the NormalizedRecords the API serves, in page order. */
+export type RecordsJson = string;
+export type RecordPage = { records: RecordsJson; next: PagePosition | null };
 /** A page of a category and the last sequence of its change feed, read at the same snapshot. */
 export type SectionPage = RecordPage & { lastSequence: number };
 
@@ -21,26 +23,24 @@ export async function readCategoryPage(subjectId: string, category: Category, li
   return toSection(rows, limit);
 }
 
-/**
- * The first `limit` records and the last change sequence of each category, all read in one statement and so at one
- * snapshot: every section's change cursor matches every section's records.
- */
-export async function readSections<C extends Category>(subjectId: string, categories: readonly C[], limit: number): Promise<Map<C, SectionPage>> {
-  if (categories.length === 0) return new Map();
-  const { rows } = await pgPool().query<SectionRow>(sectionPages(subjectId, categories, limit + 1));
+/** The sections of a sections statement's rows (fetched with `limit + 1` records per category), by category. */
+export function sectionsOf<C extends string>(rows: readonly SectionRow[], categories: readonly C[], limit: number): Map<C, SectionPage> {
   const rowsOf = new Map<string, SectionRow[]>(categories.map((category) => [category, []]));
   for (const row of rows) rowsOf.get(row.category)?.push(row);
   return new Map(categories.map((category) => [category, toSection(rowsOf.get(category) ?? [], limit)]));
 }
 
-function toSection(rows: SectionRow[], limit: number): SectionPage {
+const parseTime = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ) as (text: string) => Date;
+
+/** A section from its rows (page order, `limit + 1` at most): the records spliced as one JSON array text. */
+function toSection(rows: readonly SectionRow[], limit: number): SectionPage {
   const records = rows.filter((row) => row.id !== null);
   const page = records.slice(0, limit);
   const last = page.at(-1);
   return {
-    records: page.map((row) => row.data as NormalizedRecord),
-    next: records.length > limit && last ? { s: (last.sortAt as Date).toISOString(), i: last.id as string } : null,
-    lastSequence: rows[0]?.lastSequence ?? 0,
+    records: `[${page.map((row) => row.data).join(",")}]`,
+    next: records.length > limit && last ? { s: parseTime(last.sortAt as string).toISOString(), i: last.id as string } : null,
+    lastSequence: Number(rows[0]?.lastSequence ?? 0),
   };
 }
 
@@ -49,7 +49,8 @@ export async function lastSequence(subjectId: string, category: Category): Promi
   return (await readCategoryPage(subjectId, category, 0, null)).lastSequence;
 }
 
-function positionTime(position: PagePosition): Date {
+/** The time of a decoded page position: 400 `invalid_cursor` when it holds none. */
+export function positionTime(position: PagePosition): Date {
   const time = new Date(position.s);
   // A signed cursor always carries a valid time; this guards against a signing-key leak, not a client typo.
   if (Number.isNaN(time.getTime()) || typeof position.i !== "string") throw new ApiError("invalid_cursor", "The cursor is not valid.");

@@ -8,30 +8,54 @@ import type pg from "pg";
  *
  * Prisma stores DateTime as timestamp(3) without time zone, in UTC: timestamps are selected `AT TIME ZONE 'UTC'`
  * (a timestamptz, which pg parses as the right instant) and compared with ISO strings cast to timestamp(3).
+ *
+ * A record's data reaches the answer as the text PostgreSQL sent (RAW_COLUMNS): it is the JSON the API serves.
  */
 
-/** One row per record of each category asked, in `categories` order then page order; a category without records is one row with a null id. */
-export type SectionRow = { category: string; lastSequence: number; id: string | null; data: unknown; sortAt: Date | null };
+/**
+ * One row per record of each category asked, in `categories` order then page order; a category without records is
+ * one row with a null id. Every column is the text PostgreSQL sent (RAW_COLUMNS): `data` is the record's stored
+ * JSON, spliced into the answer as it is, and the few other values a page uses are parsed where it uses them.
+ */
+export type SectionRow = { category: string; position: string; lastSequence: string; id: string | null; data: string | null; sortAt: string | null };
 
-const SECTION_SELECT = `
-  SELECT c.category, COALESCE(n."lastSequence", 0) AS "lastSequence", r.id, r.data, r."sortAt" AT TIME ZONE 'UTC' AS "sortAt"
-  FROM unnest($2::text[]) WITH ORDINALITY AS c(category, position)
+/**
+ * A query's columns as the text PostgreSQL sent, none parsed: pg would parse each record's JSON into objects that the
+ * answer then serializes again, which was most of what a records page cost.
+ */
+export const RAW_COLUMNS: pg.CustomTypesConfig = { getTypeParser: () => (text: string) => text };
+
+// `categories` is the SQL of the array of categories to read ($2 itself, or what of $2 a read's consent covers);
+// `$1` is the subject, `$3` the number of records per category, and a later page's position (`sortAt`, `id`) is
+// `$4`, `$5`. The caller orders by (position, "sortAt" DESC, id DESC).
+export function sectionsSelect(categories: string, after: boolean): string {
+  return `
+  SELECT c.category, c.position, COALESCE(n."lastSequence", 0) AS "lastSequence", r.id, r.data, r."sortAt" AT TIME ZONE 'UTC' AS "sortAt"
+  FROM unnest(${categories}) WITH ORDINALITY AS c(category, position)
   LEFT JOIN "ChangeCounter" n ON n."subjectId" = $1 AND n.category = c.category
   LEFT JOIN LATERAL (
     SELECT id, data, "sortAt" FROM "Record"
-    WHERE "subjectId" = $1 AND category = c.category AND "deletedAt" IS NULL`;
-const SECTION_ORDER = `
+    WHERE "subjectId" = $1 AND category = c.category AND "deletedAt" IS NULL${after ? ` AND ("sortAt", id) < ($4::timestamp(3), $5::text)` : ""}
     ORDER BY "sortAt" DESC, id DESC
     LIMIT $3
-  ) r ON true
+  ) r ON true`;
+}
+
+/** The order of a sections statement's rows: by category as asked, then page order. */
+const SECTIONS_ORDER = `
   ORDER BY c.position, r."sortAt" DESC, r.id DESC`;
+
+/** The values of a sections statement: the subject, the categories, the page size, and a later page's position. */
+export function sectionsValues(subjectId: string, categories: readonly string[], limit: number, after: { at: string; id: string } | null): unknown[] {
+  return after ? [subjectId, [...categories], limit, after.at, after.id] : [subjectId, [...categories], limit];
+}
 
 /**
  * The first `limit` live records of each category, newest clinical time first, then id (keyset on the index that
  * matches this order), with each category's last change sequence, all at one snapshot.
  */
 export function sectionPages(subjectId: string, categories: readonly string[], limit: number): pg.QueryConfig {
-  return { name: "chartkey-record-sections", text: SECTION_SELECT + SECTION_ORDER, values: [subjectId, [...categories], limit] };
+  return { name: "chartkey-record-sections", text: `${sectionsSelect("$2::text[]", false)}${SECTIONS_ORDER}`, values: sectionsValues(subjectId, categories, limit, null), types: RAW_COLUMNS };
 }
 
 /**
@@ -40,11 +64,7 @@ export function sectionPages(subjectId: string, categories: readonly string[], l
  * filter, read past row by row): page N costs what page 1 costs.
  */
 export function sectionPageAfter(subjectId: string, category: string, limit: number, after: { at: string; id: string }): pg.QueryConfig {
-  return {
-    name: "chartkey-record-section-after",
-    text: `${SECTION_SELECT} AND ("sortAt", id) < ($4::timestamp(3), $5::text)${SECTION_ORDER}`,
-    values: [subjectId, [category], limit, after.at, after.id],
-  };
+  return { name: "chartkey-record-section-after", text: `${sectionsSelect("$2::text[]", true)}${SECTIONS_ORDER}`, values: sectionsValues(subjectId, [category], limit, after), types: RAW_COLUMNS };
 }
 
 export type ChangeRow = { sequence: number; changeType: "upsert" | "delete"; recordId: string; data: unknown };

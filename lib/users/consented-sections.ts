@@ -1,0 +1,62 @@
+import pg from "pg";
+import type { KeyAuth } from "@/lib/auth";
+import { activeReceiptSelect, readAuthorization, readScope, receiptParams, receiptValues, type ReadAuthorization } from "@/lib/consent";
+import { pgPool } from "@/lib/db";
+import { RAW_COLUMNS, sectionsOf, sectionsSelect, sectionsValues, type Category, type PagePosition, type ReadScope, type SectionPage, type SectionRow } from "@/lib/records";
+
+/** A row of the statement: the receipt's columns, then a sections row (all null when no category is covered). */
+type ConsentedRow = SectionRow & { receiptId: string; receiptCategories: string; expiresAt: string; grantedAt: string };
+
+const TEXT_ARRAY_OID = 1009;
+const parseTextArray = (pg.types.getTypeParser as (oid: number) => (text: string) => string[])(TEXT_ARRAY_OID);
+const parseTime = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ) as (text: string) => Date;
+
+/**
+ * A read of a subject's records and the consent that allows it, in one statement (one round trip, one snapshot):
+ * the active receipt exactly as authorizeSubjectRead finds it and, only under it, the first `limit` records of the
+ * categories asked that both the receipt and the application's allowlist cover. No receipt: no row, and 404
+ * `not_found`; a category neither covers is not read (the caller answers 403 for one it asked by name).
+ */
+export async function readConsentedSections(
+  key: KeyAuth,
+  subjectId: string,
+  categories: readonly Category[],
+  limit: number,
+  after: { position: PagePosition; at: Date } | null = null,
+  now = new Date(),
+): Promise<{ authorization: ReadAuthorization; sections: Map<Category, SectionPage> }> {
+  const scope = readScope(key, subjectId);
+  const { rows } = await pgPool().query<ConsentedRow>(consentedSections(scope, key.application.categoryAllowlist, categories, limit, after, now));
+  const first = rows[0];
+  const authorization = readAuthorization(
+    key,
+    scope,
+    first && { id: first.receiptId, categories: parseTextArray(first.receiptCategories), expiresAt: parseTime(first.expiresAt), grantedAt: parseTime(first.grantedAt) },
+  );
+  return { authorization, sections: sectionsOf(rows, authorization.categories.filter((category) => categories.includes(category)), limit) };
+}
+
+/** The statement of readConsentedSections (the bench explains it), fetching `limit + 1` records per category. */
+export function consentedSections(
+  scope: ReadScope,
+  allowlist: readonly string[],
+  categories: readonly Category[],
+  limit: number,
+  after: { position: PagePosition; at: Date } | null,
+  now: Date,
+): pg.QueryConfig {
+  const values = sectionsValues(scope.subjectId, categories, limit + 1, after && { at: after.at.toISOString(), id: after.position.i });
+  const receipt = receiptParams(values.length + 1);
+  const allowed = `$${values.length + 5}`;
+  const covered = `ARRAY(SELECT x FROM unnest($2::text[]) WITH ORDINALITY AS u(x, o) WHERE x = ANY(rc.categories) AND x = ANY(${allowed}::text[]) ORDER BY o)`;
+  return {
+    name: after ? "chartkey-consented-section-after" : "chartkey-consented-sections",
+    text: `WITH rc AS (${activeReceiptSelect(receipt)})
+           SELECT rc.id AS "receiptId", rc.categories AS "receiptCategories",
+                  rc."expiresAt" AT TIME ZONE 'UTC' AS "expiresAt", rc."grantedAt" AT TIME ZONE 'UTC' AS "grantedAt", s.*
+           FROM rc LEFT JOIN LATERAL (${sectionsSelect(covered, after !== null)}) s ON true
+           ORDER BY s.position, s."sortAt" DESC, s.id DESC`,
+    values: [...values, ...receiptValues(scope, now), [...allowlist]],
+    types: RAW_COLUMNS,
+  };
+}
