@@ -1,20 +1,68 @@
-import { expect, test } from "@playwright/test";
-import { expectAccessible, keepScreenshot } from "./dashboard-helpers";
+import { expect, test, type Page } from "@playwright/test";
+import { devSandboxKey } from "@/test/e2e-platform";
+import { expectAccessible, expectNoHorizontalOverflow, keepScreenshot } from "./dashboard-helpers";
 
-test("the API reference shows a platform operation and a demo operation", async ({ page }) => {
+/** The reference once Scalar has loaded the keyed API's document. */
+async function openReference(page: Page) {
   await page.goto("/docs");
   await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
+  await expect(page.getByText("Create a Connect session").first()).toBeAttached({ timeout: 20_000 });
+}
 
-  const platform = page.locator("section#platform");
-  await expect(platform.getByRole("heading", { name: "Chartkey API" })).toBeVisible();
-  await expect(platform.locator("article#platform-getApp")).toContainText("Resolve the application and environment of the calling key");
-  await expect(platform.locator("article#platform-getApp")).toContainText("missing_api_key");
+test("the reference finds an operation by search, shows its samples in four languages and the error codes", async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openReference(page);
 
-  const demo = page.locator("section#demo");
-  await expect(demo.getByRole("heading", { name: "Chartkey demo API" })).toBeVisible();
-  const records = demo.locator("article#demo-getDemoHealthRecord");
-  await expect(records).toContainText("/users/{subject}/records");
-  await expect(records).toContainText("consent_scope_exceeded");
+  // The error table, generated from the declarations, in the document's introduction.
+  await expect(page.getByRole("cell", { name: "invalid_cursor", exact: true }).first()).toBeAttached();
+
+  // Search from the keyboard, as a reader used to Stripe's docs would.
+  await page.keyboard.press("Control+k");
+  const search = page.getByRole("dialog").getByRole("combobox").or(page.getByRole("dialog").getByRole("searchbox")).first();
+  await search.fill("changes after a cursor");
+  await page.getByRole("dialog").getByRole("option").filter({ hasText: /change/i }).first().click();
+  await expect(page).toHaveURL(/listRecordChanges|changes/i);
+
+  // Request samples: curl, the SDK (TypeScript), Python and Go.
+  const clients = await page.getByRole("tab").allTextContents();
+  const joined = clients.join(" | ");
+  for (const language of [/curl|shell/i, /@chartkey\/sdk|typescript/i, /python/i, /go/i]) expect(joined).toMatch(language);
+});
+
+test("try it: a pasted sandbox key calls the API from the page and is not stored", async ({ page }) => {
+  test.setTimeout(90_000);
+  const key = devSandboxKey();
+  await openReference(page);
+  await page.goto("/docs#tag/platform/GET/app");
+  await page.getByRole("button", { name: /Test Request/i }).first().click();
+  const client = page.getByRole("dialog").last();
+  await client.getByPlaceholder(/token/i).first().fill(key);
+  const answered = page.waitForResponse((response) => response.url().endsWith("/api/v1/app"));
+  await client.getByRole("button", { name: /^Send/i }).first().click();
+  expect((await answered).status()).toBe(200);
+  await expect(client.getByText('"object": "application"').or(client.getByText('"application"')).first()).toBeVisible();
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+  expect(stored).not.toContain(key);
+});
+
+for (const width of [390, 1280]) {
+  test(`the reference is accessible and fits ${width}px, with a dark mode`, async ({ page }, testInfo) => {
+    test.setTimeout(60_000);
+    await page.setViewportSize({ width, height: 900 });
+    await openReference(page);
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page, `/docs at ${width}px`);
+    await keepScreenshot(page, testInfo, `docs-reference-${width}`);
+  });
+}
+
+test("the reference switches to dark mode", async ({ page }) => {
+  await openReference(page);
+  const toggle = page.getByRole("button", { name: /dark mode|light mode/i }).first();
+  await toggle.click();
+  await expect(page.locator("body")).toHaveClass(/dark-mode/);
+  await expectAccessible(page, "/docs in dark mode");
 });
 
 test("the home page links to the API reference", async ({ page }) => {
@@ -26,11 +74,37 @@ test("the home page links to the API reference", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
 });
 
+const GUIDES = [
+  ["quickstart", "Quickstart", "npm run dev:key"],
+  ["connect", "Connect", "createConnectSession"],
+  ["records", "Records and the change feed", "syncCategory"],
+  ["webhooks", "Webhooks", "verifyWebhook"],
+  ["sandbox", "Sandbox scenarios", "records.advance"],
+  ["tefca", "TEFCA", "/tefca/sessions"],
+  ["agents-and-mcp", "Agents and MCP", "/api/v1/agent-credentials"],
+  ["going-live", "Going live", "production_not_enabled"],
+] as const;
+
+test("every guide is reachable from the reference, accessible and fits a phone", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await openReference(page);
+  await page.getByRole("navigation", { name: "Guides" }).getByRole("link", { name: "Quickstart" }).click();
+  await expect(page).toHaveURL(/\/docs\/guides\/quickstart$/);
+  for (const [slug, title, mentions] of GUIDES) {
+    await page.goto(`/docs/guides/${slug}`);
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    await expect(page.getByRole("main")).toContainText(mentions);
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page, `/docs/guides/${slug} at 390px`);
+  }
+});
+
 for (const width of [390, 1280]) {
-  test(`the docs explain agent credentials and the two MCP servers, with copyable configurations and the tools (${width}px)`, async ({ page }, testInfo) => {
+  test(`the agents guide explains agent credentials and the two MCP servers, with copyable configurations and the tools (${width}px)`, async ({ page }, testInfo) => {
     test.setTimeout(60_000);
     await page.setViewportSize({ width, height: 900 });
-    await page.goto("/docs");
+    await page.goto("/docs/guides/agents-and-mcp");
     const agents = page.locator("section#agent-credentials");
     await expect(agents.getByRole("heading", { name: "Agent credentials" })).toBeVisible();
     await expect(agents).toContainText("/api/v1/agent-credentials");
@@ -46,14 +120,8 @@ for (const width of [390, 1280]) {
     await expect(platformTools.getByRole("row")).toHaveCount(15);
     await expect(platformTools.getByRole("row").filter({ hasText: "get_health_record" })).toContainText("GET /users/{subject}/records");
     await expect(mcp.getByRole("table", { name: "Tools of the demo MCP server" }).getByRole("row").filter({ hasText: "search_fhir" })).toContainText("GET /fhir/{resourceType}");
-    // The generated API reference below is long; these two sections are what this test adds.
-    await expectAccessible(page, `docs at ${width}px`, ["section#agent-credentials", "section#mcp", "nav[aria-label=Documents]"]);
-    // These sections fit the width (their wide tables scroll inside their own regions); the generated reference
-    // below them is checked elsewhere.
-    for (const section of [agents, mcp]) {
-      const fits = await section.evaluate((element) => element.scrollWidth <= element.clientWidth && element.getBoundingClientRect().right <= window.innerWidth);
-      expect(fits).toBe(true);
-    }
+    await expectAccessible(page, `agents guide at ${width}px`);
+    await expectNoHorizontalOverflow(page);
     await keepScreenshot(page, testInfo, `docs-agents-mcp-${width}`);
   });
 }

@@ -160,7 +160,7 @@ test("an Upgrade request is answered like any other instead of being left open",
 });
 
 test.describe("page security headers", () => {
-  for (const path of ["/", "/docs"]) {
+  for (const path of ["/", "/docs", "/docs/guides/quickstart"]) {
     test(`${path} carries a nonce CSP, referrer policy and frame denial, and its scripts carry the nonce`, async ({ request }) => {
       const response = await request.get(path);
       const headers = response.headers();
@@ -198,7 +198,7 @@ test.describe("page security headers", () => {
 });
 
 test.describe("pages run under the enforced CSP in Chromium", () => {
-  for (const path of ["/", "/docs"]) {
+  for (const path of ["/", "/docs", "/docs/guides/quickstart"]) {
     test(`${path} loads and hydrates with no CSP violation`, async ({ page }) => {
       const violations: string[] = [];
       page.on("console", (message) => {
