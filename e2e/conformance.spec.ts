@@ -169,7 +169,7 @@ test("the dashboard's Conformance page: start a run, see its key once, watch it 
 });
 
 test("the docs introduce conformance runs, point to the reference integration and open the operation in the reference", async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   await page.goto("/docs/guides/going-live");
   const guide = page.getByRole("region", { name: "Before go-live: conformance runs" });
   await expect(guide).toContainText("examples/conformance-reference/");

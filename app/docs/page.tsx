@@ -5,6 +5,8 @@ import { GUIDES } from "@/components/docs/guides";
 
 export const metadata: Metadata = { title: "API reference" };
 
+// The links to the guides are plain <a>, not next/link: Scalar rewrites the URL's fragment as it loads, which cancels
+// a client-side navigation started meanwhile (a reader clicking a guide while the reference loads would stay here).
 export default function DocsPage() {
   return (
     <>
@@ -16,16 +18,16 @@ export default function DocsPage() {
         <p className="mt-1 max-w-3xl text-sm text-slate-700">
           Search every operation (<kbd>Ctrl</kbd>/<kbd>⌘</kbd> <kbd>K</kbd>), read its errors and samples in curl, TypeScript, Python and Go, and try it
           against this deployment with a sandbox key (kept in this tab only). New here? Start with the{" "}
-          <Link className="text-teal-800 underline" href="/docs/guides/quickstart">
+          <a className="text-teal-800 underline" href="/docs/guides/quickstart">
             quickstart
-          </Link>
+          </a>
           .
         </p>
         <nav aria-label="Guides" className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm">
           {GUIDES.map((guide) => (
-            <Link key={guide.slug} className="text-teal-800 underline" href={`/docs/guides/${guide.slug}`}>
+            <a key={guide.slug} className="text-teal-800 underline" href={`/docs/guides/${guide.slug}`}>
               {guide.title}
-            </Link>
+            </a>
           ))}
         </nav>
       </header>
