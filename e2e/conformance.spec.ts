@@ -168,11 +168,16 @@ test("the dashboard's Conformance page: start a run, see its key once, watch it 
   await expectAccessible(page, "report of a cancelled run");
 });
 
-test("/docs introduces conformance runs and points to the reference integration", async ({ page }) => {
-  await page.goto("/docs");
+test("the docs introduce conformance runs, point to the reference integration and open the operation in the reference", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto("/docs/guides/going-live");
   const guide = page.getByRole("region", { name: "Before go-live: conformance runs" });
   await expect(guide).toContainText("examples/conformance-reference/");
+  await expect(guide).toContainText("Retry-After");
   await guide.getByRole("link", { name: "conformance run" }).click();
-  await expect(page).toHaveURL(/#platform-startConformanceRun$/);
-  await expect(page.locator("article#platform-startConformanceRun")).toContainText("run_in_progress");
+  await expect(page).toHaveURL(/\/docs#platform\/tag\/conformance\/POST\/conformance\/runs$/);
+  // Scalar opens the operation, with the errors it declares.
+  const operation = page.locator('section[id="platform/tag/conformance/POST/conformance/runs"]');
+  await expect(operation.getByRole("heading", { name: "Start a conformance run" })).toBeVisible({ timeout: 45_000 });
+  await expect(operation).toContainText("run_in_progress");
 });

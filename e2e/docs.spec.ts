@@ -1,20 +1,118 @@
-import { expect, test } from "@playwright/test";
-import { expectAccessible, keepScreenshot } from "./dashboard-helpers";
+import { test as base, expect, type Page } from "@playwright/test";
+import { devSandboxKey } from "@/test/e2e-platform";
+import { expectAccessible, expectNoHorizontalOverflow, keepScreenshot } from "./dashboard-helpers";
 
-test("the API reference shows a platform operation and a demo operation", async ({ page }) => {
+// Every test here also proves the docs run under the enforced page CSP and fetch only from this deployment: Scalar
+// is bundled, not loaded from a CDN, and sends no fonts, telemetry or proxied requests anywhere else.
+const test = base.extend<{ sameOriginUnderCsp: void }>({
+  sameOriginUnderCsp: [
+    async ({ page, baseURL }, use) => {
+      const origin = new URL(baseURL!).origin;
+      const elsewhere: string[] = [];
+      const violations: string[] = [];
+      page.on("request", (request) => {
+        const url = new URL(request.url());
+        if (url.protocol !== "data:" && url.protocol !== "blob:" && url.origin !== origin) elsewhere.push(request.url());
+      });
+      page.on("console", (message) => {
+        if (message.type() === "error" && /Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+      });
+      await page.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (event) => console.error(`Refused to load: ${event.violatedDirective} ${event.blockedURI}`));
+      });
+      await use();
+      expect({ elsewhere, violations }).toEqual({ elsewhere: [], violations: [] });
+    },
+    { auto: true },
+  ],
+});
+
+/** The reference once Scalar has loaded the keyed API's document. */
+async function openReference(page: Page) {
   await page.goto("/docs");
   await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
+  // Scalar is a large bundle: on a loaded 2-core machine it renders some seconds after the page.
+  await expect(page.getByRole("heading", { level: 1, name: "Chartkey API" })).toBeVisible({ timeout: 45_000 });
+}
 
-  const platform = page.locator("section#platform");
-  await expect(platform.getByRole("heading", { name: "Chartkey API" })).toBeVisible();
-  await expect(platform.locator("article#platform-getApp")).toContainText("Resolve the application and environment of the calling key");
-  await expect(platform.locator("article#platform-getApp")).toContainText("missing_api_key");
+test("the reference finds an operation by search, shows its samples in four languages, the error codes and both documents", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openReference(page);
 
-  const demo = page.locator("section#demo");
-  await expect(demo.getByRole("heading", { name: "Chartkey demo API" })).toBeVisible();
-  const records = demo.locator("article#demo-getDemoHealthRecord");
-  await expect(records).toContainText("/users/{subject}/records");
-  await expect(records).toContainText("consent_scope_exceeded");
+  // The error table, generated from the declarations, in the document's introduction.
+  await expect(page.getByRole("cell", { name: "invalid_cursor", exact: true }).first()).toBeAttached();
+
+  // Search from the keyboard, as a reader used to Stripe's docs would.
+  await page.keyboard.press("Control+k");
+  await page.getByRole("combobox", { name: "Enter search query" }).fill("changes after a cursor");
+  await page.getByRole("listbox", { name: "Reference Search Results" }).getByRole("option").filter({ hasText: "A category's changes after a cursor" }).first().click();
+  await expect(page).toHaveURL(/#platform\/tag\/records\/GET\/users\/.*\/changes$/);
+  const operation = page.locator('section[id="platform/tag/records/GET/users/{subject}/records/{category}/changes"]');
+
+  // Request samples: the SDK (TypeScript), curl, Python (Requests) and Go (net/http's NewRequest) among them.
+  await operation.getByRole("button", { name: /^Change code sample language/ }).first().click();
+  const clients = page.getByRole("listbox").last();
+  for (const client of ["@chartkey/sdk", "Curl", "Requests", "NewRequest"]) await expect(clients.getByRole("option", { name: client, exact: true })).toBeVisible();
+  await clients.getByRole("option", { name: "@chartkey/sdk", exact: true }).click();
+  await expect(operation.locator("pre").first()).toContainText('import { Chartkey } from "@chartkey/sdk";');
+  await expect(operation.locator("pre").first()).toContainText("chartkey.syncCategory(");
+
+  // The keyless demo API's document, with its own error table.
+  await page.getByRole("button", { name: "Chartkey API (/api/v1)" }).click();
+  await page.getByRole("option", { name: "Demo API (/demo/v1, keyless)" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Chartkey demo API" })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("cell", { name: "consent_scope_exceeded", exact: true }).first()).toBeAttached();
+});
+
+test("try it: a pasted sandbox key calls the API from the page and is not stored", async ({ page }) => {
+  test.setTimeout(90_000);
+  const key = devSandboxKey();
+  await page.goto("/docs#platform/tag/platform/GET/app");
+  await expect(page.getByRole("heading", { level: 1, name: "Chartkey API" })).toBeVisible({ timeout: 45_000 });
+  await page.getByRole("button", { name: "Test Request (get /app)" }).click();
+  const client = page.getByRole("dialog").last();
+  // The bearer field is a masked <input>, or Scalar's contenteditable code input once unmasked.
+  await client.getByPlaceholder("Token", { exact: true }).or(client.locator('[data-placeholder="Token"]')).first().fill(key);
+  const answered = page.waitForResponse((response) => response.url().endsWith("/api/v1/app"));
+  await client.getByRole("button", { name: /^Send/i }).first().click();
+  const response = await answered;
+  expect(response.status()).toBe(200);
+  const { id } = (await response.json()) as { id: string };
+  await expect(client.getByText(id).first()).toBeVisible();
+  // Nothing the page can keep holds the key: web storage, cookies, IndexedDB.
+  const stored = await page.evaluate(async () => {
+    const kept = [JSON.stringify({ ...localStorage }), JSON.stringify({ ...sessionStorage }), document.cookie];
+    for (const { name } of await indexedDB.databases()) {
+      const database = await new Promise<IDBDatabase>((resolve, reject) => Object.assign(indexedDB.open(name!), { onsuccess: (event: Event) => resolve((event.target as IDBOpenDBRequest).result), onerror: reject }));
+      for (const store of database.objectStoreNames) {
+        kept.push(JSON.stringify(await new Promise((resolve) => Object.assign(database.transaction(store).objectStore(store).getAll(), { onsuccess: (event: Event) => resolve((event.target as IDBRequest).result) }))));
+      }
+    }
+    return kept.join("\n");
+  });
+  expect(stored).not.toContain(key);
+});
+
+// No full-page screenshots here: Scalar's page is many screens tall, and capturing it outlasts the checks.
+test("the reference is accessible and fits 390px", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await openReference(page);
+  await expectNoHorizontalOverflow(page);
+  await expectAccessible(page, "/docs at 390px");
+});
+
+test("the reference is accessible and fits 1280px, in light and dark mode", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openReference(page);
+  await expectNoHorizontalOverflow(page);
+  await expectAccessible(page, "/docs at 1280px");
+  await page.getByRole("button", { name: "Set dark mode" }).click();
+  await expect(page.getByRole("button", { name: "Set light mode" })).toBeVisible();
+  await expect(page.locator("body")).toHaveClass(/dark-mode/);
+  await expectAccessible(page, "/docs in dark mode");
 });
 
 test("the home page links to the API reference", async ({ page }) => {
@@ -22,15 +120,50 @@ test("the home page links to the API reference", async ({ page }) => {
   await expect(page.getByRole("link", { name: /Keyless demo API/ })).toHaveAttribute("href", "/demo/v1");
   await expect(page.getByRole("link", { name: /Dashboard/ })).toHaveAttribute("href", "/dashboard");
   await page.getByRole("link", { name: /API reference/ }).click();
-  await expect(page).toHaveURL(/\/docs$/);
+  // Scalar puts the document it shows in the fragment.
+  await expect(page).toHaveURL(/\/docs(#platform)?$/);
   await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
 });
 
+const GUIDES = [
+  ["quickstart", "Quickstart", "npm run dev:key"],
+  ["connect", "Connect", "createConnectSession"],
+  ["records", "Records and the change feed", "syncCategory"],
+  ["webhooks", "Webhooks", "verifyWebhook"],
+  ["sandbox", "Sandbox scenarios", "records.advance"],
+  ["tefca", "TEFCA", "/tefca/sessions"],
+  ["agents-and-mcp", "Agents and MCP", "/api/v1/agent-credentials"],
+  ["going-live", "Going live", "production_not_enabled"],
+] as const;
+
+test("the reference's header links every guide", async ({ page }) => {
+  await page.goto("/docs");
+  const guides = page.getByRole("navigation", { name: "Guides" });
+  await expect(guides.getByRole("link")).toHaveText(GUIDES.map(([, title]) => title));
+  // They work before the reference below them has loaded.
+  await guides.getByRole("link", { name: "Quickstart" }).click();
+  await expect(page).toHaveURL(/\/docs\/guides\/quickstart$/, { timeout: 15_000 });
+  await expect(page.getByRole("heading", { level: 1, name: "Quickstart" })).toBeVisible();
+});
+
+// The agents guide is checked at both widths by its own tests below.
+for (const [slug, title, mentions] of GUIDES.filter(([slug]) => slug !== "agents-and-mcp")) {
+  test(`the ${slug} guide is accessible and fits a phone`, async ({ page }) => {
+    test.setTimeout(60_000);
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.goto(`/docs/guides/${slug}`);
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    await expect(page.getByRole("main")).toContainText(mentions);
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page, `/docs/guides/${slug} at 390px`);
+  });
+}
+
 for (const width of [390, 1280]) {
-  test(`the docs explain agent credentials and the two MCP servers, with copyable configurations and the tools (${width}px)`, async ({ page }, testInfo) => {
+  test(`the agents guide explains agent credentials and the two MCP servers, with copyable configurations and the tools (${width}px)`, async ({ page }, testInfo) => {
     test.setTimeout(60_000);
     await page.setViewportSize({ width, height: 900 });
-    await page.goto("/docs");
+    await page.goto("/docs/guides/agents-and-mcp");
     const agents = page.locator("section#agent-credentials");
     await expect(agents.getByRole("heading", { name: "Agent credentials" })).toBeVisible();
     await expect(agents).toContainText("/api/v1/agent-credentials");
@@ -46,14 +179,8 @@ for (const width of [390, 1280]) {
     await expect(platformTools.getByRole("row")).toHaveCount(15);
     await expect(platformTools.getByRole("row").filter({ hasText: "get_health_record" })).toContainText("GET /users/{subject}/records");
     await expect(mcp.getByRole("table", { name: "Tools of the demo MCP server" }).getByRole("row").filter({ hasText: "search_fhir" })).toContainText("GET /fhir/{resourceType}");
-    // The generated API reference below is long; these two sections are what this test adds.
-    await expectAccessible(page, `docs at ${width}px`, ["section#agent-credentials", "section#mcp", "nav[aria-label=Documents]"]);
-    // These sections fit the width (their wide tables scroll inside their own regions); the generated reference
-    // below them is checked elsewhere.
-    for (const section of [agents, mcp]) {
-      const fits = await section.evaluate((element) => element.scrollWidth <= element.clientWidth && element.getBoundingClientRect().right <= window.innerWidth);
-      expect(fits).toBe(true);
-    }
+    await expectAccessible(page, `agents guide at ${width}px`);
+    await expectNoHorizontalOverflow(page);
     await keepScreenshot(page, testInfo, `docs-agents-mcp-${width}`);
   });
 }

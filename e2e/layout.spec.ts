@@ -2,7 +2,8 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { createApplication, createSandboxKey, expectAccessible, expectNoHorizontalOverflow, signUp } from "./dashboard-helpers";
 
 // Issue 26, item 9: at 390 and 1280 px nothing a developer needs is pushed off-screen or clipped: the keys' Revoke
-// and Revoked, every application tab, Usage's request ids and a request's detail, and /docs on a phone.
+// and Revoked, every application tab, Usage's request ids and a request's detail. e2e/docs.spec.ts holds /docs to the
+// same (the reference once Scalar has rendered, at both widths; every guide on a phone).
 
 /** The element is wholly inside the window, horizontally (not scrolled out of a table or off the page). */
 async function expectInView(page: Page, locator: Locator) {
@@ -17,7 +18,7 @@ for (const viewport of [
   { name: "phone", width: 390, height: 844 },
   { name: "desktop", width: 1280, height: 900 },
 ]) {
-  test(`on a ${viewport.name}: keys, tabs, usage and docs keep what matters on screen`, async ({ page, request }) => {
+  test(`on a ${viewport.name}: keys, tabs and usage keep what matters on screen`, async ({ page, request }) => {
     test.setTimeout(90_000);
     await page.setViewportSize(viewport);
     await signUp(page);
@@ -63,8 +64,5 @@ for (const viewport of [
     await expect(page.getByRole("definition").filter({ hasText: requestId })).toBeVisible();
     await expectNoHorizontalOverflow(page);
     await expectAccessible(page, "request detail");
-
-    await page.goto("/docs");
-    await expectNoHorizontalOverflow(page);
   });
 }

@@ -2,7 +2,21 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 // What a production build is made from; a newer file in any of these means the build is stale.
-const BUILD_INPUTS = ["app", "components", "lib", "public", "fixtures", "proxy.ts", "package.json", "package-lock.json", "next.config.ts", "postcss.config.mjs", "tsconfig.json"];
+const BUILD_INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "fixtures",
+  "proxy.ts",
+  "mdx-components.tsx",
+  "instrumentation-client.ts",
+  "package.json",
+  "package-lock.json",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+];
 const IGNORED = new Set(["node_modules", ".next", ".data", "generated"]);
 
 function newestMtime(entry: string): number {

@@ -5,3 +5,4 @@ export { getDemoOpenApi, getPlatformOpenApi } from "./operations";
 export { PLATFORM_OPERATIONS, platformOpenApiDocument } from "./platform-document";
 export type { JsonSchema } from "./schema-components";
 export { toolCatalog, type ToolSummary } from "./mcp-tools";
+export { errorCodesMarkdown, referenceDocument, type CodeSample, type ReferenceDocumentKey } from "./reference-document";

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { demoOpenApiDocument } from "./demo-document";
 import type { OpenApiDocument } from "./document-types";
 import { platformOpenApiDocument } from "./platform-document";
+import { referenceDocument } from "./reference-document";
 
 async function problems(document: OpenApiDocument) {
   const config = await createConfig({ extends: ["recommended"] });
@@ -10,12 +11,17 @@ async function problems(document: OpenApiDocument) {
   return found.map((problem) => `${problem.severity} ${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`);
 }
 
-describe("both OpenAPI documents pass Redocly's recommended rules", () => {
+describe("both OpenAPI documents, as served and as /docs renders them, pass Redocly's recommended rules", () => {
   it("the platform document: no errors, no warnings", async () => {
     expect(await problems(platformOpenApiDocument())).toEqual([]);
   });
 
   it("the demo document: no errors, no warnings", async () => {
     expect(await problems(demoOpenApiDocument())).toEqual([]);
+  });
+
+  it("the documents /docs renders (with the error table and SDK samples): no errors, no warnings", async () => {
+    expect(await problems(referenceDocument("platform"))).toEqual([]);
+    expect(await problems(referenceDocument("demo"))).toEqual([]);
   });
 });

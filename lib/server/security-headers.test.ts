@@ -18,13 +18,13 @@ describe("contentSecurityPolicy", () => {
     expect(policy.has("upgrade-insecure-requests")).toBe(false);
   });
 
-  it("allows inline styles (never inline scripts) on the dashboard's pages only", () => {
-    for (const path of ["/dashboard", "/dashboard/app_1/keys", "/sign-in", "/sign-up", "/invitations/abc"]) {
+  it("allows inline styles (never inline scripts) on the dashboard's pages and the API reference only", () => {
+    for (const path of ["/dashboard", "/dashboard/app_1/keys", "/sign-in", "/sign-up", "/invitations/abc", "/docs", "/docs/"]) {
       const policy = directives(contentSecurityPolicy("abc123==", false, path));
       expect(policy.get("style-src"), path).toBe("'self' 'unsafe-inline'");
       expect(policy.get("script-src"), path).toBe("'self' 'nonce-abc123==' 'strict-dynamic'");
     }
-    for (const path of ["/", "/connect/tok/start", "/consent/tok", "/docs", "/dashboards", "/sign-in-elsewhere"]) {
+    for (const path of ["/", "/connect/tok/start", "/consent/tok", "/docs/guides/quickstart", "/docsx", "/dashboards", "/sign-in-elsewhere"]) {
       expect(directives(contentSecurityPolicy("abc123==", false, path)).get("style-src"), path).toBe("'self' 'nonce-abc123=='");
     }
   });

@@ -14,15 +14,16 @@ export function newNonce(): string {
 }
 
 /**
- * The developer dashboard's pages (and their sign-in), whose UI primitives (dialogs, toasts, charts) add inline
- * styles at run time without a nonce.
+ * Pages whose client code adds inline styles at run time without a nonce: the developer dashboard's pages (and their
+ * sign-in), whose UI primitives (dialogs, toasts, charts) do, and the API reference at /docs itself (not its guides),
+ * where Scalar injects its theme and its code editor's styles as <style> elements it cannot give a nonce.
  */
-const DASHBOARD_PAGES = /^\/(dashboard|sign-in|sign-up|invitations)(\/|$)/;
+const INLINE_STYLE_PAGES = /^\/((dashboard|sign-in|sign-up|invitations)(\/|$)|docs\/?$)/;
 
 /**
  * The pages' policy. Scripts run only when they carry this response's nonce or were loaded by one that does
  * ('strict-dynamic': Next's runtime loads its chunks); styles are Tailwind's stylesheet from 'self' plus any inline
- * style Next marks with the nonce. On dashboard pages inline styles are allowed instead (a nonce would make the
+ * style Next marks with the nonce. On those pages inline styles are allowed instead (a nonce would make the
  * browser ignore 'unsafe-inline'): style injection cannot run script, and scripts stay nonce-only everywhere.
  * Nothing may frame the pages, plugins are off, and forms post only here.
  */
@@ -30,7 +31,7 @@ export function contentSecurityPolicy(nonce: string, https: boolean, pathname = 
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
-    DASHBOARD_PAGES.test(pathname) ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
+    INLINE_STYLE_PAGES.test(pathname) ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
