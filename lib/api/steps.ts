@@ -196,8 +196,14 @@ const handler: Step = {
 
     const principal = state.principal;
     if (!state.idempotencyKey || principal?.kind !== "key") {
-      const result = await invoke();
-      // A credential's read is answered only if its authority held throughout (403 authority_changed otherwise).
+      // A credential's read is answered only if its authority held throughout (403 authority_changed otherwise),
+      // refusals included: a read that found the receipt revoked meanwhile answers why, not the refusal it met.
+      const result = await Promise.resolve()
+        .then(invoke)
+        .catch(async (error: unknown) => {
+          if (state.agent) await confirmAuthority(state.agent);
+          throw error;
+        });
       if (state.agent) await confirmAuthority(state.agent);
       state.response = toResponse(result, state);
       return;
