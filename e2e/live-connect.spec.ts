@@ -96,7 +96,8 @@ test("an operator adds a third-party SMART server, an approved application's liv
   expect(records.status()).toBe(200);
   const text = await records.text();
   expect(text).toContain("Type 2 diabetes mellitus");
-  expect(text).toContain('"resourceId":"pdex-Condition-2"');
+  const snapshot = JSON.parse(text) as { sections: { conditions: { records: { sources: { resourceId: string }[] }[] } } };
+  expect(snapshot.sections.conditions.records.flatMap((record) => record.sources.map((source) => source.resourceId))).toContain("pdex-Condition-2");
   // Only the shared categories are read (demographics is not shared: no Patient read).
   expect(smart.requests).toEqual(expect.arrayContaining([expect.stringMatching(/^GET \/fhir\/Condition\?patient=999&/)]));
   expect(smart.requests).not.toContain("GET /fhir/Patient/999");

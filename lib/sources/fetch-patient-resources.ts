@@ -201,6 +201,8 @@ function searchType(session: SourceSession, fhirBaseUrl: string, resourceType: s
 
 /** Ids per `_id` search: the URL stays short for any server, even with Epic's ~100-character ids. */
 const IDS_PER_CONTEXT_SEARCH = 20;
+/** The context types in the patient's compartment (searched with `patient` as well as `_id`). */
+const PATIENT_COMPARTMENT_CONTEXT = new Set(["Encounter", "Specimen"]);
 /** Context resources one import reads at most; a record whose context was not read keeps the reference's display. */
 export const MAX_CONTEXT_RESOURCES = 5_000;
 
@@ -224,6 +226,8 @@ async function readContext(session: SourceSession, fhirBaseUrl: string, resource
     const batches = Array.from({ length: Math.ceil(ids.length / IDS_PER_CONTEXT_SEARCH) }, (_, index) => ids.slice(index * IDS_PER_CONTEXT_SEARCH, (index + 1) * IDS_PER_CONTEXT_SEARCH));
     const searchBatch = (batch: string[]) => {
       const first = new URL(`${fhirBaseUrl}/${resourceType}`);
+      // Types in the patient's compartment name the patient too: servers that answer only compartment searches serve them.
+      if (PATIENT_COMPARTMENT_CONTEXT.has(resourceType)) first.searchParams.set("patient", session.patientId);
       first.searchParams.set("_id", batch.join(","));
       first.searchParams.set("_count", String(batch.length));
       return searchPages(session, fhirBaseUrl, first, resourceType);
