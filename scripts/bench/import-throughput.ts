@@ -19,7 +19,7 @@ const resourceCount = Number(process.argv[2] ?? "10000");
 process.env.CHARTKEY_SECRET ??= `bench-only-${randomBytes(24).toString("hex")}`;
 process.env.LOG_LEVEL ??= "warn";
 process.env.CHARTKEY_SANDBOX_LONG_HISTORY_RESOURCES = String(resourceCount);
-const { closeDb, copyRows, db, migrate, startEmbeddedPostgres } = await import("@/lib/db");
+const { closeDb, copyRows, db, ensureDatabase, migrate, startEmbeddedPostgres } = await import("@/lib/db");
 const { createApplication } = await import("@/lib/applications");
 const { authenticateKey, createApiKey } = await import("@/lib/auth");
 const { createSession } = await import("@/lib/connect");
@@ -32,10 +32,7 @@ const { runSimulation, simulateApplicationSession } = await import("@/lib/simula
 const { ensureSandboxProviders } = await import("@/lib/sources");
 
 const embedded = await startEmbeddedPostgres({ dataDir: path.join(tmpdir(), `ck-bench-imports-${process.pid}`), ephemeral: true });
-const admin = new pg.Client({ connectionString: embedded.serverUrl });
-await admin.connect();
-await admin.query("CREATE DATABASE chartkey_bench");
-await admin.end();
+await ensureDatabase(embedded.serverUrl, "chartkey_bench");
 const url = embedded.databaseUrl("chartkey_bench");
 process.env.DATABASE_URL = url;
 await migrate(url);

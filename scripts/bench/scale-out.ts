@@ -12,7 +12,6 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { loadAverage } from "./machine";
 import { postmasterPid, treeCpuSeconds } from "./process-cpu";
 import type { ScaleOutRun } from "./results";
@@ -28,7 +27,7 @@ process.env.CHARTKEY_SECRET ??= `bench-only-${randomBytes(24).toString("hex")}`;
 process.env.LOG_LEVEL ??= "warn";
 // The receivers listen on loopback, which only a deployment that opts in lets sandbox webhooks reach.
 process.env.CHARTKEY_ALLOW_PRIVATE_WEBHOOKS = "on";
-const { closeDb, db, migrate, startEmbeddedPostgres } = await import("@/lib/db");
+const { closeDb, db, ensureDatabase, migrate, startEmbeddedPostgres } = await import("@/lib/db");
 const { createApplication } = await import("@/lib/applications");
 const { authenticateKey, createApiKey } = await import("@/lib/auth");
 const { attachSource, chooseProviders, createSession } = await import("@/lib/connect");
@@ -42,10 +41,7 @@ const { serveRouteFiles } = await import("@/test/route-server");
 
 const dataDir = path.join(tmpdir(), `ck-bench-scale-out-${process.pid}`);
 const embedded = await startEmbeddedPostgres({ dataDir, ephemeral: true });
-const admin = new pg.Client({ connectionString: embedded.serverUrl });
-await admin.connect();
-await admin.query("CREATE DATABASE chartkey_bench");
-await admin.end();
+await ensureDatabase(embedded.serverUrl, "chartkey_bench");
 process.env.DATABASE_URL = embedded.databaseUrl("chartkey_bench");
 await migrate(process.env.DATABASE_URL);
 const postgresPid = postmasterPid(path.join(dataDir, "cluster"));

@@ -10,7 +10,6 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { Webhook } from "standardwebhooks";
 import { loadAverage } from "./machine";
 import { postmasterPid, treeCpuSeconds } from "./process-cpu";
@@ -27,7 +26,7 @@ const runsAsked = (process.env.WEBHOOK_FANOUT_ENDPOINTS ?? "1,10,100").split(","
 process.env.CHARTKEY_SECRET ??= `bench-only-${randomBytes(24).toString("hex")}`;
 // Its receiver listens on loopback, which only a deployment that opts in lets sandbox webhooks reach.
 process.env.CHARTKEY_ALLOW_PRIVATE_WEBHOOKS = "on";
-const { closeDb, db, migrate, startEmbeddedPostgres } = await import("@/lib/db");
+const { closeDb, db, ensureDatabase, migrate, startEmbeddedPostgres } = await import("@/lib/db");
 const { createApplication } = await import("@/lib/applications");
 const { decryptSecret } = await import("@/lib/auth");
 const { newId } = await import("@/lib/ids");
@@ -36,15 +35,13 @@ const { JOBS } = await import("../platform-jobs");
 const { QUEUE, stopSender } = await import("@/lib/queue");
 const { webhookDeliveryJob, webhookPayload } = await import("@/lib/webhooks");
 
-const embedded = await startEmbeddedPostgres({ dataDir: path.join(tmpdir(), `ck-bench-webhooks-${process.pid}`), ephemeral: true });
-const admin = new pg.Client({ connectionString: embedded.serverUrl });
-await admin.connect();
-await admin.query("CREATE DATABASE chartkey_bench");
-await admin.end();
+const dataDir = path.join(tmpdir(), `ck-bench-webhooks-${process.pid}`);
+const embedded = await startEmbeddedPostgres({ dataDir, ephemeral: true });
+await ensureDatabase(embedded.serverUrl, "chartkey_bench");
 process.env.DATABASE_URL = embedded.databaseUrl("chartkey_bench");
 await migrate(process.env.DATABASE_URL);
 // CPU time is read per process tree: this process (its worker processes and PostgreSQL under it) and PostgreSQL's.
-const postgresPid = postmasterPid(path.join(tmpdir(), `ck-bench-webhooks-${process.pid}`, "cluster"));
+const postgresPid = postmasterPid(path.join(dataDir, "cluster"));
 const cpuSeconds = () => {
   const database = treeCpuSeconds(postgresPid);
   return { database, bench: treeCpuSeconds(process.pid) - database };
