@@ -214,6 +214,11 @@ export const MAX_CONTEXT_RESOURCES = 5_000;
  * only decorates records (a medication's coding, a visit's place), so it never fails the import, except a refused
  * token, which ends it as any read would.
  */
+/** `items` cut into consecutive groups of at most `size`. */
+function inGroupsOf<T>(items: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
+}
+
 async function readContext(session: SourceSession, fhirBaseUrl: string, resources: Map<string, FhirResource>): Promise<{ resourceType: string; reason: string }[]> {
   const unread: { resourceType: string; reason: string }[] = [];
   let budget = MAX_CONTEXT_RESOURCES;
@@ -223,7 +228,7 @@ async function readContext(session: SourceSession, fhirBaseUrl: string, resource
       continue;
     }
     budget -= ids.length;
-    const batches = Array.from({ length: Math.ceil(ids.length / IDS_PER_CONTEXT_SEARCH) }, (_, index) => ids.slice(index * IDS_PER_CONTEXT_SEARCH, (index + 1) * IDS_PER_CONTEXT_SEARCH));
+    const batches = inGroupsOf(ids, IDS_PER_CONTEXT_SEARCH);
     const searchBatch = (batch: string[]) => {
       const first = new URL(`${fhirBaseUrl}/${resourceType}`);
       // Types in the patient's compartment name the patient too: servers that answer only compartment searches serve them.
@@ -234,9 +239,10 @@ async function readContext(session: SourceSession, fhirBaseUrl: string, resource
     };
     try {
       // The first batch alone says whether the server searches the type by _id; the rest run SEARCHES_AT_ONCE at a time.
+      const groups = [batches.slice(0, 1), ...inGroupsOf(batches.slice(1), SEARCHES_AT_ONCE)];
       let refused: number | null = null;
-      for (let start = 0; start < batches.length && refused === null; start += start === 0 ? 1 : SEARCHES_AT_ONCE) {
-        const group = batches.slice(start, start === 0 ? 1 : start + SEARCHES_AT_ONCE);
+      for (const group of groups) {
+        if (refused !== null) break;
         for (const [index, result] of (await Promise.all(group.map(searchBatch))).entries()) {
           if (!Array.isArray(result)) {
             refused = result.status;
