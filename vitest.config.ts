@@ -13,6 +13,9 @@ const env = { CHARTKEY_SECRET: "test-only-secret-0123456789abcdefghijklmnopqrstu
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Two files at a time even on a 2-core machine (vitest's default there is one): an integration file spends much
+    // of its time waiting on PostgreSQL, HTTP and child processes, which leaves a core idle when files run one by one.
+    maxWorkers: 2,
     projects: [
       {
         resolve: { alias },

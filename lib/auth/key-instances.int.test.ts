@@ -36,7 +36,7 @@ function instance() {
   return { pool, listener, cache, keys, request };
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
@@ -46,7 +46,8 @@ async function until(condition: () => boolean, what: string, timeoutMs = 5_000):
 
 /** Requests with the key on the instance until its cache holds it (the first requests wait for LISTEN to be up). */
 async function warm(on: ReturnType<typeof instance>, key: string): Promise<KeyAuth> {
-  const deadline = Date.now() + 5_000;
+  // Generous: the wait ends as soon as the key is cached, and a loaded machine may take seconds to LISTEN.
+  const deadline = Date.now() + 15_000;
   for (;;) {
     const entry = on.cache.get(hashApiKey(key));
     if (entry) return entry;

@@ -4,7 +4,9 @@ import type { HttpPolicy } from "./http-policy";
 import { backoffMs, fetchWithRetries, retryAfterMs } from "./retrying-fetch";
 import { SourceError } from "./source-error";
 
-const POLICY: HttpPolicy = { timeoutMs: 300, maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 40, maxRetryAfterMs: 2_000 };
+// A generous timeout, so a loaded machine's slow local answer is never taken for a lost one; the timeout test
+// shortens it on purpose.
+const POLICY: HttpPolicy = { timeoutMs: 5_000, maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 40, maxRetryAfterMs: 2_000 };
 const READ = { describe: "The test read", retryUnanswered: true };
 
 describe("Retry-After and backoff", () => {
@@ -93,14 +95,15 @@ describe("fetchWithRetries", () => {
   });
 
   it("times a slow answer out and retries it for reads, but not for token requests", async () => {
-    const slowThenFast = await scriptedServer([{ status: 200, delayMs: 1_000 }, { status: 200 }]);
-    const slow = await scriptedServer([{ status: 200, delayMs: 1_000 }]);
+    const policy = { ...POLICY, timeoutMs: 1_000 };
+    const slowThenFast = await scriptedServer([{ status: 200, delayMs: 4_000 }, { status: 200 }]);
+    const slow = await scriptedServer([{ status: 200, delayMs: 4_000 }]);
     try {
-      expect((await fetchWithRetries(slowThenFast.url, {}, POLICY, READ)).status).toBe(200);
+      expect((await fetchWithRetries(slowThenFast.url, {}, policy, READ)).status).toBe(200);
       expect(slowThenFast.requests()).toBe(2);
-      const error = await fetchWithRetries(slow.url, {}, POLICY, { describe: "The token request", retryUnanswered: false }).catch((caught: unknown) => caught);
+      const error = await fetchWithRetries(slow.url, {}, policy, { describe: "The token request", retryUnanswered: false }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(SourceError);
-      expect(error).toMatchObject({ code: "source_unavailable", message: "The token request timed out after 300 ms." });
+      expect(error).toMatchObject({ code: "source_unavailable", message: "The token request timed out after 1000 ms." });
       expect(slow.requests()).toBe(1);
     } finally {
       await slowThenFast.close();

@@ -22,12 +22,12 @@ afterAll(async () => {
 
 /** A recorder around fetch: what the SDK sent, and when each answer came. */
 function recordingFetch() {
-  const sent: { method: string; url: string; headers: Headers; status: number; sentAt: number; answeredAt: number }[] = [];
+  const sent: { method: string; url: string; headers: Headers; status: number; retryAfter: string | null; sentAt: number; answeredAt: number }[] = [];
   const send = async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
     const sentAt = Date.now();
     const response = await fetch(request);
-    sent.push({ method: request.method, url: request.url, headers: request.headers, status: response.status, sentAt, answeredAt: Date.now() });
+    sent.push({ method: request.method, url: request.url, headers: request.headers, status: response.status, retryAfter: response.headers.get("retry-after"), sentAt, answeredAt: Date.now() });
     return response;
   };
   return { sent, fetch: send as typeof fetch };
@@ -95,7 +95,8 @@ describe("retries and idempotency", () => {
     const { sandboxKey, sandboxKeyId } = await createTestApplication();
     const recorder = recordingFetch();
     const chartkey = new Chartkey({ apiKey: sandboxKey, baseUrl: `${server.origin}/api/v1`, fetch: recorder.fetch });
-    await spendWindow(sandboxKeyId, 1100);
+    // Spent for 3 s more: long enough that the first request meets it on a loaded machine, short enough to wait out.
+    await spendWindow(sandboxKeyId, 3000);
 
     const session = await chartkey.createConnectSession({ categories: ["labs"] });
     expect(session.id).toMatch(/^cs_/);
@@ -105,8 +106,10 @@ describe("retries and idempotency", () => {
     const idempotencyKey = limited.headers.get("idempotency-key");
     expect(idempotencyKey).toBeTruthy();
     expect(created.headers.get("idempotency-key")).toBe(idempotencyKey);
-    // Retry-After was 2 (seconds, rounded up): the retry was not sent sooner.
-    expect(created.sentAt - limited.answeredAt).toBeGreaterThanOrEqual(2000);
+    // The retry waited the Retry-After the 429 carried (whole seconds, rounded up from what was left of the window).
+    const retryAfter = Number(limited.retryAfter);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(created.sentAt - limited.answeredAt).toBeGreaterThanOrEqual(retryAfter * 1000);
 
     // The same key again is the same session (the API replays the first result), not a second one.
     const again = await chartkey.createConnectSession({ categories: ["labs"] }, { idempotencyKey: idempotencyKey! });
