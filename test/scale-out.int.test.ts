@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateKey, decryptSecret } from "@/lib/auth";
 import { attachSource, chooseProviders, createSession } from "@/lib/connect";
@@ -9,6 +9,7 @@ import { beginAuthorization, completeAuthorization, ensureSandboxProviders } fro
 import { createTestApplication } from "@/test/factories";
 import { serveRouteFiles } from "@/test/route-server";
 import { startReceiver, waitFor } from "@/test/webhook-receiver";
+import { startTsxProcess, stopProcesses } from "@/scripts/tsx-process";
 
 // Two app instances and two workers, each its own process (`npm run worker` beside app instances started with
 // CHARTKEY_WORKER=off), on one PostgreSQL: the test file's database.
@@ -22,25 +23,8 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let origins: string[] = [];
 const previousPublicUrl = process.env.CHARTKEY_PUBLIC_URL;
 
-/** A process of node with tsx's loader running `script`, resolved once it printed `ready` (a pattern). */
-function launch(script: string, ready: RegExp): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
-    env: { ...process.env, CHARTKEY_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), CHARTKEY_ALLOW_PRIVATE_WEBHOOKS: "on", CHARTKEY_WORKER: "off", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = output.match(ready);
-      if (match) resolve(match[1] ?? match[0]);
-    };
-    child.stdout!.on("data", collect);
-    child.stderr!.on("data", collect);
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
-  });
-}
+const PROCESS_ENV = { CHARTKEY_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), CHARTKEY_ALLOW_PRIVATE_WEBHOOKS: "on", CHARTKEY_WORKER: "off", LOG_LEVEL: "warn" };
+const launch = async (script: string, ready: RegExp) => (await startTsxProcess(script, PROCESS_ENV, ready, children)).ready;
 
 beforeAll(async () => {
   ehr = await serveRouteFiles("ehr");
@@ -58,8 +42,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const child of children) child.kill("SIGTERM");
-  await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once("exit", resolve)) : null)));
+  await stopProcesses(children);
   process.env.CHARTKEY_PUBLIC_URL = previousPublicUrl;
   await stopSender();
   await receiver.close();
