@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { processState } from "@/lib/process-state";
 
 /**
  * JSON with object keys sorted at every depth, so equal content always serializes, and hashes, the same. Written
@@ -47,14 +48,14 @@ function serialize(value: unknown): string | undefined {
 
 // Records repeat a few dozen keys millions of times over an import: each is quoted once. The cache is bounded, as
 // data may also carry keys of its own.
-const QUOTED_KEYS = new Map<string, string>();
+const quotedKeys = processState("records.quoted-keys", () => new Map<string, string>());
 const MAX_QUOTED_KEYS = 10_000;
 
 function quotedKey(key: string): string {
-  let quoted = QUOTED_KEYS.get(key);
+  let quoted = quotedKeys.get(key);
   if (quoted === undefined) {
     quoted = JSON.stringify(key);
-    if (QUOTED_KEYS.size < MAX_QUOTED_KEYS) QUOTED_KEYS.set(key, quoted);
+    if (quotedKeys.size < MAX_QUOTED_KEYS) quotedKeys.set(key, quoted);
   }
   return quoted;
 }
