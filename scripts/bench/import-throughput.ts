@@ -6,7 +6,8 @@
 // records, changes and counters written, the `records.updated` event emitted. Then the same source is imported
 // again (the idempotent re-run). Beside it, in the same run, the floor: the same record and change rows written for
 // another subject by a bare `COPY ... FROM STDIN` per table (PostgreSQL's fastest way in), with no logic.
-// Prints one JSON line: seconds (and per phase), resources/s, records/s, the floor's records/s, and memory.
+// Prints one JSON line: seconds (and per phase), the importing process's CPU seconds, resources/s, records/s, the
+// floor's records/s, and memory.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
@@ -57,7 +58,10 @@ importCompletedChannel.subscribe((message) => phases.push((message as { seconds:
 const session = await createSession(key, { categories: [...CATEGORIES] }, ehr.origin);
 await simulateApplicationSession(application.id, session.id, "long-history");
 const load = loadAverage();
+const cpuBefore = process.cpuUsage();
 await runSimulation(session.id);
+// CPU time, unlike wall time, hardly moves with what else shares the machine: the figure to compare across runs.
+const cpu = process.cpuUsage(cpuBefore);
 const subjectId = (await db().connectSession.findUniqueOrThrow({ where: { id: session.id } })).subjectId!;
 const source = await db().source.findFirstOrThrow({ where: { subjectId } });
 const first = await db().sourceImport.findFirstOrThrow({ where: { sourceId: source.id, status: "completed" } });
@@ -140,6 +144,7 @@ console.log(
     resourcesPerSecond: resourceCount / seconds,
     recordsPerSecond: records / seconds,
     phases: phases[0],
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
     rerunSeconds,
     floorSeconds,
     floorRecordsPerSecond: records / floorSeconds,

@@ -26,6 +26,11 @@ export type ImportRun = {
   recordsPerSecond: number;
   /** The timed import's phases in seconds (absent from runs before they were published). */
   phases?: { fetch: number; normalize: number; write: number };
+  /**
+   * CPU seconds of the importing process (all its threads, the collector's included) over the simulation that ran
+   * the import (its sign-in too), absent from earlier runs: the health system and PostgreSQL are other processes.
+   */
+  cpuSeconds?: number;
   rerunSeconds: number;
   floorSeconds: number;
   floorRecordsPerSecond: number;
