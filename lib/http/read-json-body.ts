@@ -41,14 +41,19 @@ export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES):
  */
 export const MAX_BODY_DEPTH = 32;
 
-/** True when objects and arrays nest deeper than `max` levels; counted without recursion, so any input is safe. */
+/**
+ * True when objects and arrays nest deeper than `max` levels. The walk recurses at most `max` + 1 calls deep (it
+ * stops at the first level past the bound), so any input is safe; it allocates nothing, as it also walks every
+ * page of a health system's search results (a 10,000-resource import is millions of values).
+ */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    if (next.value === null || typeof next.value !== "object") continue;
-    if (next.depth + 1 > max) return true;
-    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
+  if (value === null || typeof value !== "object") return false;
+  if (max < 1) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (nestsDeeperThan(item, max - 1)) return true;
+    return false;
   }
+  for (const key in value) if (Object.hasOwn(value, key) && nestsDeeperThan((value as Record<string, unknown>)[key], max - 1)) return true;
   return false;
 }
 

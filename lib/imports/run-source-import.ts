@@ -4,7 +4,7 @@ import { db, Prisma } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { applySourceFacts, CATEGORIES, fidelityColumn, normalizeResources, parseCategoryList, summarizeNormalization, type ApplyOutcome, type Category } from "@/lib/records";
+import { applySourceFacts, CATEGORIES, fidelityColumn, normalizeResources, parseCategoryList, summarizeNormalization, type ApplyOutcome, type Category, type SourceInfo } from "@/lib/records";
 import { SourceError } from "@/lib/sources";
 
 /**
@@ -76,16 +76,10 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     const failed = await db().source.updateMany({ where: { id: sourceId, failNextImport: true }, data: { failNextImport: false } });
     if (failed.count > 0) throw new SourceError("source_unavailable", "The health system could not be reached (sandbox source.fail).");
     const categories = await sharedCategories(source);
-    const fetchStarted = performance.now();
-    const resources = await fetchResources(sourceId, categories);
-    const normalizeStarted = performance.now();
-    const normalized = normalizeResources(resources, { sourceId, sourceName: source.provider.name }, source.subjectId);
-    // A type read for one category can yield another (a DiagnosticReport read for labs is a documents record).
-    const result = { ...normalized, facts: normalized.facts.filter((fact) => categories.includes(fact.category)) };
-    const summary = summarizeNormalization(result);
+    const { facts, summary, resourceCounts, resourceCount, read } = await readNormalized(sourceId, categories, fetchResources, { sourceId, sourceName: source.provider.name }, source.subjectId);
     const writeStarted = performance.now();
-    const outcome = await applySourceFacts({ subjectId: source.subjectId, sourceId, facts: result.facts, categories });
-    const seconds = { fetch: (normalizeStarted - fetchStarted) / 1000, normalize: (writeStarted - normalizeStarted) / 1000, write: (performance.now() - writeStarted) / 1000 };
+    const outcome = await applySourceFacts({ subjectId: source.subjectId, sourceId, facts, categories });
+    const seconds = { ...read, write: (performance.now() - writeStarted) / 1000 };
     const finishedAt = now();
     await db().$transaction([
       // Conditional: an import another attempt already declared interrupted stays so, even if it finishes after all.
@@ -104,7 +98,7 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
       }),
       db().source.update({
         where: { id: sourceId },
-        data: { syncStatus: "synced", lastSyncedAt: finishedAt, resourceCounts: countByType(resources) as Prisma.InputJsonValue },
+        data: { syncStatus: "synced", lastSyncedAt: finishedAt, resourceCounts: resourceCounts as Prisma.InputJsonValue },
       }),
     ]);
     if (continuous && outcome.upserts + outcome.deletes > 0) {
@@ -123,7 +117,7 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
         },
       });
     }
-    const completed = { sourceId, importId, resources: resources.length, records: result.facts.length, seconds };
+    const completed = { sourceId, importId, resources: resourceCount, records: facts.length, seconds };
     log.info(completed, "source import completed");
     if (importCompletedChannel.hasSubscribers) importCompletedChannel.publish(completed);
     return { importId, outcome, seconds };
@@ -159,6 +153,22 @@ async function sharedCategories(source: { subjectId: string; connectSessionId: s
   if (receipt) return parseCategoryList(receipt.categories);
   const session = source.connectSessionId ? await db().connectSession.findUnique({ where: { id: source.connectSessionId }, select: { categories: true } }) : null;
   return session ? parseCategoryList(session.categories) : [...CATEGORIES];
+}
+
+/**
+ * The source's resources read and normalized: the normalized facts of the shared categories and what the import
+ * reports of them. The resources themselves are read here and let go on return, so the write that follows (and its
+ * own allocations) does not run with the whole source's raw FHIR still held.
+ */
+async function readNormalized(sourceId: string, categories: readonly Category[], fetchResources: FetchSourceResources, sourceInfo: SourceInfo, scope: string) {
+  const fetchStarted = performance.now();
+  const resources = await fetchResources(sourceId, categories);
+  const normalizeStarted = performance.now();
+  const normalized = normalizeResources(resources, sourceInfo, scope);
+  // A type read for one category can yield another (a DiagnosticReport read for labs is a documents record).
+  const result = { ...normalized, facts: normalized.facts.filter((fact) => categories.includes(fact.category)) };
+  const read = { fetch: (normalizeStarted - fetchStarted) / 1000, normalize: (performance.now() - normalizeStarted) / 1000 };
+  return { facts: result.facts, summary: summarizeNormalization(result), resourceCounts: countByType(resources), resourceCount: resources.length, read };
 }
 
 function countByType(resources: readonly FhirResource[]): Record<string, number> {

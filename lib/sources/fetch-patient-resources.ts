@@ -199,8 +199,34 @@ function searchType(session: SourceSession, fhirBaseUrl: string, resourceType: s
   return searchPages(session, fhirBaseUrl, first, resourceType);
 }
 
-/** Ids per `_id` search: the URL stays short for any server, even with Epic's ~100-character ids. */
-const IDS_PER_CONTEXT_SEARCH = 20;
+/**
+ * The `_id` value of one search stays within this many characters (the URL within about 2 KB, which any server
+ * takes): twenty of Epic's ~100-character ids, fifty of the synthetic systems' ~40. Each search is a round trip
+ * (and, at the server, a token check and a pass over the patient's resources), so a long history's thousand-odd
+ * Encounters take a few dozen searches rather than seventy.
+ */
+const CONTEXT_SEARCH_ID_CHARS = 2_000;
+/** And at most this many ids, whatever their length (a server pages by `_count`, asked equal to the ids). */
+const IDS_PER_CONTEXT_SEARCH = 100;
+
+/** `ids` cut, in order, into the `_id` values of consecutive searches (see CONTEXT_SEARCH_ID_CHARS). */
+export function contextIdBatches(ids: readonly string[]): string[][] {
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  let chars = 0;
+  for (const id of ids) {
+    const added = (batch.length === 0 ? 0 : 1) + id.length;
+    if (batch.length > 0 && (chars + added > CONTEXT_SEARCH_ID_CHARS || batch.length === IDS_PER_CONTEXT_SEARCH)) {
+      batches.push(batch);
+      batch = [];
+      chars = 0;
+    }
+    chars += (batch.length === 0 ? 0 : 1) + id.length;
+    batch.push(id);
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
 /** The context types in the patient's compartment (searched with `patient` as well as `_id`). */
 const PATIENT_COMPARTMENT_CONTEXT = new Set(["Encounter", "Specimen"]);
 /** Context resources one import reads at most; a record whose context was not read keeps the reference's display. */
@@ -208,8 +234,8 @@ export const MAX_CONTEXT_RESOURCES = 5_000;
 
 /**
  * Reads the context resources the batch references but does not hold (`missingContextReferences`) into it, a
- * type at a time with `_id` searches of up to 20 ids (one request where a read per id would be twenty), several
- * searches at once. A type the
+ * type at a time with `_id` searches of as many ids as a short URL holds (`contextIdBatches`: one request where a
+ * read per id would be twenty to a hundred), several searches at once. A type the
  * server does not search that way, or outside the grant, is left out, as is any context read that fails: context
  * only decorates records (a medication's coding, a visit's place), so it never fails the import, except a refused
  * token, which ends it as any read would.
@@ -228,7 +254,7 @@ async function readContext(session: SourceSession, fhirBaseUrl: string, resource
       continue;
     }
     budget -= ids.length;
-    const batches = inGroupsOf(ids, IDS_PER_CONTEXT_SEARCH);
+    const batches = contextIdBatches(ids);
     const searchBatch = (batch: string[]) => {
       const first = new URL(`${fhirBaseUrl}/${resourceType}`);
       // Types in the patient's compartment name the patient too: servers that answer only compartment searches serve them.

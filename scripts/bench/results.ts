@@ -26,6 +26,11 @@ export type ImportRun = {
   recordsPerSecond: number;
   /** The timed import's phases in seconds (absent from runs before they were published). */
   phases?: { fetch: number; normalize: number; write: number };
+  /**
+   * CPU seconds of the importing process (all its threads, the collector's included) over the simulation that ran
+   * the import (its sign-in too), absent from earlier runs: the health system and PostgreSQL are other processes.
+   */
+  cpuSeconds?: number;
   rerunSeconds: number;
   floorSeconds: number;
   floorRecordsPerSecond: number;
@@ -111,7 +116,11 @@ export const TARGETS = {
   importResourcesPerSecond: 5_000,
   importFloorRatio: 0.3,
   seedRecordsPerSecond: 5_000,
-  /** Peak RSS of the largest import over the smallest's: a linear growth would be their size ratio. */
+  /**
+   * The largest import's own memory (its process's peak RSS over the RSS before it) over the smallest's: a linear
+   * growth would be their size ratio. The process's own (modules, pools) is the same for every size, so counting it
+   * would make any growth look small.
+   */
   importRssGrowth: 2,
   deliveriesPerSecond: 2_000,
   deliveryRatio: 0.3,
@@ -136,11 +145,12 @@ export function evaluateTargets(results: BenchResults): Target[] {
   }
   if (imports.length >= 2) {
     const [small, large] = [imports[0]!, imports.at(-1)!];
-    const growth = large.peakRssMiB / small.peakRssMiB;
+    const own = (run: ImportRun) => run.peakRssMiB - run.rssBeforeMiB;
+    const growth = own(large) / own(small);
     targets.push({
-      name: `Import peak RSS, ${count(large.resources)} vs ${count(small.resources)} resources`,
+      name: `Import peak RSS over the process's own, ${count(large.resources)} vs ${count(small.resources)} resources`,
       goal: `≤ ${TARGETS.importRssGrowth}× (linear would be ${(large.resources / small.resources).toFixed(0)}×)`,
-      measured: `${growth.toFixed(2)}× (${count(large.peakRssMiB)} vs ${count(small.peakRssMiB)} MiB)`,
+      measured: `${growth.toFixed(2)}× (${count(own(large))} vs ${count(own(small))} MiB; peaks ${count(large.peakRssMiB)} vs ${count(small.peakRssMiB)} MiB)`,
       met: growth <= TARGETS.importRssGrowth,
     });
   }

@@ -5,10 +5,17 @@ import { referenceDisplay, referenceId, type ReferenceResolver } from "./referen
 import { period } from "./times";
 
 /**
- * The encounter a resource was recorded in, as its record carries it (Encounter resources are not records): the
- * `encounter` of most resources, a DocumentReference's `context.encounter`, a claim's first item encounter.
+ * Each Encounter resource's context, once read: a long history's thousands of records reference a few hundred
+ * visits. The context depends on the Encounter alone (and the batch its references resolve in).
  */
-export function encounterContext(resource: Json, resolve: ReferenceResolver): EncounterContext | null {
+export type EncounterContexts = Map<Json, EncounterContext>;
+
+/**
+ * The encounter a resource was recorded in, as its record carries it (Encounter resources are not records): the
+ * `encounter` of most resources, a DocumentReference's `context.encounter`, a claim's first item encounter. With
+ * `known`, an Encounter already read is not read again (the records then share its context object).
+ */
+export function encounterContext(resource: Json, resolve: ReferenceResolver, known?: EncounterContexts): EncounterContext | null {
   const reference =
     object(resource.encounter) ??
     objects(object(resource.context)?.encounter)[0] ??
@@ -22,8 +29,10 @@ export function encounterContext(resource: Json, resolve: ReferenceResolver): En
     if (id === null && display === null) return null;
     return { resourceId: id, class: null, type: display === null ? null : { text: display, codings: [] }, period: null, location: null };
   }
+  const cached = known?.get(encounter);
+  if (cached) return cached;
   const firstLocation = objects(encounter.location)[0];
-  return {
+  const context: EncounterContext = {
     resourceId: string(encounter.id),
     class: string(object(encounter.class)?.code),
     type: codeables(encounter.type)[0] ?? codeable(encounter.serviceType),
@@ -32,4 +41,6 @@ export function encounterContext(resource: Json, resolve: ReferenceResolver): En
       referenceDisplay(firstLocation?.location, encounter, resolve) ??
       referenceDisplay(encounter.serviceProvider, encounter, resolve),
   };
+  known?.set(encounter, context);
+  return context;
 }

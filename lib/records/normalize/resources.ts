@@ -10,7 +10,7 @@ import { normalizeCondition } from "./condition";
 import { normalizeCoverage } from "./coverage";
 import { normalizeDiagnosticReport } from "./diagnostic-report";
 import { normalizeDocumentReference } from "./document-reference";
-import { encounterContext } from "./encounter-context";
+import { encounterContext, type EncounterContexts } from "./encounter-context";
 import { factKey, type KeyPart } from "./fact-key";
 import { normalizeImmunization } from "./immunization";
 import { normalizeMedicationRequest, normalizeMedicationStatement } from "./medication";
@@ -85,7 +85,8 @@ export function normalizeResources(resources: unknown[], source: SourceInfo, sco
   );
 }
 
-type Candidate = { draft: RecordDraft; resource: Json; resourceType: string; resourceId: string | null; origin?: DocumentOrigin };
+/** clinicalKey: the category and the fact key of the draft's clinical content, computed once (three steps group by it). */
+type Candidate = { draft: RecordDraft; clinicalKey: string; resource: Json; resourceType: string; resourceId: string | null; origin?: DocumentOrigin };
 
 export const CCDA_PATIENT = "the C-CDA document's patient: the source's own Patient is the demographics record";
 
@@ -123,7 +124,8 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
     if ("skipReason" in outcome) skipped.push({ resourceType, resourceId, reason: outcome.skipReason });
     else {
       const warnings = [...(outcome.warnings ?? []), ...(documentWarnings.get(resource) ?? [])];
-      drafted.push({ draft: { ...outcome, warnings }, resource, resourceType, resourceId, ...(origin ? { origin } : {}) });
+      const clinicalKey = JSON.stringify([outcome.data.category, factKey(outcome.keyParts)]);
+      drafted.push({ draft: { ...outcome, warnings }, clinicalKey, resource, resourceType, resourceId, ...(origin ? { origin } : {}) });
     }
   }
 
@@ -140,13 +142,14 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
   const reportDocumentIds = reportDocumentRecordIds(recordIds, servedAsDocuments);
 
   const facts: NormalizedFact[] = [];
+  const encounters: EncounterContexts = new Map();
   for (const [candidate, key] of keys) {
     const { draft, resourceType, resourceId } = candidate;
     const category = draft.data.category;
     const record = {
       recordId: recordIds.get(candidate)!,
       ...withReportRecordId(draft.data, draft.groupedBy, reportDocumentIds),
-      encounter: category === "demographics" ? null : encounterContext(candidate.resource, context.resolve),
+      encounter: category === "demographics" ? null : encounterContext(candidate.resource, context.resolve, encounters),
       ...(draft.warnings && draft.warnings.length > 0 ? { warnings: draft.warnings } : {}),
       sources: [candidate, ...(alsoFrom.get(candidate) ?? [])].map((from) => ({
         sourceId: source.sourceId,
@@ -173,7 +176,7 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
  * document. FHIR resources are never folded into one another (uniqueFactKeys keeps them apart).
  */
 function withDocumentFactsFolded(drafted: Candidate[]): { candidates: Candidate[]; alsoFrom: Map<Candidate, Candidate[]> } {
-  const clinicalKey = ({ draft }: Candidate) => JSON.stringify([draft.data.category, factKey(draft.keyParts)]);
+  const clinicalKey = (candidate: Candidate) => candidate.clinicalKey;
   const documentOf = ({ origin }: Candidate) => (origin ? `${origin.resourceType}/${origin.resourceId ?? ""}` : null);
   const kept = new Map<string, Candidate>();
   for (const candidate of drafted) if (!candidate.origin && !kept.has(clinicalKey(candidate))) kept.set(clinicalKey(candidate), candidate);
@@ -224,7 +227,7 @@ function isEnteredInError(resource: Json): boolean {
  */
 function uniqueFactKeys(candidates: Candidate[]): Map<Candidate, string> {
   const keys = new Map<Candidate, string>();
-  const byClinicalKey = groupBy(candidates, ({ draft }) => JSON.stringify([draft.data.category, factKey(draft.keyParts)]));
+  const byClinicalKey = groupBy(candidates, ({ clinicalKey }) => clinicalKey);
   for (const group of byClinicalKey.values()) {
     if (group.length === 1) {
       const [only] = group as [Candidate];

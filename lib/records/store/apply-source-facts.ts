@@ -34,6 +34,7 @@ type StoredRecord = {
   deletedAt: Date | null;
 };
 
+/** A change to a stored record (a fact it already holds, reported again or no longer). */
 type RecordWrite = {
   id: string;
   category: Category;
@@ -44,11 +45,9 @@ type RecordWrite = {
   /** contentHash of `data`. */
   hash: string;
   contributions: Contribution[];
-  insert: boolean;
   /** Whether what the API serves changed; a change only to internal provenance is written without a feed entry. */
   visible: boolean;
 };
-type Reported = { fact: NormalizedFact; json: string; hash: string };
 
 const IMPORT_TIMEOUT_MS = 120_000;
 
@@ -62,11 +61,10 @@ type Change = { category: Category; recordId: string; changeType: "upsert" | "de
  * imports of different subjects never wait on each other.
  */
 export async function applySourceFacts({ subjectId, sourceId, facts, categories: covered = CATEGORIES }: SourceFacts): Promise<ApplyOutcome> {
-  // What the source reports, hashed once and before the transaction, so the subject stays locked only for the merge.
-  const reported = new Map<string, Reported>();
+  const reported = new Map<string, NormalizedFact>();
   for (const fact of facts) {
     const key = factKeyOf(fact.category, fact.factKey);
-    if (!reported.has(key)) reported.set(key, { fact, ...hashedJson(fact.record) });
+    if (!reported.has(key)) reported.set(key, fact);
   }
   return withPgTransaction(
     async (tx) => {
@@ -74,16 +72,25 @@ export async function applySourceFacts({ subjectId, sourceId, facts, categories:
       const stored = await storedRecords(tx, subjectId, sourceId);
       const byKey = new Map(stored.map((record) => [factKeyOf(record.category, record.factKey), record]));
 
+      // Facts no record holds yet (all of a first import) are new records whatever their content: they are hashed
+      // and serialized as the COPY that inserts them streams (insertRecords), while the server parses the rows
+      // before them, rather than all up front.
+      const inserts: NormalizedFact[] = [];
       const writes: RecordWrite[] = [];
       const tombstones: StoredRecord[] = [];
       let unchanged = 0;
 
-      for (const [key, { fact, json, hash }] of reported) {
+      for (const [key, fact] of reported) {
         const existing = byKey.get(key);
+        if (!existing) {
+          inserts.push(fact);
+          continue;
+        }
+        const { json, hash } = hashedJson(fact.record);
         const contribution: Contribution = { sourceId, hash, refs: fact.record.sources };
-        const live = existing && existing.deletedAt === null ? existing : undefined;
+        const live = existing.deletedAt === null ? existing : undefined;
         const contributions = live ? withContribution(live.sources, contribution) : [contribution];
-        const write = { id: existing?.id ?? fact.record.recordId, category: fact.category, factKey: fact.factKey, contributions, insert: !existing };
+        const write = { id: existing.id, category: fact.category, factKey: fact.factKey, contributions };
         if (contributions.length === 1) {
           // The only contributor: the record is the fact as reported (its public sources are the fact's own).
           const visible = !live || live.contentHash !== hash;
@@ -115,13 +122,14 @@ export async function applySourceFacts({ subjectId, sourceId, facts, categories:
           continue;
         }
         const data = { ...record.data!, sources: publicSources(contributions) } as NormalizedRecord;
-        writes.push({ id: record.id, category: record.category as Category, factKey: record.factKey, data, ...hashedJson(data), contributions, insert: false, visible: true });
+        writes.push({ id: record.id, category: record.category as Category, factKey: record.factKey, data, ...hashedJson(data), contributions, visible: true });
       }
 
-      await insertRecords(tx, subjectId, now, writes.filter((write) => write.insert));
-      await updateRecords(tx, writes.filter((write) => !write.insert));
+      await insertRecords(tx, subjectId, sourceId, now, inserts);
+      await updateRecords(tx, writes);
       await tombstone(tx, tombstones);
       const changes: Change[] = [
+        ...inserts.map((fact) => ({ category: fact.category, recordId: fact.record.recordId, changeType: "upsert" as const })),
         ...writes.filter((write) => write.visible).map((write) => ({ category: write.category, recordId: write.id, changeType: "upsert" as const })),
         ...tombstones.map((record) => ({ category: record.category as Category, recordId: record.id, changeType: "delete" as const })),
       ];
@@ -173,16 +181,24 @@ function sameContributions(left: readonly Contribution[], right: readonly Contri
 // and no statement carries the whole import as one parameter. Through one JSON document (`json_to_recordset`), the
 // server spent most of an import re-parsing every record's JSON; through array parameters, the driver spent as long
 // escaping them. The record's JSON is the canonical text its hash was computed from, so it is serialized once.
-const recordValues = (write: RecordWrite) => [write.json, write.hash, JSON.stringify(write.contributions), recordSortAt(write.category, write.data).toISOString()];
+const recordValues = (write: Pick<RecordWrite, "category" | "data" | "json" | "hash" | "contributions">) => [
+  write.json,
+  write.hash,
+  JSON.stringify(write.contributions),
+  recordSortAt(write.category, write.data).toISOString(),
+];
 
-async function insertRecords(tx: pg.ClientBase, subjectId: string, now: string, writes: readonly RecordWrite[]): Promise<void> {
-  if (writes.length === 0) return;
-  await copyRows(
-    tx,
-    "Record",
-    ["id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt"],
-    writes.map((write) => [write.id, subjectId, write.category, write.factKey, ...recordValues(write), now]),
-  );
+/** New records, each the fact as its one source reported it; a row is hashed and serialized as the COPY asks for it. */
+async function insertRecords(tx: pg.ClientBase, subjectId: string, sourceId: string, now: string, facts: readonly NormalizedFact[]): Promise<void> {
+  if (facts.length === 0) return;
+  function* rows() {
+    for (const { category, factKey, record } of facts) {
+      const { json, hash } = hashedJson(record);
+      const contributions: Contribution[] = [{ sourceId, hash, refs: record.sources }];
+      yield [record.recordId, subjectId, category, factKey, ...recordValues({ category, data: record, json, hash, contributions }), now];
+    }
+  }
+  await copyRows(tx, "Record", ["id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt"], rows());
 }
 
 /** Updates go through a table of this transaction's own (dropped at its end), COPY-filled, joined by id. */

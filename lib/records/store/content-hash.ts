@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { processState } from "@/lib/process-state";
 
 /**
  * JSON with object keys sorted at every depth, so equal content always serializes, and hashes, the same. Written
@@ -30,15 +31,33 @@ function serialize(value: unknown): string | undefined {
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   const withJson = value as { toJSON?: () => unknown };
   if (typeof withJson.toJSON === "function") return serialize(withJson.toJSON());
-  if (Array.isArray(value)) return `[${value.map((item) => serialize(item) ?? "null").join(",")}]`;
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let index = 0; index < value.length; index++) out += `${index === 0 ? "" : ","}${serialize(value[index]) ?? "null"}`;
+    return `${out}]`;
+  }
   const object = value as Record<string, unknown>;
   let out = "";
   for (const key of sortedKeys(object)) {
     const inner = serialize(object[key]);
     if (inner === undefined) continue;
-    out += `${out === "" ? "" : ","}${JSON.stringify(key)}:${inner}`;
+    out += `${out === "" ? "" : ","}${quotedKey(key)}:${inner}`;
   }
   return `{${out}}`;
+}
+
+// Records repeat a few dozen keys millions of times over an import: each is quoted once. The cache is bounded, as
+// data may also carry keys of its own.
+const quotedKeys = processState("records.quoted-keys", () => new Map<string, string>());
+const MAX_QUOTED_KEYS = 10_000;
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (quotedKeys.size < MAX_QUOTED_KEYS) quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }
 
 const MAX_INDEX = 2 ** 32 - 2;
