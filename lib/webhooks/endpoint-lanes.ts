@@ -66,6 +66,11 @@ export class EndpointLanes {
     return this.running.get(endpoint) ?? 0;
   }
 
+  /** How many more attempts may be held before `total`. */
+  free(): number {
+    return Math.max(0, this.total - this.held);
+  }
+
   /** Resolves once fewer than `total` attempts are running or waiting. */
   room(): Promise<void> {
     if (this.held < this.total) return Promise.resolve();
