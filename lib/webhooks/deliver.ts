@@ -11,7 +11,7 @@ import { webhookSignature } from "./signing";
 import { statementBatch } from "./statement-batch";
 
 /** One attempt of one delivery: `attempt` is the attempt to make (1-based). */
-export type DeliveryJob = { deliveryId: string; attempt: number };
+export type DeliveryAttempt = { deliveryId: string; attempt: number };
 
 /** `deferred`: the endpoint had no room, so the attempt was given back unmade, due again a little later. */
 export type DeliveryOutcome = "succeeded" | "retrying" | "failed" | "skipped" | "deferred";
@@ -148,7 +148,7 @@ export const webhookDeliveryJob: WorkerLoop = {
  * update (`status = pending AND attempts = attempt - 1`), so an attempt made already, or a delivery settled, is
  * `skipped`.
  */
-export async function deliverWebhook(job: DeliveryJob, policy: DeliveryPolicy = deliveryPolicy()): Promise<DeliveryOutcome> {
+export async function deliverWebhook(job: DeliveryAttempt, policy: DeliveryPolicy = deliveryPolicy()): Promise<DeliveryOutcome> {
   const claimedAt = new Date();
   const claimed = await claimAttempt({ id: job.deliveryId, attempt: job.attempt, claimedAt, leaseUntil: new Date(claimedAt.getTime() + policy.leaseMs) });
   if (!claimed) return "skipped";
@@ -161,7 +161,7 @@ export async function deliverWebhook(job: DeliveryJob, policy: DeliveryPolicy = 
  * few seconds later (`deferred`). The attempt is logged and the delivery moved on in one statement guarded by the
  * same attempt number.
  */
-async function startAttempt(job: DeliveryJob, claimed: ClaimedRow, claimedAt: Date, policy: DeliveryPolicy): Promise<DeliveryOutcome> {
+async function startAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt: Date, policy: DeliveryPolicy): Promise<DeliveryOutcome> {
   const endpoint = endpointOf(claimed.url);
   if (await lanes.enter(endpoint)) return makeAttempt(job, claimed, claimedAt, policy).finally(() => lanes.leave(endpoint));
   const nextAttemptAt = new Date(Date.now() + DEFER_MS * (0.5 + Math.random()));
@@ -169,7 +169,7 @@ async function startAttempt(job: DeliveryJob, claimed: ClaimedRow, claimedAt: Da
   return "deferred";
 }
 
-async function makeAttempt(job: DeliveryJob, claimed: ClaimedRow, claimedAt: Date, policy: DeliveryPolicy): Promise<DeliveryOutcome> {
+async function makeAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt: Date, policy: DeliveryPolicy): Promise<DeliveryOutcome> {
   const event = { id: claimed.eventId, type: claimed.type, environment: claimed.environment, data: claimed.data, createdAt: new Date(claimed.createdAt) };
   const body = webhookPayload(event);
   const signature = webhookSignature(

@@ -1,4 +1,4 @@
-export { deliverWebhook, USER_AGENT, webhookDeliveryJob, webhookPayload, type DeliveryJob, type DeliveryOutcome } from "./deliver";
+export { deliverWebhook, USER_AGENT, webhookDeliveryJob, webhookPayload, type DeliveryAttempt, type DeliveryOutcome } from "./deliver";
 export { checkWebhookDestination, NOT_PUBLIC, type UrlCheck, type WebhookEnvironment } from "@/lib/outbound";
 export { postWebhook, type PostResult } from "./outbound";
 export { backoffMs, deliveryPolicy, MAX_ATTEMPTS, type DeliveryPolicy } from "./policy";
