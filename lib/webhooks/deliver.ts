@@ -23,7 +23,7 @@ export function webhookPayload(event: { id: string; type: string; createdAt: Dat
   return JSON.stringify({ id: event.id, type: event.type, timestamp: event.createdAt.toISOString(), environment: event.environment, data: event.data });
 }
 
-/** Attempts a worker holds at once (running or waiting for their endpoint); past this its pollers wait. */
+/** Attempts a worker holds at once (running or waiting for their endpoint); past this its loop stops claiming. */
 const MAX_HELD = 500;
 /**
  * How long an attempt may wait for a place at its endpoint before it is given back unmade: with the 10-second
