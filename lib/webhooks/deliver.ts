@@ -163,13 +163,25 @@ export async function deliverWebhook(job: DeliveryAttempt, policy: DeliveryPolic
  */
 async function startAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt: Date, policy: DeliveryPolicy): Promise<DeliveryOutcome> {
   const endpoint = endpointOf(claimed.url);
-  if (await lanes.enter(endpoint)) return makeAttempt(job, claimed, claimedAt, policy).finally(() => lanes.leave(endpoint));
+  if (await lanes.enter(endpoint)) {
+    // The endpoint's place is given up as soon as the request is done, not after the outcome's 20 ms log window:
+    // a place held while logging would cap a receiver at 64 attempts per window.
+    let left = false;
+    const leave = () => {
+      if (!left) lanes.leave(endpoint);
+      left = true;
+    };
+    return makeAttempt(job, claimed, claimedAt, policy, leave).finally(() => {
+      leave();
+      lanes.finish();
+    });
+  }
   const nextAttemptAt = new Date(Date.now() + DEFER_MS * (0.5 + Math.random()));
   if (await releaseAttempt({ id: claimed.id, attempt: job.attempt, previousAttemptAt: claimed.previousAttemptAt, nextAttemptAt })) wakeAt(nextAttemptAt.getTime());
   return "deferred";
 }
 
-async function makeAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt: Date, policy: DeliveryPolicy): Promise<DeliveryOutcome> {
+async function makeAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt: Date, policy: DeliveryPolicy, posted: () => void): Promise<DeliveryOutcome> {
   const event = { id: claimed.eventId, type: claimed.type, environment: claimed.environment, data: claimed.data, createdAt: new Date(claimed.createdAt) };
   const body = webhookPayload(event);
   const signature = webhookSignature(
@@ -195,6 +207,7 @@ async function makeAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt:
     },
     policy.timeoutMs,
   );
+  posted();
 
   const succeeded = result.status !== null && result.status >= 200 && result.status < 300;
   const last = job.attempt >= policy.maxAttempts;
