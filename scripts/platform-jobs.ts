@@ -6,10 +6,10 @@ import { conformanceRunJob, conformanceRunsCycle } from "@/lib/conformance";
 import { expireConnectSessions } from "@/lib/connect";
 import { expireConsentReceipts } from "@/lib/consent";
 import { continuousSyncJob, sourceImportJob } from "@/lib/imports";
-import { lifecycleJob, pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs, type JobDefinition, type LifecycleCycle } from "@/lib/jobs";
+import { lifecycleJob, pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs, type JobDefinition, type LifecycleCycle, type WorkerJob } from "@/lib/jobs";
 import { purgeSyntheticPatients, sandboxSimulationJob } from "@/lib/simulation";
 import { pruneTefcaSessions } from "@/lib/tefca";
-import { redispatchWebhookDeliveries, webhookDeliveryJob } from "@/lib/webhooks";
+import { webhookDeliveryJob } from "@/lib/webhooks";
 
 /** Every cycle the lifecycle job runs, in this order. */
 export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [
@@ -20,12 +20,14 @@ export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [
   pruneIdempotencyRecords,
   pruneRateLimitWindows,
   pruneTefcaSessions,
-  redispatchWebhookDeliveries,
   conformanceRunsCycle,
 ];
 
 /** The periodic upkeep job over those cycles. */
 export const LIFECYCLE_JOB: JobDefinition = lifecycleJob(LIFECYCLE_CYCLES);
 
-/** Every background job the worker runs: the queue is created with its policy and worked. */
-export const JOBS: readonly JobDefinition[] = [LIFECYCLE_JOB, sourceImportJob, sandboxSimulationJob, webhookDeliveryJob, conformanceRunJob, continuousSyncJob];
+/**
+ * Every background job the worker runs: each pg-boss job's queue is created with its policy and worked; the webhook
+ * deliveries are a loop of the worker's own over their table.
+ */
+export const JOBS: readonly WorkerJob[] = [LIFECYCLE_JOB, sourceImportJob, sandboxSimulationJob, webhookDeliveryJob, conformanceRunJob, continuousSyncJob];

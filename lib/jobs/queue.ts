@@ -1,14 +1,15 @@
 import PgBoss from "pg-boss";
-import { assertDistinctQueues, type JobDefinition } from "./registry";
+import { assertDistinctQueues, isWorkerLoop, type JobDefinition, type WorkerJob } from "./registry";
 import { processState } from "@/lib/process-state";
 
 /**
  * A started pg-boss instance on the platform's database with a queue for every registered job. pg-boss keeps its
  * tables in its own `pgboss` schema and migrates them itself, so any number of app and worker processes share one
- * queue through PostgreSQL.
+ * queue through PostgreSQL. Loops of the worker's own (`WorkerLoop`) have no queue.
  */
-export async function startQueue(databaseUrl: string, jobs: readonly JobDefinition[]): Promise<PgBoss> {
-  assertDistinctQueues(jobs);
+export async function startQueue(databaseUrl: string, given: readonly WorkerJob[]): Promise<PgBoss> {
+  assertDistinctQueues(given);
+  const jobs = given.filter((job): job is JobDefinition => !isWorkerLoop(job));
   const boss = new PgBoss({ connectionString: databaseUrl, application_name: "chartkey-worker", max: 4 });
   // pg-boss reports transient connection trouble as events; an unhandled `error` event would crash the process.
   boss.on("error", (error) => queueErrors.push(error));

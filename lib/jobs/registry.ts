@@ -34,12 +34,21 @@ export type JobDefinition<Data extends object = object> = {
   batchSize?: number;
   /** How often an idle poller asks for a job (pg-boss default 2 seconds). */
   pollingIntervalSeconds?: number;
-  /**
-   * For a handler that finishes its job before the work it started (webhook attempts): resolves once that work is
-   * done. A stopping worker stops fetching, then waits for it.
-   */
-  drain?: () => Promise<void>;
 };
+
+/**
+ * Background work a worker runs itself rather than through a pg-boss queue (webhook deliveries claim their own rows):
+ * started with the worker; `stop` resolves once it has stopped taking work and finished what it started.
+ */
+export type WorkerLoop = { name: string; start(): { stop(): Promise<void> } };
+
+/** What a worker is given to run: pg-boss jobs and loops of its own. */
+export type WorkerJob = JobDefinition | WorkerLoop;
+
+/** Whether `job` is a loop of the worker's own rather than a pg-boss queue. */
+export function isWorkerLoop(job: WorkerJob): job is WorkerLoop {
+  return "start" in job;
+}
 
 /** Declares a job; a domain exports the result and `scripts/platform-jobs.ts` registers it. */
 export function defineJob<Data extends object = object>(job: JobDefinition<Data>): JobDefinition<Data> {
@@ -47,10 +56,11 @@ export function defineJob<Data extends object = object>(job: JobDefinition<Data>
 }
 
 /** Two jobs on one queue would each receive the other's jobs, so a registry with a repeated queue is refused. */
-export function assertDistinctQueues(jobs: readonly JobDefinition[]): void {
+export function assertDistinctQueues(jobs: readonly WorkerJob[]): void {
   const seen = new Set<string>();
-  for (const { queue } of jobs) {
-    if (seen.has(queue)) throw new Error(`Two registered jobs use the queue "${queue}"`);
-    seen.add(queue);
+  for (const job of jobs) {
+    if (isWorkerLoop(job)) continue;
+    if (seen.has(job.queue)) throw new Error(`Two registered jobs use the queue "${job.queue}"`);
+    seen.add(job.queue);
   }
 }

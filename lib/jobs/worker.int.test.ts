@@ -52,7 +52,6 @@ describe("lifecycle cycles", () => {
       { name: "prune-idempotency-records", affected: 1 },
       { name: "prune-rate-limit-windows", affected: 1 },
       { name: "prune-tefca-sessions", affected: 0 },
-      { name: "redispatch-webhook-deliveries", affected: 0 },
       { name: "conformance-runs", affected: 0 },
     ]);
     expect((await db().requestLog.findMany()).map((r) => r.requestId)).toEqual(["req_new_cycles"]);

@@ -3,18 +3,19 @@ import { log } from "@/lib/log";
 import { retryInterruptedJobs } from "./interrupted-jobs";
 import { surviveLostDatabase } from "./lost-database";
 import { queueErrors, startQueue } from "./queue";
-import type { JobDefinition } from "./registry";
+import { isWorkerLoop, type JobDefinition, type WorkerJob } from "./registry";
 
 export type RunningWorker = { boss: PgBoss; stop: () => Promise<void> };
 
 /**
  * Starts a worker for every registered job: it works each job's queue and, for periodic jobs, offers the next job
- * three times per window. `sendThrottled` admits one job per window across every instance, so N workers still
+ * three times per window; loops of its own (`WorkerLoop`) start beside them and stop with it. `sendThrottled` admits one job per window across every instance, so N workers still
  * run a periodic job once per window, and a worker that starts late or misses a tick still fills the window.
  * `serverJustStarted` (the caller started the database server itself) reruns the jobs a dead worker left active.
  */
-export async function startWorker(databaseUrl: string, jobs: readonly JobDefinition[], options: { serverJustStarted?: boolean } = {}): Promise<RunningWorker> {
-  const boss = await startQueue(databaseUrl, jobs);
+export async function startWorker(databaseUrl: string, given: readonly WorkerJob[], options: { serverJustStarted?: boolean } = {}): Promise<RunningWorker> {
+  const boss = await startQueue(databaseUrl, given);
+  const jobs = given.filter((job): job is JobDefinition => !isWorkerLoop(job));
   surviveLostDatabase();
   if (options.serverJustStarted) {
     const interrupted = await retryInterruptedJobs(boss);
@@ -61,12 +62,13 @@ export async function startWorker(databaseUrl: string, jobs: readonly JobDefinit
     return timer;
   });
 
+  const loops = given.filter(isWorkerLoop).map((loop) => loop.start());
+
   return {
     boss,
     stop: async () => {
       for (const timer of timers) clearInterval(timer);
-      await boss.stop({ graceful: true, timeout: 10_000, wait: true });
-      await Promise.all(jobs.map((job) => job.drain?.()));
+      await Promise.all([boss.stop({ graceful: true, timeout: 10_000, wait: true }), ...loops.map((loop) => loop.stop())]);
     },
   };
 }

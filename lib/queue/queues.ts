@@ -2,7 +2,6 @@
 export const QUEUE = {
   sourceImport: "source-import",
   sandboxSimulation: "sandbox-simulation",
-  webhookDelivery: "webhook-delivery",
   conformanceRun: "conformance-run",
   continuousSync: "continuous-sync",
 } as const;

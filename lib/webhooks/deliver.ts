@@ -1,21 +1,19 @@
-import type PgBoss from "pg-boss";
-import { db, pgPool } from "@/lib/db";
+import { pgPool } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import type { JobDefinition } from "@/lib/jobs";
+import type { WorkerLoop } from "@/lib/jobs";
 import { log } from "@/lib/log";
 import { processState } from "@/lib/process-state";
-import { QUEUE, sendJobs } from "@/lib/queue";
-import { claimAttempts, recordAttempts, releaseAttempts, type AttemptRow, type ClaimedRow, type ClaimInput, type ReleaseInput } from "./delivery-sql";
+import { claimAttempts, claimDueAttempts, recordAttempts, releaseAttempts, type AttemptRow, type ClaimedRow, type ClaimInput, type ReleaseInput } from "./delivery-sql";
 import { EndpointLanes, endpointOf } from "./endpoint-lanes";
 import { ENDPOINT_CONNECTIONS, postWebhook } from "./outbound";
 import { deliveryPolicy, type DeliveryPolicy } from "./policy";
 import { webhookSignature } from "./signing";
 import { statementBatch } from "./statement-batch";
 
-/** One job per attempt: `attempt` is the attempt this job may make (1-based). */
-export type DeliveryJob = { deliveryId: string; attempt: number };
+/** One attempt of one delivery: `attempt` is the attempt to make (1-based). */
+export type DeliveryAttempt = { deliveryId: string; attempt: number };
 
-/** `deferred`: the endpoint had no room, so the attempt was given back unmade and re-queued for a little later. */
+/** `deferred`: the endpoint had no room, so the attempt was given back unmade, due again a little later. */
 export type DeliveryOutcome = "succeeded" | "retrying" | "failed" | "skipped" | "deferred";
 
 export const USER_AGENT = "Chartkey-Webhooks/1.0";
@@ -25,7 +23,7 @@ export function webhookPayload(event: { id: string; type: string; createdAt: Dat
   return JSON.stringify({ id: event.id, type: event.type, timestamp: event.createdAt.toISOString(), environment: event.environment, data: event.data });
 }
 
-/** Attempts a worker holds at once (running or waiting for their endpoint); past this its pollers wait. */
+/** Attempts a worker holds at once (running or waiting for their endpoint); past this its loop stops claiming. */
 const MAX_HELD = 500;
 /**
  * How long an attempt may wait for a place at its endpoint before it is given back unmade: with the 10-second
@@ -40,62 +38,150 @@ const DEFER_MS = 5000;
 // The attempts this process holds, per endpoint (as many running as its connection pool holds) and in all.
 const lanes = processState("webhooks.lanes", () => new EndpointLanes(ENDPOINT_CONNECTIONS, MAX_HELD, LANE_WAIT_MS));
 
-type Enqueue = { job: DeliveryJob; startAfter?: Date };
-const sendDeliveryJobs = async (items: Enqueue[]) => {
-  await sendJobs(QUEUE.webhookDelivery, items.map(({ job, startAfter }) => ({ data: job, singletonKey: job.deliveryId, startAfter })));
-  return items.map(() => undefined);
-};
-// Retries scheduled by one turn's outcomes go out as one insert.
-const sendDeliveryJob = statementBatch(sendDeliveryJobs, async (item: Enqueue) => void (await sendDeliveryJobs([item])));
+/** Deliveries claimed per statement, at most (fewer when the worker holds nearly `MAX_HELD`). */
+const CLAIM_BATCH = 100;
+/** How often an idle worker looks for due deliveries (sooner when one of its own attempts schedules one). */
+const POLL_MS = 200;
+/** How long the loop pauses after a failed claim (the database went away) before it tries again. */
+const ERROR_PAUSE_MS = 1000;
 
-export async function enqueueDelivery(job: DeliveryJob, startAfter?: Date): Promise<void> {
-  try {
-    await sendDeliveryJob({ job, startAfter });
-  } catch (error) {
-    // The redispatch cycle finds pending deliveries without a job, so a lost send only delays the delivery.
-    log.warn({ deliveryId: job.deliveryId, err: (error as Error).message }, "could not enqueue a webhook delivery");
+/** A loop's sleep between claims, which an attempt scheduling a delivery sooner cuts short. */
+class Sleep {
+  private at = Infinity;
+  private timer: NodeJS.Timeout | undefined;
+  private resolve: (() => void) | undefined;
+
+  /** Sleeps until `ms` have passed, `wakeAt` asks for sooner, or `wake()` is called. */
+  for(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.resolve = resolve;
+      this.at = Infinity;
+      this.wakeAt(Date.now() + ms);
+    });
   }
+
+  /** Makes the sleep, if one is under way, end at `at` at the latest. */
+  wakeAt(at: number): void {
+    if (!this.resolve || at >= this.at) return;
+    clearTimeout(this.timer);
+    this.at = at;
+    this.timer = setTimeout(() => this.wake(), Math.max(0, at - Date.now()));
+  }
+
+  wake(): void {
+    clearTimeout(this.timer);
+    const resolve = this.resolve;
+    this.resolve = undefined;
+    this.at = Infinity;
+    resolve?.();
+  }
+}
+
+// The sleeps of the delivery loops running in this process.
+const sleeps = processState("webhooks.sleeps", () => new Set<Sleep>());
+
+/** A delivery of this process's is due at `at`: its loops, if asleep, look for due deliveries then at the latest. */
+function wakeAt(at: number): void {
+  for (const sleep of sleeps) sleep.wakeAt(at);
 }
 
 /**
- * Makes attempt `attempt` of a delivery, at most once, and answers how it went. The attempt is claimed with a
- * conditional update (`status = pending AND attempts = attempt - 1`), so a redelivered or duplicate job, or a job
- * for a delivery already succeeded or failed, does nothing; the claim also sets `nextAttemptAt` to a lease, after
- * which the redispatch cycle treats a silent worker as dead and sends the next attempt. An endpoint that already
- * runs as many attempts as its connection pool holds queues this one for a few seconds, then gives it back unmade
- * and re-queued a few seconds later (`deferred`). The attempt is logged and the delivery moved on in one statement guarded by the same attempt number.
+ * Claims due deliveries and starts their attempts until stopped: a full batch is followed by the next claim at
+ * once, a short one by a sleep of `POLL_MS` (or until an attempt of this process schedules a retry sooner). The
+ * loop takes no more while the process holds `MAX_HELD` attempts, so a backlog stays in the table, where any other
+ * worker can claim it.
  */
-export async function deliverWebhook(job: DeliveryJob, policy: DeliveryPolicy = deliveryPolicy()): Promise<DeliveryOutcome> {
-  const begun = await beginAttempt(job, policy);
-  return typeof begun === "string" ? begun : begun.outcome;
+async function claimLoop(running: { stopped: boolean }, sleep: Sleep, policy: DeliveryPolicy): Promise<void> {
+  while (!running.stopped) {
+    await lanes.room();
+    if (running.stopped) break;
+    const limit = Math.min(CLAIM_BATCH, lanes.free());
+    let claimed: ClaimedRow[];
+    try {
+      const claimedAt = new Date();
+      const leaseUntil = new Date(claimedAt.getTime() + policy.leaseMs);
+      claimed = (await pgPool().query<ClaimedRow>(claimDueAttempts({ now: claimedAt, leaseUntil, limit, maxAttempts: policy.maxAttempts }))).rows;
+      for (const row of claimed) startAttempt({ deliveryId: row.id, attempt: row.attempts }, row, claimedAt, policy).catch(logFailure(row.id));
+    } catch (error) {
+      log.warn({ err: (error as Error).message }, "could not claim webhook deliveries");
+      await sleep.for(ERROR_PAUSE_MS);
+      continue;
+    }
+    if (claimed.length < limit) await sleep.for(POLL_MS);
+  }
 }
 
-/** Claims the attempt and queues it at its endpoint: the wait, the POST and its log run on in `outcome`. */
-async function beginAttempt(job: DeliveryJob, policy: DeliveryPolicy): Promise<DeliveryOutcome | { outcome: Promise<DeliveryOutcome> }> {
-  // Claim the attempt and read what it needs in one statement, shared with the other jobs of the fetched batch.
+// The attempt's log could not be written (the database went away): its lease runs out and the next claim logs
+// it as interrupted and makes the next attempt.
+const logFailure = (deliveryId: string) => (error: unknown) => log.warn({ deliveryId, err: (error as Error).message }, "could not log a webhook attempt");
+
+/**
+ * The delivery queue, worked by every worker: the `WebhookDelivery` rows themselves, claimed in batches (see
+ * `claimDueAttempts`), each claim leasing its attempt for `leaseMs`. An attempt's POST runs on while the loop
+ * claims more, so a receiver that holds its connections for the full 10 seconds holds only its own endpoint's
+ * places (as many as its connection pool). A failed attempt's retry is the row's `nextAttemptAt`; a worker that
+ * dies mid-attempt leaves the lease, after which any worker's claim logs the attempt as interrupted and makes the
+ * next one. Stopping ends the claims, then lets the attempts started finish and log their outcome.
+ */
+export const webhookDeliveryJob: WorkerLoop = {
+  name: "webhook-delivery",
+  start: () => {
+    const running = { stopped: false };
+    const sleep = new Sleep();
+    sleeps.add(sleep);
+    const loop = claimLoop(running, sleep, deliveryPolicy());
+    return {
+      stop: async () => {
+        running.stopped = true;
+        sleep.wake();
+        await loop;
+        sleeps.delete(sleep);
+        await lanes.idle();
+      },
+    };
+  },
+};
+
+/**
+ * Makes attempt `attempt` of one delivery now, at most once, and answers how it went (the claim's loop does this for
+ * the due deliveries it claims; tests make chosen attempts themselves). The attempt is claimed with a conditional
+ * update (`status = pending AND attempts = attempt - 1`), so an attempt made already, or a delivery settled, is
+ * `skipped`.
+ */
+export async function deliverWebhook(job: DeliveryAttempt, policy: DeliveryPolicy = deliveryPolicy()): Promise<DeliveryOutcome> {
   const claimedAt = new Date();
   const claimed = await claimAttempt({ id: job.deliveryId, attempt: job.attempt, claimedAt, leaseUntil: new Date(claimedAt.getTime() + policy.leaseMs) });
-  if (!claimed) {
-    // The job can be sent before the writing transaction commits: throwing lets pg-boss retry it shortly.
-    // Otherwise the attempt was made already (a redelivered or duplicate job) or the delivery is settled.
-    const exists = await db().webhookDelivery.count({ where: { id: job.deliveryId } });
-    if (!exists) throw new Error(`webhook delivery ${job.deliveryId} is not visible (yet)`);
-    return "skipped";
-  }
-  const endpoint = endpointOf(claimed.url);
-  const admitted = lanes.enter(endpoint);
-  const outcome = admitted.then(async (admitted): Promise<DeliveryOutcome> => {
-    if (admitted) return makeAttempt(job, claimed, claimedAt, policy).finally(() => lanes.leave(endpoint));
-    const nextAttemptAt = new Date(Date.now() + DEFER_MS * (0.5 + Math.random()));
-    if (await releaseAttempt({ id: claimed.id, attempt: job.attempt, previousAttemptAt: claimed.previousAttemptAt, nextAttemptAt })) {
-      await enqueueDelivery(job, nextAttemptAt);
-    }
-    return "deferred";
-  });
-  return { outcome };
+  if (!claimed) return "skipped";
+  return startAttempt(job, claimed, claimedAt, policy);
 }
 
-async function makeAttempt(job: DeliveryJob, claimed: ClaimedRow, claimedAt: Date, policy: DeliveryPolicy): Promise<DeliveryOutcome> {
+/**
+ * Queues a claimed attempt at its endpoint and makes it once admitted. An endpoint that already runs as many
+ * attempts as its connection pool holds queues this one for a few seconds, then gives it back unmade, due again a
+ * few seconds later (`deferred`). The attempt is logged and the delivery moved on in one statement guarded by the
+ * same attempt number.
+ */
+async function startAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt: Date, policy: DeliveryPolicy): Promise<DeliveryOutcome> {
+  const endpoint = endpointOf(claimed.url);
+  if (await lanes.enter(endpoint)) {
+    // The endpoint's place is given up as soon as the request is done, not after the outcome's 20 ms log window:
+    // a place held while logging would cap a receiver at 64 attempts per window.
+    let left = false;
+    const leave = () => {
+      if (!left) lanes.leave(endpoint);
+      left = true;
+    };
+    return makeAttempt(job, claimed, claimedAt, policy, leave).finally(() => {
+      leave();
+      lanes.finish();
+    });
+  }
+  const nextAttemptAt = new Date(Date.now() + DEFER_MS * (0.5 + Math.random()));
+  if (await releaseAttempt({ id: claimed.id, attempt: job.attempt, previousAttemptAt: claimed.previousAttemptAt, nextAttemptAt })) wakeAt(nextAttemptAt.getTime());
+  return "deferred";
+}
+
+async function makeAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt: Date, policy: DeliveryPolicy, posted: () => void): Promise<DeliveryOutcome> {
   const event = { id: claimed.eventId, type: claimed.type, environment: claimed.environment, data: claimed.data, createdAt: new Date(claimed.createdAt) };
   const body = webhookPayload(event);
   const signature = webhookSignature(
@@ -121,6 +207,7 @@ async function makeAttempt(job: DeliveryJob, claimed: ClaimedRow, claimedAt: Dat
     },
     policy.timeoutMs,
   );
+  posted();
 
   const succeeded = result.status !== null && result.status >= 200 && result.status < 300;
   const last = job.attempt >= policy.maxAttempts;
@@ -138,12 +225,12 @@ async function makeAttempt(job: DeliveryJob, claimed: ClaimedRow, claimedAt: Dat
     responseExcerpt: result.excerpt,
     error: result.error,
   });
-  if (moved && nextAttemptAt) await enqueueDelivery({ deliveryId: claimed.id, attempt: job.attempt + 1 }, nextAttemptAt);
+  if (moved && nextAttemptAt) wakeAt(nextAttemptAt.getTime());
   return outcome;
 }
 
-// The hot path's statements, each gathering the calls of one event-loop turn (a fetched batch's claims, the
-// outcomes that arrived together) into one round trip.
+// The hot path's statements, each gathering the calls of one event-loop turn (the releases of attempts that waited
+// together, the outcomes that arrived together) into one round trip.
 const claimAttemptsOf = async (claims: ClaimInput[]): Promise<(ClaimedRow | undefined)[]> => {
   const { rows } = await pgPool().query<ClaimedRow>(claimAttempts(claims));
   // Given two claims of one attempt, the statement claimed it once: the first gets it.
@@ -172,31 +259,3 @@ const recordAttemptsOf = async (attempts: AttemptRow[]): Promise<boolean[]> => {
 // Outcomes arrive one by one as receivers answer: gathered over 20 ms, they are one statement and one commit instead
 // of dozens (each commit waits for its WAL flush), which is most of what an attempt costs PostgreSQL.
 const recordAttempt = statementBatch(recordAttemptsOf, async (attempt: AttemptRow) => (await recordAttemptsOf([attempt]))[0]!, 500, RECORD_WINDOW_MS);
-
-/**
- * The delivery queue. pg-boss's own retries only cover a job sent before its delivery committed (or a database
- * hiccup); receiver failures are attempts the handler schedules itself. A job is done once its attempt is claimed
- * and started: the POST runs on while the poller fetches more, so a receiver that holds its connections for the
- * full 10 seconds holds only its own endpoint's places (as many as its connection pool), never a poller. A worker
- * that dies mid-attempt leaves the claim's lease, after which the redispatch cycle logs the attempt as interrupted
- * and sends the next one. Pollers take up to 100 jobs per fetch and wait while 500 attempts are held.
- */
-export const webhookDeliveryJob = {
-  queue: QUEUE.webhookDelivery,
-  policy: { policy: "standard", retryLimit: 4, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
-  pollers: 2,
-  batchSize: 100,
-  pollingIntervalSeconds: 0.5,
-  handler: async (job: PgBoss.JobWithMetadata<DeliveryJob>) => {
-    const begun = await beginAttempt(job.data, deliveryPolicy());
-    if (typeof begun === "string") return;
-    begun.outcome.catch((error: unknown) => {
-      // The attempt's log could not be written (the database went away): its lease runs out and the redispatch
-      // cycle logs it as interrupted and sends the next attempt.
-      log.warn({ deliveryId: job.data.deliveryId, err: (error as Error).message }, "could not log a webhook attempt");
-    });
-    await lanes.room();
-  },
-  // A stopping worker lets the attempts it started finish and log their outcome.
-  drain: () => lanes.idle(),
-} satisfies JobDefinition<DeliveryJob>;

@@ -5,8 +5,9 @@ type Waiter = { admit: (admitted: boolean) => void; timer: NodeJS.Timeout };
  * `perEndpoint` attempts at once, as many as its connection pool holds, so a running attempt never waits for a
  * socket behind a slow receiver's; the next ones wait in its lane, each for at most `maxWaitMs`, and one that
  * times out is turned away (the caller gives its attempt back for later). A fast receiver's lane drains within
- * milliseconds; a slow one's turns its backlog away instead of holding it. `room()` lets the caller stop taking
- * work while `total` attempts are running or waiting.
+ * milliseconds; a slow one's turns its backlog away instead of holding it. An admitted attempt leaves its endpoint
+ * once its request is done (`leave`) and is held until its outcome is logged (`finish`); `room()` lets the caller
+ * stop taking work while `total` attempts are held (running, waiting, or logging).
  */
 export class EndpointLanes {
   private readonly running = new Map<string, number>();
@@ -21,7 +22,10 @@ export class EndpointLanes {
     readonly maxWaitMs: number,
   ) {}
 
-  /** Resolves true once the attempt may run (then `leave` must follow), false if it waited `maxWaitMs` in vain. */
+  /**
+   * Resolves true once the attempt may run (then `leave` and `finish` must follow), false if it waited `maxWaitMs`
+   * in vain (then it is no longer held).
+   */
   enter(endpoint: string): Promise<boolean> {
     this.held++;
     const running = this.running.get(endpoint) ?? 0;
@@ -45,7 +49,7 @@ export class EndpointLanes {
     });
   }
 
-  /** Ends a running attempt: the endpoint's next waiting one runs in its place. */
+  /** Ends a running attempt's request: the endpoint's next waiting one runs in its place. */
   leave(endpoint: string): void {
     const queue = this.waiting.get(endpoint);
     const next = queue?.shift();
@@ -58,12 +62,21 @@ export class EndpointLanes {
       if (running <= 1) this.running.delete(endpoint);
       else this.running.set(endpoint, running - 1);
     }
+  }
+
+  /** Ends an admitted attempt's hold, once it has left its endpoint and its outcome is logged. */
+  finish(): void {
     this.release();
   }
 
   /** Attempts running to `endpoint`. */
   runningTo(endpoint: string): number {
     return this.running.get(endpoint) ?? 0;
+  }
+
+  /** How many more attempts may be held before `total`. */
+  free(): number {
+    return Math.max(0, this.total - this.held);
   }
 
   /** Resolves once fewer than `total` attempts are running or waiting. */

@@ -6,20 +6,21 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { startWorker, type RunningWorker } from "@/lib/jobs";
 import { NOT_PUBLIC } from "@/lib/outbound";
-import { QUEUE, sendJobs, stopSender } from "@/lib/queue";
 import { createTestApplication } from "@/test/factories";
 import { waitFor } from "@/test/webhook-receiver";
 import { deliverWebhook, webhookDeliveryJob } from "./deliver";
 import { ENDPOINT_CONNECTIONS } from "./outbound";
 
 /**
- * A receiver that counts its TCP connections and the requests it holds at once; `hang` makes it hold every
- * request without answering (a receiver that is up but stuck) until the test ends.
+ * A receiver that counts its TCP connections, the requests it holds at once and the requests per `webhook-id`;
+ * `hang` makes it hold every request without answering (a receiver that is up but stuck) until the test ends.
  */
 async function countingReceiver(options: { hang?: boolean } = {}) {
-  const stats = { connections: 0, requests: 0, open: 0, maxOpen: 0 };
+  const stats = { connections: 0, requests: 0, open: 0, maxOpen: 0, perEvent: new Map<string, number>() };
   const server = http.createServer((request, response) => {
     stats.requests++;
+    const id = String(request.headers["webhook-id"]);
+    stats.perEvent.set(id, (stats.perEvent.get(id) ?? 0) + 1);
     stats.open++;
     stats.maxOpen = Math.max(stats.maxOpen, stats.open);
     response.on("close", () => stats.open--);
@@ -47,27 +48,18 @@ async function receiver(options: { hang?: boolean } = {}) {
   return started;
 }
 
-/**
- * A backlog written in bulk, as a busy platform has it: events, their deliveries and (unless told not to) their
- * jobs, on a queue a started worker created; `urls` taken in turn.
- */
-async function backlog(urls: string[], count: number, options: { jobs?: boolean } = {}): Promise<{ deliveryId: string; url: string }[]> {
+/** A backlog written in bulk, as a busy platform has it: events and their deliveries, due at once; `urls` taken in turn. */
+async function backlog(urls: string[], count: number): Promise<{ deliveryId: string; eventId: string; url: string }[]> {
   const applications = await Promise.all(urls.map((url) => createTestApplication({ webhookUrl: url }).then((created) => created.application)));
   const rows = Array.from({ length: count }, (_, index) => ({ application: applications[index % urls.length]!, url: urls[index % urls.length]!, eventId: newId("evt_"), deliveryId: newId("whd_") }));
   await db().event.createMany({ data: rows.map((row) => ({ id: row.eventId, applicationId: row.application.id, environment: "sandbox" as const, type: "records.updated", data: { subject: "u_fanout" } })) });
   await db().webhookDelivery.createMany({ data: rows.map((row) => ({ id: row.deliveryId, eventId: row.eventId, applicationId: row.application.id, url: row.url, nextAttemptAt: new Date() })) });
-  if (options.jobs !== false) {
-    await sendJobs(
-      QUEUE.webhookDelivery,
-      rows.map((row) => ({ data: { deliveryId: row.deliveryId, attempt: 1 }, singletonKey: row.deliveryId })),
-    );
-  }
-  return rows.map(({ deliveryId, url }) => ({ deliveryId, url }));
+  return rows.map(({ deliveryId, eventId, url }) => ({ deliveryId, eventId, url }));
 }
 
 const succeeded = (ids: string[]) => db().webhookDelivery.count({ where: { id: { in: ids }, status: "succeeded" } });
 
-let worker: RunningWorker | undefined;
+let workers: RunningWorker[] = [];
 
 beforeAll(() => {
   // The receivers listen on loopback, which only a deployment that opts in lets sandbox webhooks reach.
@@ -78,23 +70,28 @@ afterEach(async () => {
   vi.restoreAllMocks();
   // Hung requests end now: their attempts fail at once and the stopping worker's drain is short.
   for (const started of receivers.splice(0)) await started.close();
-  await worker?.stop();
-  worker = undefined;
+  await Promise.all(workers.map((worker) => worker.stop()));
+  workers = [];
 });
 
-afterAll(async () => {
+afterAll(() => {
   vi.unstubAllEnvs();
-  await stopSender();
 });
+
+const startDeliveryWorker = async () => {
+  const worker = await startWorker(process.env.DATABASE_URL!, [webhookDeliveryJob]);
+  workers.push(worker);
+  return worker;
+};
 
 describe("webhook fan-out", () => {
   it("a receiver that holds every request does not hold up the others, and gets no more requests than its connection pool", async () => {
     const stuck = await receiver({ hang: true });
     const fast = await receiver();
-    // Interleaved, so every fetched batch carries both; more stuck deliveries than the endpoint's places, and than
-    // the pollers fetch at once.
-    worker = await startWorker(process.env.DATABASE_URL!, [webhookDeliveryJob]); // creates the queue
+    // Interleaved, so every claimed batch carries both; more stuck deliveries than the endpoint's places, and than
+    // one claim takes.
     const deliveries = await backlog([stuck.url, fast.url], 400);
+    await startDeliveryWorker();
     const fastIds = deliveries.filter((delivery) => delivery.url === fast.url).map((delivery) => delivery.deliveryId);
     const stuckIds = deliveries.filter((delivery) => delivery.url === stuck.url).map((delivery) => delivery.deliveryId);
 
@@ -108,38 +105,48 @@ describe("webhook fan-out", () => {
     expect(fast.stats.requests).toBe(fastIds.length);
   }, 60_000);
 
-  it("a stuck receiver's backlog beyond its places is given back unmade, unlogged, and re-queued", async () => {
+  it("a stuck receiver's backlog beyond its places is given back unmade, unlogged, and due again a few seconds later", async () => {
     const stuck = await receiver({ hang: true });
-    worker = await startWorker(process.env.DATABASE_URL!, [webhookDeliveryJob]); // creates the queue
     const deliveries = await backlog([stuck.url], ENDPOINT_CONNECTIONS + 100);
     const ids = deliveries.map((delivery) => delivery.deliveryId);
-    // Past the 5-second wait for a place, the attempts that got none are released (pending, not attempted, due
-    // later) and each gets its job again, for when it is due.
-    const queued = async (keys: string[]) =>
-      new Set(
-        (
-          await db().$queryRaw<{ key: string }[]>`
-            SELECT singleton_key AS key FROM pgboss.job WHERE name = ${QUEUE.webhookDelivery} AND state = 'created' AND start_after > now() AND singleton_key = ANY(${keys})`
-        ).map((job) => job.key),
-      ).size;
+    await startDeliveryWorker();
+    // Past the 5-second wait for a place, the attempts that got none are released: pending, not attempted, and due
+    // again 2.5 to 7.5 seconds later, when the next claim takes them.
     const given = await waitFor(async () => {
       const rows = await db().webhookDelivery.findMany({ where: { id: { in: ids }, attempts: 0, nextAttemptAt: { gt: new Date() } } });
-      return rows.length >= 100 && (await queued(rows.map((row) => row.id))) === rows.length ? rows : null;
-    }, "the attempts without a place given back and re-queued", 20_000);
+      return rows.length >= 100 ? rows : null;
+    }, "the attempts without a place given back", 20_000);
+    const released = Date.now();
     expect(given.every((row) => row.status === "pending" && row.lastAttemptAt === null)).toBe(true);
+    expect(given.every((row) => row.nextAttemptAt!.getTime() <= released + 7500)).toBe(true);
     expect(await db().webhookDeliveryAttempt.count({ where: { deliveryId: { in: given.map((row) => row.id) } } })).toBe(0);
     expect(stuck.stats.maxOpen).toBeLessThanOrEqual(ENDPOINT_CONNECTIONS);
   }, 60_000);
 
   it("reuses keep-alive connections to a receiver: far fewer TCP connections than deliveries", async () => {
     const target = await receiver();
-    worker = await startWorker(process.env.DATABASE_URL!, [webhookDeliveryJob]); // creates the queue
     const deliveries = await backlog([target.url], 400);
     const ids = deliveries.map((delivery) => delivery.deliveryId);
+    await startDeliveryWorker();
     await waitFor(async () => (await succeeded(ids)) === ids.length, "every delivery", 30_000);
     expect(target.stats.requests).toBe(400);
     expect(target.stats.connections).toBeGreaterThan(0);
     expect(target.stats.connections).toBeLessThanOrEqual(ENDPOINT_CONNECTIONS);
+  }, 60_000);
+
+  it("two workers claiming at once never make the same attempt twice: every delivery arrives once and is logged once", async () => {
+    const targets = [await receiver(), await receiver()];
+    const deliveries = await backlog(targets.map((target) => target.url), 600);
+    const ids = deliveries.map((delivery) => delivery.deliveryId);
+    await Promise.all([startDeliveryWorker(), startDeliveryWorker()]);
+    await waitFor(async () => (await succeeded(ids)) === ids.length, "every delivery", 30_000);
+    const perEvent = new Map([...targets[0]!.stats.perEvent, ...targets[1]!.stats.perEvent]);
+    expect(targets[0]!.stats.requests + targets[1]!.stats.requests).toBe(600);
+    expect(new Set(perEvent.keys())).toEqual(new Set(deliveries.map((delivery) => delivery.eventId)));
+    expect([...perEvent.values()].every((count) => count === 1)).toBe(true);
+    const logged = await db().webhookDeliveryAttempt.groupBy({ by: ["deliveryId"], where: { deliveryId: { in: ids } }, _count: true });
+    expect(logged).toHaveLength(600);
+    expect(logged.every((row) => row._count === 1)).toBe(true);
   }, 60_000);
 
   it("sends once more on a new connection when a kept-alive one turns out closed, within the same attempt", async () => {
@@ -155,7 +162,7 @@ describe("webhook fan-out", () => {
       request.resume();
       request.on("end", () => response.writeHead(204).end());
     });
-    const [first, second] = await backlog([target.url], 2, { jobs: false });
+    const [first, second] = await backlog([target.url], 2);
     expect(await deliverWebhook({ deliveryId: first!.deliveryId, attempt: 1 })).toBe("succeeded");
     expect(await deliverWebhook({ deliveryId: second!.deliveryId, attempt: 1 })).toBe("succeeded");
     expect(target.stats.connections).toBe(2);
@@ -174,7 +181,7 @@ describe("webhook fan-out", () => {
       return callback(null, [{ address: answer, family: 4 }]);
     }) as typeof dns.lookup);
     // No worker: the test makes each attempt itself, in turn.
-    const [first, second, third] = await backlog(Array(3).fill(`http://${host}:${target.port}/hooks`), 3, { jobs: false });
+    const [first, second, third] = await backlog(Array(3).fill(`http://${host}:${target.port}/hooks`), 3);
 
     expect(await deliverWebhook({ deliveryId: first!.deliveryId, attempt: 1 })).toBe("succeeded");
     // Over the open keep-alive connection the next delivery needs no lookup.

@@ -1,8 +1,7 @@
-export { deliverWebhook, enqueueDelivery, USER_AGENT, webhookDeliveryJob, webhookPayload, type DeliveryJob, type DeliveryOutcome } from "./deliver";
+export { deliverWebhook, USER_AGENT, webhookDeliveryJob, webhookPayload, type DeliveryAttempt, type DeliveryOutcome } from "./deliver";
 export { checkWebhookDestination, NOT_PUBLIC, type UrlCheck, type WebhookEnvironment } from "@/lib/outbound";
 export { postWebhook, type PostResult } from "./outbound";
 export { backoffMs, deliveryPolicy, MAX_ATTEMPTS, type DeliveryPolicy } from "./policy";
-export { redispatchDeliveries, redispatchWebhookDeliveries } from "./redispatch";
 export { resendDelivery, sendTestEvent, type ResendResult } from "./resend";
 export { webhookSignature, type SealedSigningSecrets } from "./signing";
 export { getDelivery, listDeliveries, type DeliveryLogEntry } from "./delivery-log";

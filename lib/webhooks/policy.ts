@@ -9,7 +9,7 @@ export type DeliveryPolicy = {
   /** The wait before attempt `attempt + 1`, after attempt `attempt` (1-based) failed. */
   backoffMs: (attempt: number) => number;
   /**
-   * How long a claimed attempt may run before the redispatch cycle treats its worker as dead: longer than the
+   * How long a claimed attempt may run before any worker treats its worker as dead and claims it again: longer than the
    * wait for a place at its endpoint plus the timeout, so a live attempt is never doubled.
    */
   leaseMs: number;

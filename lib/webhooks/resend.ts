@@ -1,7 +1,6 @@
 import { db } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
 import { newId } from "@/lib/ids";
-import { enqueueDelivery } from "./deliver";
 import { sampleEventData } from "./sample-events";
 import type { SampleEventType } from "./schemas";
 
@@ -20,10 +19,10 @@ export async function resendDelivery(deliveryId: string, applicationId: string):
   if (!delivery) return { ok: false, reason: "not_found" };
   const url = delivery.application.webhookUrl;
   if (!url) return { ok: false, reason: "no_webhook_url" };
+  // Due at once: the next claim of any worker takes it.
   const created = await db().webhookDelivery.create({
     data: { id: newId("whd_"), eventId: delivery.eventId, applicationId, url, nextAttemptAt: new Date() },
   });
-  await enqueueDelivery({ deliveryId: created.id, attempt: 1 });
   return { ok: true, deliveryId: created.id };
 }
 

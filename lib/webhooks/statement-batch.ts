@@ -1,6 +1,5 @@
 /**
- * Gathers the calls made while the current event-loop turn runs (the handlers of one fetched batch of jobs start
- * together), or for `windowMs` after the first when given (outcomes that arrive over a few milliseconds), and runs
+ * Gathers the calls made while the current event-loop turn runs (attempts started or given back together), or for `windowMs` after the first when given (outcomes that arrive over a few milliseconds), and runs
  * them as one statement: `run` gets every input and answers for each, in order. When the gathered statement fails,
  * each input runs alone through `runOne`, so one bad input fails only its own caller.
  */

@@ -1,24 +1,21 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { decryptSecret } from "@/lib/auth";
-import { db } from "@/lib/db";
+import { db, pgPool } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
-import { newId } from "@/lib/ids";
-import { startQueue } from "@/lib/jobs";
-import { JOBS } from "@/scripts/platform-jobs";
-import { stopSender } from "@/lib/queue";
 import { createTestApplication } from "@/test/factories";
 import { startReceiver, waitFor } from "@/test/webhook-receiver";
-import { redispatchDeliveries } from "./redispatch";
+import { claimDueAttempts, INTERRUPTED } from "./delivery-sql";
+import { MAX_ATTEMPTS } from "./policy";
 
-let boss: PgBoss;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const workers: ChildProcess[] = [];
+const started: ChildProcess[] = [];
 
 function spawnWorker() {
   // One process (node with tsx's loader, not npx), so the kill reaches the worker itself.
-  const worker = spawn(process.execPath, ["--import", "tsx", "test/run-worker.ts"], { env: { ...process.env }, stdio: "ignore" });
+  const worker = spawn(process.execPath, ["--import", "tsx", "test/run-worker.ts"], { env: { ...process.env }, stdio: ["ignore", "pipe", "ignore"] });
+  worker.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("worker started") && started.push(worker));
   workers.push(worker);
   return { worker, exited: new Promise((resolve) => worker.once("exit", resolve)) };
 }
@@ -27,70 +24,54 @@ beforeAll(async () => {
   // The receiver listens on loopback, which only a deployment that opts in lets sandbox webhooks reach; the
   // spawned workers inherit the setting.
   vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
-  boss = await startQueue(process.env.DATABASE_URL!, JOBS); // creates the queues, as a deployed database has them
 });
 
 afterAll(async () => {
   vi.unstubAllEnvs();
   for (const worker of workers) if (worker.exitCode === null) worker.kill("SIGKILL");
-  await stopSender();
-  await boss.stop({ graceful: false, wait: true });
   await receiver?.close();
 });
 
-describe("a worker killed with webhook deliveries pending", () => {
-  it("loses none: after a restart every delivery arrives, and none is logged twice as succeeded", async () => {
+describe("a worker killed with webhook deliveries claimed", () => {
+  it("loses none: once their leases pass, another worker logs the cut-off attempts as interrupted and delivers every one once", async () => {
     const { application } = await createTestApplication();
     receiver = await startReceiver(decryptSecret(application.signingSecretEncrypted));
     await db().application.update({ where: { id: application.id }, data: { webhookUrl: `${receiver.origin}/hooks` } });
     receiver.setResponder(() => "hang"); // the receiver takes every request and never answers
 
     const events = [];
-    for (let index = 0; index < 12; index++) {
+    for (let index = 0; index < 15; index++) {
       events.push(await recordEvent({ applicationId: application.id, environment: "sandbox", type: "records.updated", data: { subject: `u_${index}` } }));
-    }
-    // Committed, but the process "crashed" before sending their jobs: outbox rows with no job.
-    for (let index = 0; index < 3; index++) {
-      const event = await db().event.create({ data: { id: newId("evt_"), applicationId: application.id, environment: "sandbox", type: "consent.granted", data: { subject: `u_unsent_${index}` } } });
-      await db().webhookDelivery.create({ data: { id: newId("whd_"), eventId: event.id, applicationId: application.id, url: `${receiver.origin}/hooks`, nextAttemptAt: new Date() } });
-      events.push(event);
     }
 
     const first = spawnWorker();
-    await waitFor(() => receiver.arrivals() >= 12, "every queued delivery in flight", 60_000);
+    await waitFor(() => receiver.arrivals() >= 15, "every delivery in flight", 60_000);
     first.worker.kill("SIGKILL");
     await first.exited;
+    // Every delivery is claimed by the dead worker: attempt 1 counted, leased, and nothing logged.
     const stranded = await db().webhookDelivery.findMany({ where: { applicationId: application.id } });
-    expect(stranded.every((delivery) => delivery.status === "pending")).toBe(true);
+    expect(stranded).toHaveLength(15);
+    expect(stranded.every((delivery) => delivery.status === "pending" && delivery.attempts === 1 && delivery.nextAttemptAt! > new Date())).toBe(true);
     expect(await db().webhookDeliveryAttempt.count({ where: { delivery: { applicationId: application.id } } })).toBe(0);
 
-    // The next lifecycle cycle, once the dead worker's leases have passed: every due delivery without a live job
-    // gets one: the 12 claimed by the dead worker, and the 3 never sent unless the dead worker's own lifecycle run
-    // already queued them.
+    // A worker started before the leases pass leaves the claimed deliveries alone ...
     receiver.setResponder(() => 200);
-    const redispatched = await redispatchDeliveries(new Date(Date.now() + 20_000));
-    expect(redispatched).toBeGreaterThanOrEqual(12);
-    expect(redispatched).toBeLessThanOrEqual(15);
-
     const second = spawnWorker();
+    await waitFor(() => started.length === 2, "the second worker running", 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(receiver.received).toHaveLength(0);
+    // ... and claims them once they have passed (here moved into the past rather than waited for: 20 seconds).
+    await db().webhookDelivery.updateMany({ where: { applicationId: application.id }, data: { nextAttemptAt: new Date(Date.now() - 1000) } });
     await waitFor(
       async () => (await db().webhookDelivery.count({ where: { applicationId: application.id, status: "succeeded" } })) === 15,
-      "every delivery to succeed after the restart",
+      "every delivery to succeed after the leases passed",
       60_000,
     );
     const attempts = await db().webhookDeliveryAttempt.findMany({ where: { delivery: { applicationId: application.id } } });
-    // The dead worker's claimed attempts (at least the 12 queued ones; its own lifecycle run may have sent the 3
-    // unsent too) appear in the log as interrupted, and the 15 redispatched ones as answered.
-    const claimedByTheDead = stranded.filter((delivery) => delivery.attempts === 1).length;
-    expect(claimedByTheDead).toBeGreaterThanOrEqual(12);
-    expect(attempts.filter((attempt) => attempt.error?.startsWith("interrupted"))).toHaveLength(claimedByTheDead);
-    expect(attempts).toHaveLength(15 + claimedByTheDead);
-    const succeededPerDelivery = new Map<string, number>();
-    for (const attempt of attempts) {
-      if (attempt.responseCode === 200) succeededPerDelivery.set(attempt.deliveryId, (succeededPerDelivery.get(attempt.deliveryId) ?? 0) + 1);
-    }
-    expect(succeededPerDelivery.size).toBe(15);
-    expect([...succeededPerDelivery.values()].every((count) => count === 1)).toBe(true);
+    expect(attempts).toHaveLength(30);
+    expect(attempts.filter((attempt) => attempt.attempt === 1).every((attempt) => attempt.error === INTERRUPTED && attempt.responseCode === null)).toBe(true);
+    expect(attempts.filter((attempt) => attempt.attempt === 2).every((attempt) => attempt.responseCode === 200)).toBe(true);
+    expect(new Set(attempts.filter((attempt) => attempt.attempt === 2).map((attempt) => attempt.deliveryId)).size).toBe(15);
     expect(new Set(receiver.received.map((item) => item.id))).toEqual(new Set(events.map((event) => event.id)));
     expect(receiver.received).toHaveLength(15);
     expect(receiver.rejected).toEqual([]);
@@ -98,4 +79,16 @@ describe("a worker killed with webhook deliveries pending", () => {
     second.worker.kill("SIGTERM");
     await second.exited;
   }, 120_000);
+
+  it("ends a delivery failed when the attempt cut off was its last", async () => {
+    const { application } = await createTestApplication({ webhookUrl: "http://127.0.0.1:9/never" });
+    const event = await recordEvent({ applicationId: application.id, environment: "sandbox", type: "records.updated", data: { subject: "u_last" } });
+    // Its eighth attempt claimed by a worker that died: the lease has passed and nothing was logged for it.
+    const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { eventId: event.id } });
+    await db().webhookDelivery.update({ where: { id: delivery.id }, data: { attempts: MAX_ATTEMPTS, lastAttemptAt: new Date(Date.now() - 30_000), nextAttemptAt: new Date(Date.now() - 10_000) } });
+    const { rows } = await pgPool().query(claimDueAttempts({ now: new Date(), leaseUntil: new Date(Date.now() + 20_000), limit: 1000, maxAttempts: MAX_ATTEMPTS }));
+    expect(rows.map((row: { id: string }) => row.id)).not.toContain(delivery.id);
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: "failed", lastError: "interrupted", nextAttemptAt: null, attempts: MAX_ATTEMPTS });
+    expect(await db().webhookDeliveryAttempt.findMany({ where: { deliveryId: delivery.id }, select: { attempt: true, error: true } })).toEqual([{ attempt: MAX_ATTEMPTS, error: INTERRUPTED }]);
+  });
 });

@@ -100,7 +100,7 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
   if (results.webhooks && results.webhooks.length > 0) {
     lines.push("## Webhook fan-out", "");
     lines.push(
-      "`scripts/bench/webhook-fanout.ts`: per endpoint count, a backlog of pending deliveries spread over that many applications, each with its own local receiver, drained by one worker (queue, claim, signing, POST over keep-alive, attempt log); beside it the bare loop signs and posts the same payloads to the same receivers with the same concurrency, no queue or database.",
+      "`scripts/bench/webhook-fanout.ts`: per endpoint count, a backlog of pending deliveries spread over that many applications, each with its own local receiver, drained by one worker (batched claims of due delivery rows, signing, POST over keep-alive, attempt log); beside it the bare loop signs and posts the same payloads to the same receivers, 200 at a time, no queue or database.",
       "",
     );
     lines.push("| Endpoints | Worker processes | Deliveries (received, attempts logged) | Platform deliveries/s | Bare loop deliveries/s | Platform / bare | CPU ms per delivery: worker + PostgreSQL (bare loop) | Load (platform, bare) |");

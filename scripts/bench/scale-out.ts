@@ -34,7 +34,7 @@ const { attachSource, chooseProviders, createSession } = await import("@/lib/con
 const { issueAuthorizationCodeDirectly } = await import("@/lib/ehr");
 const { newId } = await import("@/lib/ids");
 const { startQueue } = await import("@/lib/jobs");
-const { QUEUE, sendJob, sendJobs, stopSender } = await import("@/lib/queue");
+const { QUEUE, sendJob, stopSender } = await import("@/lib/queue");
 const { beginAuthorization, completeAuthorization, ensureSandboxProviders } = await import("@/lib/sources");
 const { JOBS } = await import("../platform-jobs");
 const { serveRouteFiles } = await import("@/test/route-server");
@@ -159,20 +159,19 @@ const imports = {
 };
 console.log(`${SOURCES} sources imported by two workers in ${importSeconds.toFixed(1)} s: ${imports.imports} imports (${imports.completed} completed, ${imports.sourcesImportedOnce} sources once), ${records} records, ${changes} feed entries`);
 
-// 3. A webhook backlog to the ten receivers, written in bulk, drained by both workers.
+// 3. A webhook backlog to the ten receivers, written in bulk (not yet due: no due time), then made due at once and
+// drained by both workers.
 const hooks = await Promise.all(receivers.map((receiver) => application(receiver.url)));
 const backlog = Array.from({ length: DELIVERIES }, (_, index) => ({ app: hooks[index % RECEIVERS]!.application, url: receivers[index % RECEIVERS]!.url, eventId: newId("evt_"), deliveryId: newId("whd_") }));
 for (let start = 0; start < backlog.length; start += 1000) {
   const slice = backlog.slice(start, start + 1000);
   await db().event.createMany({ data: slice.map((row) => ({ id: row.eventId, applicationId: row.app.id, environment: "sandbox" as const, type: "records.updated", data: { subject: "u_scale_out" } })) });
-  await db().webhookDelivery.createMany({ data: slice.map((row) => ({ id: row.deliveryId, eventId: row.eventId, applicationId: row.app.id, url: row.url, nextAttemptAt: new Date() })) });
+  await db().webhookDelivery.createMany({ data: slice.map((row) => ({ id: row.deliveryId, eventId: row.eventId, applicationId: row.app.id, url: row.url, nextAttemptAt: null })) });
 }
 const deliveryLoad = loadAverage();
 const cpuBefore = { database: treeCpuSeconds(postgresPid), all: treeCpuSeconds(process.pid) };
 const deliveryStarted = performance.now();
-for (let start = 0; start < backlog.length; start += 1000) {
-  await sendJobs(QUEUE.webhookDelivery, backlog.slice(start, start + 1000).map((row) => ({ data: { deliveryId: row.deliveryId, attempt: 1 }, singletonKey: row.deliveryId })));
-}
+await db().webhookDelivery.updateMany({ where: { applicationId: { in: hooks.map((hook) => hook.application.id) } }, data: { nextAttemptAt: new Date() } });
 const backlogIds = new Set(backlog.map((row) => row.eventId));
 const arrivedOf = () => [...arrivals].filter(([id]) => backlogIds.has(id));
 while (arrivedOf().length < DELIVERIES) await new Promise((resolve) => setTimeout(resolve, 10));

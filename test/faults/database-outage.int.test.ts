@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureDatabase, freePort, migrate, startEmbeddedPostgres } from "@/lib/db";
+import { decryptSecret } from "@/lib/auth";
+import { db, ensureDatabase, freePort, migrate, startEmbeddedPostgres } from "@/lib/db";
+import { recordEvent } from "@/lib/events";
 import { startQueue } from "@/lib/jobs";
 import { JOBS } from "@/scripts/platform-jobs";
 import { QUEUE } from "@/lib/queue";
@@ -12,7 +14,7 @@ import { request, type Answer } from "@/test/api-server";
 import { serverPidOf } from "@/test/embedded-processes";
 import { createTestApplication } from "@/test/factories";
 import { startApiProcess, startWorkerProcess, type TestProcess } from "@/test/fault-processes";
-import { waitFor } from "@/test/webhook-receiver";
+import { startReceiver, waitFor } from "@/test/webhook-receiver";
 
 // PostgreSQL stopped while the app (CHARTKEY_WORKER=off) and `npm run worker` run under load: every request answers
 // the spec's envelope for an unreachable database (500 `database_error`, or the operation's 503 `*_unavailable`;
@@ -33,6 +35,8 @@ let app: TestProcess;
 let worker: TestProcess;
 let origin = "";
 let key = "";
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let hooked: Awaited<ReturnType<typeof createTestApplication>>["application"];
 const previousUrl = process.env.DATABASE_URL;
 
 async function pgCtl(...args: string[]) {
@@ -53,16 +57,21 @@ beforeAll(async () => {
   // This file's data lives on that server: the application is created there.
   process.env.DATABASE_URL = url;
   key = (await createTestApplication()).sandboxKey;
+  hooked = (await createTestApplication()).application;
+  receiver = await startReceiver(decryptSecret(hooked.signingSecretEncrypted));
+  await db().application.update({ where: { id: hooked.id }, data: { webhookUrl: `${receiver.origin}/outage` } });
   const appPort = await freePort();
   origin = `http://127.0.0.1:${appPort}`;
   // Errors are logged (kept in memory by the test): an unexpected answer is reported with what the app logged.
   app = await startApiProcess(appPort, { DATABASE_URL: url, CHARTKEY_WORKER: "off", LOG_LEVEL: "error" });
-  worker = await startWorkerProcess({ DATABASE_URL: url, LOG_LEVEL: "fatal" });
+  // The receiver listens on loopback, which only a deployment that opts in lets sandbox webhooks reach.
+  worker = await startWorkerProcess({ DATABASE_URL: url, LOG_LEVEL: "fatal", CHARTKEY_ALLOW_PRIVATE_WEBHOOKS: "on" });
 }, 120_000);
 
 afterAll(async () => {
   await app?.kill9();
   await worker?.kill9();
+  await receiver?.close();
   process.env.DATABASE_URL = previousUrl;
   await stopPostgres().catch(() => {});
   await rm(dataDir, { recursive: true, force: true });
@@ -120,14 +129,17 @@ describe("PostgreSQL stopped under load", () => {
     await startPostgres();
     await waitFor(async () => (await round()).every(({ answer }) => answer.status < 500), "every operation is served again", 30_000, 500);
     expect((await timed("GET", "/health")).answer.status).toBe(200);
-    // The worker resumes too: a job queued now is taken (a delivery no row backs: it runs, finds nothing, retries).
+    // The worker resumes too: a job queued now is taken (an import of a source no row backs: it runs, finds
+    // nothing, retries), and an event recorded now is delivered by its delivery loop.
     const boss = await startQueue(process.env.DATABASE_URL!, JOBS);
     try {
-      const id = (await boss.send(QUEUE.webhookDelivery, { deliveryId: "whd_0000000000000000000outage", attempt: 1 }))!;
-      await waitFor(async () => (await boss.getJobById(QUEUE.webhookDelivery, id))?.startedOn, "the worker takes a job again", 45_000, 500);
+      const id = (await boss.send(QUEUE.sourceImport, { sourceId: "src_0000000000000000000outage" }))!;
+      await waitFor(async () => (await boss.getJobById(QUEUE.sourceImport, id))?.startedOn, "the worker takes a job again", 45_000, 500);
     } finally {
       await boss.stop({ graceful: false, wait: true });
     }
+    const event = await recordEvent({ applicationId: hooked.id, environment: "sandbox", type: "webhook.test", data: {} });
+    await waitFor(() => receiver.received.some((item) => item.id === event.id), "the worker delivers again", 45_000, 500);
     expect(app.child.exitCode).toBeNull();
     expect(worker.child.exitCode).toBeNull();
   }, 150_000);
