@@ -6,7 +6,7 @@
 // and run by the two workers; a webhook backlog to ten local receivers drained by the two workers. Counted: imports
 // per source, records and feed entries, deliveries received per webhook-id and attempts logged.
 // Prints a summary and, last, a `RESULT` line of JSON.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,6 +15,7 @@ import path from "node:path";
 import { loadAverage } from "./machine";
 import { postmasterPid, treeCpuSeconds } from "./process-cpu";
 import type { ScaleOutRun } from "./results";
+import { startTsxProcess, stopProcesses } from "../tsx-process";
 
 const SOURCES = Number(process.env.SCALE_OUT_SOURCES ?? "8");
 const DELIVERIES = Number(process.env.SCALE_OUT_DELIVERIES ?? "2000");
@@ -71,25 +72,8 @@ const receivers = await Promise.all(
 );
 
 const children: ChildProcess[] = [];
-/** A process of node with tsx's loader running `script`, resolved with the first group of `ready` once printed. */
-function launch(script: string, ready: RegExp): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
-    env: { ...process.env, CHARTKEY_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), CHARTKEY_WORKER: "off", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = output.match(ready);
-      if (match) resolve(match[1] ?? match[0]);
-    };
-    child.stdout!.on("data", collect);
-    child.stderr!.on("data", collect);
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}:\n${output.slice(-2000)}`)));
-  });
-}
+const PROCESS_ENV = { CHARTKEY_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), CHARTKEY_WORKER: "off", LOG_LEVEL: "warn" };
+const launch = async (script: string, ready: RegExp) => (await startTsxProcess(script, PROCESS_ENV, ready, children)).ready;
 const origins = await Promise.all([0, 1].map(() => launch("test/run-api-server.ts", /serving (http:\/\/\S+)/)));
 await Promise.all([0, 1].map(() => launch("scripts/worker.ts", /Chartkey worker running/)));
 
@@ -201,8 +185,7 @@ for (const failure of failures) console.log(`  failed attempts: ${failure._count
 const result: ScaleOutRun = { instances: 2, workers: 2, rateLimit, imports, deliveries };
 console.log(`RESULT ${JSON.stringify(result)}`);
 
-for (const child of children) child.kill("SIGTERM");
-await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once("exit", resolve)) : null)));
+await stopProcesses(children);
 for (const { server } of receivers) server.close();
 await ehr.close();
 await boss.stop({ graceful: false, wait: true });
