@@ -238,7 +238,8 @@ function runScaleOut(quick: boolean): ScaleOutRun | undefined {
 /**
  * EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) of the statements a category page and a snapshot run for one subject of the
  * dataset: the consent and the records in one statement (lib/users/consented-sections.ts). SERIALIZE counts what
- * sending the rows costs the server (each record's jsonb written out as text), which ANALYZE alone leaves out.
+ * sending the rows costs the server (a record's json is sent as stored; jsonb was rebuilt as text on every read),
+ * which ANALYZE alone leaves out.
  */
 async function explainRecordReads(url: string, data: SeededDataset): Promise<string> {
   const client = new pg.Client({ connectionString: url });
