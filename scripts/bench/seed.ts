@@ -57,7 +57,6 @@ export async function seedDataset(plan: SeedPlan, progress: (line: string) => vo
     const imports = indexes.map((index) => {
       const { subjectId, sourceId } = subjects[index]!;
       const facts = subjectFacts(index, subjectId, sourceId, plan.recordsPerSubject, baseCounts);
-      records += facts.length;
       if (index % stride !== 0) return { subjectId, sourceId, facts, later: null };
       const held = new Set(facts.filter((fact) => fact.category === "labs").slice(-FEED_CHANGES));
       return { subjectId, sourceId, facts: facts.filter((fact) => !held.has(fact)), later: facts };
@@ -70,6 +69,7 @@ export async function seedDataset(plan: SeedPlan, progress: (line: string) => vo
       await applySourceFacts({ subjectId, sourceId, facts: later });
     }
     done += indexes.length;
+    records += imports.reduce((sum, { facts, later }) => sum + (later ?? facts).length, 0);
     const now = performance.now();
     if (now - lastReport > 10_000) {
       lastReport = now;
