@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Bundle } from "fhir/r4";
 import { createApplication } from "@/lib/applications";
 import { createApiKey, encryptSecret } from "@/lib/auth";
 import { db } from "@/lib/db";
@@ -6,7 +7,7 @@ import { newId } from "@/lib/ids";
 import { applySourceFacts, CATEGORIES, feedCursor, lastSequence, normalizeBundle, type NormalizedFact } from "@/lib/records";
 import { runPool } from "./pool";
 import { writeFirstImports } from "./seed-batch";
-import { scenarioOf, subjectBundle } from "./subject-bundle";
+import { bundleVariant, scenarioOf, subjectBundle } from "./subject-bundle";
 
 /** Lab records each feed subject's second import adds after its changeCursor was saved. */
 export const FEED_CHANGES = 10;
@@ -47,6 +48,7 @@ export async function seedDataset(plan: SeedPlan, progress: (line: string) => vo
   const stride = Math.max(1, Math.ceil(plan.subjects / plan.feedSubjects));
   const feeds: SeededDataset["feeds"] = [];
   const baseCounts = new Map<string, number>();
+  const bundles = new Map<number, Bundle>();
   let records = 0;
   let done = 0;
   const importsStarted = performance.now();
@@ -56,18 +58,21 @@ export async function seedDataset(plan: SeedPlan, progress: (line: string) => vo
     const indexes = Array.from({ length: Math.min(BATCH, plan.subjects - batch * BATCH) }, (_, offset) => batch * BATCH + offset);
     const imports = indexes.map((index) => {
       const { subjectId, sourceId } = subjects[index]!;
-      const facts = subjectFacts(index, subjectId, sourceId, plan.recordsPerSubject, baseCounts);
+      const facts = subjectFacts(index, subjectId, sourceId, plan.recordsPerSubject, baseCounts, bundles);
       if (index % stride !== 0) return { subjectId, sourceId, facts, later: null };
       const held = new Set(facts.filter((fact) => fact.category === "labs").slice(-FEED_CHANGES));
       return { subjectId, sourceId, facts: facts.filter((fact) => !held.has(fact)), later: facts };
     });
     await writeFirstImports(applicationId, imports, CATEGORIES);
-    for (const { subjectId, sourceId, later } of imports) {
-      if (!later) continue;
-      const sequence = await lastSequence(subjectId, "labs");
-      feeds.push({ subjectId, cursor: feedCursor.encode({ applicationId, environment: "sandbox", subjectId }, "labs", { q: sequence }) });
-      await applySourceFacts({ subjectId, sourceId, facts: later });
-    }
+    // Imports of different subjects never wait on each other: the batch's second imports run at once.
+    await Promise.all(
+      imports.map(async ({ subjectId, sourceId, later }) => {
+        if (!later) return;
+        const sequence = await lastSequence(subjectId, "labs");
+        feeds.push({ subjectId, cursor: feedCursor.encode({ applicationId, environment: "sandbox", subjectId }, "labs", { q: sequence }) });
+        await applySourceFacts({ subjectId, sourceId, facts: later });
+      }),
+    );
     done += indexes.length;
     records += imports.reduce((sum, { facts, later }) => sum + (later ?? facts).length, 0);
     const now = performance.now();
@@ -90,8 +95,11 @@ export async function seedDataset(plan: SeedPlan, progress: (line: string) => vo
   };
 }
 
-/** The subject's facts: its Bundle normalized by the product's normalizer with the subject as scope. */
-function subjectFacts(index: number, subjectId: string, sourceId: string, target: number, baseCounts: Map<string, number>): NormalizedFact[] {
+/**
+ * The subject's facts: its Bundle normalized by the product's normalizer with the subject as scope. A Bundle is built
+ * once per variant (bundleVariant) and normalized for each subject of it (normalizing reads it, never changes it).
+ */
+function subjectFacts(index: number, subjectId: string, sourceId: string, target: number, baseCounts: Map<string, number>, bundles: Map<number, Bundle>): NormalizedFact[] {
   const source = { sourceId, sourceName: "Bench Health" };
   const scenario = scenarioOf(index);
   let base = baseCounts.get(scenario);
@@ -99,7 +107,13 @@ function subjectFacts(index: number, subjectId: string, sourceId: string, target
     base = normalizeBundle(subjectBundle(index, 0), source, "u_probe").facts.length;
     baseCounts.set(scenario, base);
   }
-  return normalizeBundle(subjectBundle(index, Math.max(0, target - base)), source, subjectId).facts;
+  const variant = bundleVariant(index);
+  let bundle = bundles.get(variant);
+  if (!bundle) {
+    bundle = subjectBundle(index, Math.max(0, target - base));
+    bundles.set(variant, bundle);
+  }
+  return normalizeBundle(bundle, source, subjectId).facts;
 }
 
 async function createApplicationAndKey() {
