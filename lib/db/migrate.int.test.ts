@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { withDatabase } from "@/test/global-setup";
 import { describePublicSchema } from "./catalog";
-import { migrate, readMigrations } from "./migrate";
+import { migrate, MIGRATIONS_DIR, readMigrations } from "./migrate";
 import { prismaDiffSql } from "./schema-sql";
 
 const serverUrl = inject("databaseServerUrl");
@@ -75,6 +75,28 @@ describe("migrations", () => {
     expect(total).toBe((await readMigrations()).length);
     const [{ count }] = await query<{ count: string }>(url, `SELECT count(*)::text AS count FROM "_prisma_migrations"`) as [{ count: string }];
     expect(Number(count)).toBe(total);
+  });
+
+  it("converts stored records' data from jsonb to json, the same JSON", async () => {
+    const url = await emptyDatabase();
+    const dir = await mkdtemp(path.join(tmpdir(), "ck-migs-"));
+    try {
+      const migrations = await readMigrations();
+      const conversion = migrations.findIndex((migration) => migration.name.endsWith("_record_data_json"));
+      for (const { name } of migrations.slice(0, conversion)) await cp(path.join(MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
+      await migrate(url, { dir });
+      const data = { recordId: "rec_1", code: { text: "Glucose \u00e9" }, value: [1.5, null, true] };
+      // The record's subject is not the point here: foreign keys are left unchecked for this one row.
+      await query(url, `SET session_replication_role = replica;
+        INSERT INTO "Record" ("id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt")
+        VALUES ('rec_1', 'u_1', 'labs', 'k', '${JSON.stringify(data)}'::jsonb, 'h', '[]', now(), now())`);
+
+      expect(await migrate(url)).toEqual(migrations.slice(conversion).map((migration) => migration.name));
+      const [row] = await query<{ type: string; data: unknown }>(url, `SELECT pg_typeof("data")::text AS "type", "data" FROM "Record"`);
+      expect(row).toEqual({ type: "json", data });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses a migration edited after it was applied, and rolls back a failing one", async () => {

@@ -22,6 +22,7 @@ const secret = process.env.CHARTKEY_SECRET;
 const { buildIsFresh } = await import("@/lib/config");
 const { closeDb, freePort } = await import("@/lib/db");
 const { startBenchDatabase } = await import("./postgres");
+const { postmasterPid, treeCpuSeconds } = await import("./process-cpu");
 const { seedDataset } = await import("./seed");
 const { startBaseline, startPlatform } = await import("./servers");
 const { endpointPaths } = await import("./endpoints");
@@ -106,13 +107,19 @@ async function seed(name: "large" | "small", subjects: number, feedSubjects: num
   process.env.DATABASE_URL = url;
   say(`Seeding ${name}: ${subjects} subjects x ${options.recordsPerSubject} records...`);
   const load = loadAverage();
+  const postgresPid = postmasterPid(path.join(server.dataDir, "cluster"));
+  const cpuBefore = { bench: process.cpuUsage(), database: treeCpuSeconds(postgresPid) };
   const data = await seedDataset({ subjects, recordsPerSubject: options.recordsPerSubject, feedSubjects, concurrency: options.seedConcurrency }, say);
+  const benchCpu = process.cpuUsage(cpuBefore.bench);
+  const cpu = { bench: (benchCpu.user + benchCpu.system) / 1e6, database: treeCpuSeconds(postgresPid) - cpuBefore.database };
   await closeDb();
   const vacuumStarted = performance.now();
   await vacuumAnalyze(url);
   const vacuum = (performance.now() - vacuumStarted) / 1000;
-  const seedRun = { subjects, records: data.records, seconds: { ...data.seconds, vacuum } };
-  say(`  ${data.records} records in ${data.seconds.imports.toFixed(1)} s of imports: ${Math.round(recordsPerSecond(seedRun))} records/s (VACUUM ANALYZE ${vacuum.toFixed(1)} s)`);
+  const seedRun = { subjects, records: data.records, seconds: { ...data.seconds, vacuum }, cpu };
+  say(
+    `  ${data.records} records in ${data.seconds.imports.toFixed(1)} s of imports: ${Math.round(recordsPerSecond(seedRun))} records/s; CPU ${cpu.bench.toFixed(1)} s seed + ${cpu.database.toFixed(1)} s PostgreSQL (VACUUM ANALYZE ${vacuum.toFixed(1)} s)`,
+  );
   return { url, data, seed: seedRun, load };
 }
 
@@ -238,7 +245,8 @@ function runScaleOut(quick: boolean): ScaleOutRun | undefined {
 /**
  * EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) of the statements a category page and a snapshot run for one subject of the
  * dataset: the consent and the records in one statement (lib/users/consented-sections.ts). SERIALIZE counts what
- * sending the rows costs the server (each record's jsonb written out as text), which ANALYZE alone leaves out.
+ * sending the rows costs the server (a record's json is sent as stored; jsonb was rebuilt as text on every read),
+ * which ANALYZE alone leaves out.
  */
 async function explainRecordReads(url: string, data: SeededDataset): Promise<string> {
   const client = new pg.Client({ connectionString: url });

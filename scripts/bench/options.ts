@@ -8,7 +8,7 @@ export type BenchOptions = {
   smallRecords: number;
   /** Subjects whose change feed is read from a saved changeCursor, at most (BENCH_FEED_SUBJECTS, --feed-subjects). */
   feedSubjects: number;
-  /** Imports running at once while seeding (BENCH_SEED_CONCURRENCY, --seed-concurrency). */
+  /** Batches of subjects written at once while seeding (BENCH_SEED_CONCURRENCY, --seed-concurrency). */
   seedConcurrency: number;
   /** autocannon connections (BENCH_CONNECTIONS, --connections). */
   connections: number;
@@ -39,7 +39,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   recordsPerSubject: 100,
   smallRecords: 10_000,
   feedSubjects: 1_000,
-  seedConcurrency: 6,
+  seedConcurrency: 3,
   connections: 32,
   duration: 10,
   warmup: 3,

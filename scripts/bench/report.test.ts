@@ -21,7 +21,7 @@ const results: BenchResults = {
   machine: { cpuModel: "Test CPU <x>", cpus: 2, memoryGiB: 24, node: "v20.0.0", platform: "Linux" },
   settings: { connections: 32, duration: 10, warmup: 3, seedConcurrency: 6, recordsPerSubject: 100 },
   seed: {
-    large: { subjects: 10_000, records: 1_000_000, seconds: { setup: 5, imports: 500, total: 505, vacuum: 20 } },
+    large: { subjects: 10_000, records: 1_000_000, seconds: { setup: 5, imports: 500, total: 505, vacuum: 20 }, cpu: { bench: 150, database: 100 } },
     small: { subjects: 100, records: 10_000, seconds: { setup: 1, imports: 5, total: 6, vacuum: 1 } },
   },
   runs: [run("health", "large", 1200, 2400, 8), run("app", "large", 1000, 2000, 10), run("category", "large", 300, 500, 13), run("category", "small", 320, 520, 10)],
@@ -72,7 +72,8 @@ describe("bench report", () => {
   it("renders the machine, the seed throughput, every measurement with its ratio, and a before/after table", () => {
     const markdown = renderReport(results, { results, note: "Before: the same run." });
     expect(markdown).toContain("Test CPU <x>, 2 cores");
-    expect(markdown).toContain("| 1,000,000 records | 10,000 | 1,000,000 | 5.0 s | 500.0 s | **2,000** | 20.0 s | – |");
+    expect(markdown).toContain("| 1,000,000 records | 10,000 | 1,000,000 | 5.0 s | 500.0 s | **2,000** | 150.0 + 100.0 s | 4,000 | 20.0 s | – |");
+    expect(markdown).toContain("| 10,000 records | 100 | 10,000 | 1.0 s | 5.0 s | **2,000** | – | – | 1.0 s | – |");
     expect(markdown).toContain("| Bench seed, records/s (1,000,000 → 1,000,000 records) | 2,000 | 2,000 |");
     expect(markdown).toContain("| GET app | 1,000,000 records | 1,000 | 10 ms | 30 ms | 2,000 | 5 ms | 15 ms | **0.50×** | 2, 2 |");
     expect(markdown).toContain("## Before and after");

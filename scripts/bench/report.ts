@@ -45,14 +45,18 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
     lines.push("");
   }
   lines.push("## Seed (through the write path)", "");
-  lines.push("| Dataset | Subjects | Records | Subject rows | Imports (receipt, normalize, applySourceFacts) | Records/s | VACUUM ANALYZE after | Load |");
-  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|");
+  lines.push("| Dataset | Subjects | Records | Subject rows | Receipts and imports (normalize, write) | Records/s | CPU: seed + PostgreSQL | Records per CPU second | VACUUM ANALYZE after | Load |");
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const [name, run] of [["large", seed.large], ["small", seed.small]] as const) {
-    lines.push(`| ${n(run.records)} records | ${n(run.subjects)} | ${n(run.records)} | ${run.seconds.setup.toFixed(1)} s | ${run.seconds.imports.toFixed(1)} s | **${n(recordsPerSecond(run))}** | ${run.seconds.vacuum.toFixed(1)} s | ${results.seedLoad?.[name] ?? "–"} |`);
+    const cpu = run.cpu ? `${run.cpu.bench.toFixed(1)} + ${run.cpu.database.toFixed(1)} s` : "–";
+    const perCpu = run.cpu ? n(run.records / (run.cpu.bench + run.cpu.database)) : "–";
+    lines.push(
+      `| ${n(run.records)} records | ${n(run.subjects)} | ${n(run.records)} | ${run.seconds.setup.toFixed(1)} s | ${run.seconds.imports.toFixed(1)} s | **${n(recordsPerSecond(run))}** | ${cpu} | ${perCpu} | ${run.seconds.vacuum.toFixed(1)} s | ${results.seedLoad?.[name] ?? "–"} |`,
+    );
   }
   lines.push("");
   lines.push(
-    `Each subject: one source, an active receipt (\`grantReceipt\`), ${settings.recordsPerSubject} records from a scenario Bundle with earlier results of its tests added, normalized with the subject as scope and imported with \`applySourceFacts\`, ${settings.seedConcurrency} imports at a time. Feed subjects are imported twice (their labs changeCursor saved in between).`,
+    `Each subject: one source, an active receipt, ${settings.recordsPerSubject} records from a scenario Bundle with earlier results of its tests added, normalized with the subject as scope; the receipts and first imports are written 50 subjects per transaction, the rows \`grantReceipt\` and \`applySourceFacts\` write (\`scripts/bench/seed-batch.ts\`), ${settings.seedConcurrency} batches at a time. Feed subjects are imported twice: their labs changeCursor is saved after the first import, and the second goes through \`applySourceFacts\` itself. CPU is read from /proc over the seed (subject rows included): the bench process's and PostgreSQL's (server and backends); records per CPU second does not depend on what else shared the machine, and on two cores the seed's records/s can be at most twice it.`,
     "",
   );
   lines.push("## Endpoints", "");
@@ -73,7 +77,7 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
     lines.push(
       "### Where a records read's time goes: PostgreSQL",
       "",
-      "`EXPLAIN (ANALYZE, BUFFERS, SERIALIZE)` of the one statement a category page and a snapshot run (the active receipt and the sections it covers, `lib/users/consented-sections.ts`) on the large dataset; `Serialization` is what writing the rows out costs the server, each record's stored jsonb as text:",
+      "`EXPLAIN (ANALYZE, BUFFERS, SERIALIZE)` of the one statement a category page and a snapshot run (the active receipt and the sections it covers, `lib/users/consented-sections.ts`) on the large dataset; `Serialization` is what writing the rows out costs the server (each record's data is stored as `json`, the text the API serves, so it is sent as stored):",
       "",
       "```",
       results.explain,

@@ -4,7 +4,13 @@ import type { Machine } from "./machine";
 import type { ProfileSummary } from "./profile";
 
 /** Seconds are wall-clock: subjects, sources and receipts; imports (normalize + applySourceFacts); VACUUM ANALYZE after. */
-export type SeedRun = { subjects: number; records: number; seconds: { setup: number; imports: number; total: number; vacuum: number } };
+export type SeedRun = {
+  subjects: number;
+  records: number;
+  seconds: { setup: number; imports: number; total: number; vacuum: number };
+  /** CPU seconds the seed used (setup and imports): the bench process's, PostgreSQL's (server and backends). */
+  cpu?: { bench: number; database: number };
+};
 
 /** One endpoint measured on one dataset against both servers, with the load average as each measurement began. */
 export type EndpointRun = {

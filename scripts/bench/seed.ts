@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
+import type { Bundle } from "fhir/r4";
 import { createApplication } from "@/lib/applications";
 import { createApiKey, encryptSecret } from "@/lib/auth";
-import { grantReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { applySourceFacts, CATEGORIES, feedCursor, lastSequence, normalizeBundle, type NormalizedFact } from "@/lib/records";
 import { runPool } from "./pool";
-import { scenarioOf, subjectBundle } from "./subject-bundle";
+import { writeFirstImports } from "./seed-batch";
+import { bundleVariant, scenarioOf, subjectBundle } from "./subject-bundle";
 
 /** Lab records each feed subject's second import adds after its changeCursor was saved. */
 export const FEED_CHANGES = 10;
@@ -21,17 +22,22 @@ export type SeededDataset = {
   /** Subjects with a changeCursor saved before their last import, and that cursor. */
   feeds: { subjectId: string; cursor: string }[];
   records: number;
-  /** Wall-clock seconds: creating subjects, sources and receipts; the imports (normalize + applySourceFacts). */
+  /** Wall-clock seconds: creating subjects and sources; receipts and imports (normalize, write); in all. */
   seconds: { setup: number; imports: number; total: number };
 };
 
+/** Subjects whose consent and first import are written in one transaction. */
+const BATCH = 50;
+
 /**
- * Seeds the database DATABASE_URL names through the product's own functions: one application with a sandbox key,
- * `subjects` subjects each with a synced source and an active share receipt (`grantReceipt`), and each subject's
- * records imported through the write path (`applySourceFacts`) from a scenario Bundle normalized with the subject
- * as scope. Imports of different subjects run `concurrency` at a time. Feed subjects are imported twice: their
- * labs changeCursor is saved between the two imports, so reading the feed from it returns the second import's
- * changes.
+ * Seeds the database DATABASE_URL names with what the product writes: one application with a sandbox key,
+ * `subjects` subjects each with a synced source, an active share receipt and its records, from a scenario Bundle
+ * normalized by the product's normalizer with the subject as scope. The receipts and first imports are written
+ * BATCH subjects per transaction (seed-batch.ts: the rows grantReceipt and applySourceFacts write, without a
+ * transaction and a dozen round trips per subject), `concurrency` batches at a time. Feed subjects are imported
+ * twice: their first import holds back their last FEED_CHANGES labs, their labs changeCursor is saved, and the
+ * second import, through the write path itself (`applySourceFacts`), adds them, so reading the feed from that
+ * cursor returns the second import's changes.
  */
 export async function seedDataset(plan: SeedPlan, progress: (line: string) => void): Promise<SeededDataset> {
   const started = performance.now();
@@ -42,24 +48,33 @@ export async function seedDataset(plan: SeedPlan, progress: (line: string) => vo
   const stride = Math.max(1, Math.ceil(plan.subjects / plan.feedSubjects));
   const feeds: SeededDataset["feeds"] = [];
   const baseCounts = new Map<string, number>();
+  const bundles = new Map<number, Bundle>();
   let records = 0;
   let done = 0;
   const importsStarted = performance.now();
   let lastReport = importsStarted;
 
-  await runPool(plan.subjects, plan.concurrency, async (index) => {
-    const { subjectId, sourceId } = subjects[index]!;
-    await grantReceipt({ applicationId, environment: "sandbox", subjectId, categories: CATEGORIES });
-    const facts = subjectFacts(index, subjectId, sourceId, plan.recordsPerSubject, baseCounts);
-    if (index % stride === 0) {
+  await runPool(Math.ceil(plan.subjects / BATCH), plan.concurrency, async (batch) => {
+    const indexes = Array.from({ length: Math.min(BATCH, plan.subjects - batch * BATCH) }, (_, offset) => batch * BATCH + offset);
+    const imports = indexes.map((index) => {
+      const { subjectId, sourceId } = subjects[index]!;
+      const facts = subjectFacts(index, subjectId, sourceId, plan.recordsPerSubject, baseCounts, bundles);
+      if (index % stride !== 0) return { subjectId, sourceId, facts, later: null };
       const held = new Set(facts.filter((fact) => fact.category === "labs").slice(-FEED_CHANGES));
-      await applySourceFacts({ subjectId, sourceId, facts: facts.filter((fact) => !held.has(fact)) });
-      const sequence = await lastSequence(subjectId, "labs");
-      feeds.push({ subjectId, cursor: feedCursor.encode({ applicationId, environment: "sandbox", subjectId }, "labs", { q: sequence }) });
-    }
-    await applySourceFacts({ subjectId, sourceId, facts });
-    records += facts.length;
-    done += 1;
+      return { subjectId, sourceId, facts: facts.filter((fact) => !held.has(fact)), later: facts };
+    });
+    await writeFirstImports(applicationId, imports, CATEGORIES);
+    // Imports of different subjects never wait on each other: the batch's second imports run at once.
+    await Promise.all(
+      imports.map(async ({ subjectId, sourceId, later }) => {
+        if (!later) return;
+        const sequence = await lastSequence(subjectId, "labs");
+        feeds.push({ subjectId, cursor: feedCursor.encode({ applicationId, environment: "sandbox", subjectId }, "labs", { q: sequence }) });
+        await applySourceFacts({ subjectId, sourceId, facts: later });
+      }),
+    );
+    done += indexes.length;
+    records += imports.reduce((sum, { facts, later }) => sum + (later ?? facts).length, 0);
     const now = performance.now();
     if (now - lastReport > 10_000) {
       lastReport = now;
@@ -80,8 +95,11 @@ export async function seedDataset(plan: SeedPlan, progress: (line: string) => vo
   };
 }
 
-/** The subject's facts: its Bundle normalized by the product's normalizer with the subject as scope. */
-function subjectFacts(index: number, subjectId: string, sourceId: string, target: number, baseCounts: Map<string, number>): NormalizedFact[] {
+/**
+ * The subject's facts: its Bundle normalized by the product's normalizer with the subject as scope. A Bundle is built
+ * once per variant (bundleVariant) and normalized for each subject of it (normalizing reads it, never changes it).
+ */
+function subjectFacts(index: number, subjectId: string, sourceId: string, target: number, baseCounts: Map<string, number>, bundles: Map<number, Bundle>): NormalizedFact[] {
   const source = { sourceId, sourceName: "Bench Health" };
   const scenario = scenarioOf(index);
   let base = baseCounts.get(scenario);
@@ -89,7 +107,13 @@ function subjectFacts(index: number, subjectId: string, sourceId: string, target
     base = normalizeBundle(subjectBundle(index, 0), source, "u_probe").facts.length;
     baseCounts.set(scenario, base);
   }
-  return normalizeBundle(subjectBundle(index, Math.max(0, target - base)), source, subjectId).facts;
+  const variant = bundleVariant(index);
+  let bundle = bundles.get(variant);
+  if (!bundle) {
+    bundle = subjectBundle(index, Math.max(0, target - base));
+    bundles.set(variant, bundle);
+  }
+  return normalizeBundle(bundle, source, subjectId).facts;
 }
 
 async function createApplicationAndKey() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeBundle } from "@/lib/records";
-import { BENCH_SCENARIOS, scenarioOf, subjectBundle } from "./subject-bundle";
+import { BENCH_SCENARIOS, bundleVariant, scenarioOf, subjectBundle } from "./subject-bundle";
 
 const SOURCE = { sourceId: "src_benchsource0000000000000", sourceName: "Bench Health" };
 const baseCount = (index: number) => normalizeBundle(subjectBundle(index, 0), SOURCE, "u_probe").facts.length;
@@ -22,5 +22,15 @@ describe("the bench's subject bundles", () => {
     const keys = (index: number) => normalizeBundle(subjectBundle(index, 40), SOURCE, "u_same").facts.map((fact) => fact.factKey).sort();
     expect(keys(3)).toEqual(keys(3));
     expect(keys(3)).not.toEqual(keys(3 + n));
+  });
+
+  it("are equal for subjects of the same variant, and only for those", () => {
+    const period = BENCH_SCENARIOS.length * 13 * 3;
+    for (const index of [0, 5, 100]) {
+      expect(bundleVariant(index + period)).toBe(bundleVariant(index));
+      expect(subjectBundle(index + period, 40)).toEqual(subjectBundle(index, 40));
+      expect(subjectBundle(index + 13, 40)).not.toEqual(subjectBundle(index, 40));
+      expect(subjectBundle(index + 7, 40)).not.toEqual(subjectBundle(index, 40));
+    }
   });
 });

@@ -23,7 +23,8 @@ type ObservationKind = "laboratory" | "vital-signs";
  * `extra` earlier results of the same tests, as a patient with years of history has. Each copy is one of the
  * scenario's lab or vital-sign Observations moved back by whole months, with the value moved a little, so it is a
  * distinct clinical fact that normalizes to exactly one record. Labs are copied first, until the subject has
- * LAB_TARGET of them, then labs and vitals in turn. Deterministic in `index`.
+ * LAB_TARGET of them, then labs and vitals in turn. Deterministic in `index`, and the same for indexes with the same
+ * bundleVariant.
  */
 export function subjectBundle(index: number, extra: number): Bundle {
   const scenario = BENCH_SCENARIOS[index % BENCH_SCENARIOS.length]!;
@@ -51,6 +52,15 @@ export function subjectBundle(index: number, extra: number): Bundle {
   }
   bundle.entry = [...entries, ...copies.map((resource) => ({ fullUrl: `urn:uuid:${resource.id}`, resource: resource as FhirResource }))];
   return bundle;
+}
+
+/**
+ * What of `index` its Bundle depends on: the scenario (index mod 7), how far back its copies go (mod 13) and how their
+ * values move (index * 7 mod 21, so mod 3). Subjects with the same variant get equal Bundles (before normalization
+ * gives each its own record ids), so a seed builds each variant's Bundle once.
+ */
+export function bundleVariant(index: number): number {
+  return index % (BENCH_SCENARIOS.length * 13 * 3);
 }
 
 /** The scenario the `index`th subject's Bundle starts from. */

@@ -17,7 +17,7 @@ describe("a later category page", () => {
     // 300 labs, three to a timestamp, so the position's id decides ties.
     await pgPool().query(
       `INSERT INTO "Record" ("id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt")
-       SELECT 'rec_' || lpad(i::text, 4, '0'), $1, 'labs', 'k' || i, jsonb_build_object('n', i), 'h', '[]'::jsonb,
+       SELECT 'rec_' || lpad(i::text, 4, '0'), $1, 'labs', 'k' || i, json_build_object('n', i), 'h', '[]'::jsonb,
          timestamp '2020-01-01' + (i / 3) * interval '1 day', now()
        FROM generate_series(1, 300) AS i`,
       [subject.id],

@@ -9,7 +9,8 @@ import type pg from "pg";
  * Prisma stores DateTime as timestamp(3) without time zone, in UTC: timestamps are selected `AT TIME ZONE 'UTC'`
  * (a timestamptz, which pg parses as the right instant) and compared with ISO strings cast to timestamp(3).
  *
- * A record's data reaches the answer as the text PostgreSQL sent (RAW_COLUMNS): it is the JSON the API serves.
+ * A record's data reaches the answer as the text PostgreSQL sent (RAW_COLUMNS): it is stored as `json`, the canonical
+ * JSON text the API serves, which PostgreSQL sends as it is (jsonb would be rebuilt as text on every read).
  */
 
 /**

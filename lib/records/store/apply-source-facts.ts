@@ -205,7 +205,7 @@ async function insertRecords(tx: pg.ClientBase, subjectId: string, sourceId: str
 async function updateRecords(tx: pg.ClientBase, writes: readonly RecordWrite[]): Promise<void> {
   if (writes.length === 0) return;
   await tx.query(
-    `CREATE TEMPORARY TABLE "RecordUpdate" ("id" text PRIMARY KEY, "data" jsonb, "contentHash" text, "sources" jsonb, "sortAt" timestamp(3)) ON COMMIT DROP`,
+    `CREATE TEMPORARY TABLE "RecordUpdate" ("id" text PRIMARY KEY, "data" json, "contentHash" text, "sources" jsonb, "sortAt" timestamp(3)) ON COMMIT DROP`,
   );
   await copyRows(tx, "RecordUpdate", ["id", "data", "contentHash", "sources", "sortAt"], writes.map((write) => [write.id, ...recordValues(write)]));
   await tx.query(

@@ -1,3 +1,3 @@
 export { applySourceFacts, type ApplyOutcome, type SourceFacts } from "./apply-source-facts";
-export { canonicalJson, contentHash } from "./content-hash";
+export { canonicalJson, contentHash, hashedJson } from "./content-hash";
 export { recordSortAt, UNDATED_SORT_AT } from "./sort-time";

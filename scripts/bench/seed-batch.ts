@@ -1,0 +1,66 @@
+import type pg from "pg";
+import { DEFAULT_RECEIPT_DAYS } from "@/lib/consent";
+import { copyRows, withPgTransaction } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { CATEGORIES, hashedJson, recordSortAt, type Category, type NormalizedFact } from "@/lib/records";
+
+/** A new subject's first import: its source and the facts normalized with the subject as scope. */
+export type FirstImport = { subjectId: string; sourceId: string; facts: readonly NormalizedFact[] };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const WRITE_TIMEOUT_MS = 300_000;
+
+/**
+ * Many new subjects' consent and first import in one transaction, a few statements in all: for each subject, the
+ * rows `grantReceipt` (an active receipt for `categories`, expiring after the default term) and `applySourceFacts`
+ * (its records, one feed entry per record, its change counters) write for a subject that has no receipt and no
+ * records yet. The product writes one subject per transaction, a dozen round trips and a commit each; the bench seeds
+ * a million records, so it writes the same rows a batch at a time (seed-batch.int.test.ts compares the two).
+ */
+export async function writeFirstImports(applicationId: string, imports: readonly FirstImport[], categories: readonly Category[], now = new Date()): Promise<void> {
+  const grantedAt = now.toISOString();
+  const expiresAt = new Date(now.getTime() + DEFAULT_RECEIPT_DAYS * DAY_MS).toISOString();
+  const receipts = imports.map(({ subjectId }) => [newId("cr_"), applicationId, "sandbox", subjectId, `{${categories.join(",")}}`, "active", grantedAt, expiresAt]);
+
+  const records: string[][] = [];
+  const changes: string[][] = [];
+  const counters: string[][] = [];
+  for (const { subjectId, sourceId, facts } of imports) {
+    // As applySourceFacts reads a source's facts: the first of each (category, factKey) is the one written.
+    const seen = new Set<string>();
+    const byCategory = new Map<Category, string[]>();
+    for (const fact of facts) {
+      const key = `${fact.category}\u0000${fact.factKey}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const { json, hash } = hashedJson(fact.record);
+      const contributions = [{ sourceId, hash, refs: fact.record.sources }];
+      records.push([fact.record.recordId, subjectId, fact.category, fact.factKey, json, hash, JSON.stringify(contributions), recordSortAt(fact.category, fact.record).toISOString()]);
+      byCategory.set(fact.category, [...(byCategory.get(fact.category) ?? []), fact.record.recordId]);
+    }
+    // The feed as applySourceFacts appends it: categories in their fixed order, each category's records by id.
+    for (const category of CATEGORIES) {
+      const ids = (byCategory.get(category) ?? []).sort((a, b) => (a < b ? -1 : 1));
+      if (ids.length === 0) continue;
+      ids.forEach((recordId, index) => changes.push([subjectId, category, String(index + 1), recordId, "upsert"]));
+      counters.push([subjectId, category, String(ids.length)]);
+    }
+  }
+
+  await withPgTransaction(
+    async (tx) => {
+      const stamp = await transactionTime(tx);
+      await copyRows(tx, "ConsentReceipt", ["id", "applicationId", "environment", "subjectId", "categories", "status", "grantedAt", "expiresAt"], receipts);
+      await copyRows(tx, "Record", ["id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt"], records.map((row) => [...row, stamp]));
+      await copyRows(tx, "ChangeCounter", ["subjectId", "category", "lastSequence"], counters);
+      await copyRows(tx, "RecordChange", ["subjectId", "category", "sequence", "recordId", "changeType"], changes);
+    },
+    { timeoutMs: WRITE_TIMEOUT_MS },
+  );
+}
+
+/** The transaction's start time as the `timestamp(3)` columns hold it (what `now()` stores, as applySourceFacts writes). */
+async function transactionTime(tx: pg.ClientBase): Promise<string> {
+  const { rows } = await tx.query<{ now: string }>(`SELECT now()::timestamp(3)::text AS "now"`);
+  return rows[0]!.now;
+}
