@@ -6,7 +6,7 @@
 // records, changes and counters written, the `records.updated` event emitted. Then the same source is imported
 // again (the idempotent re-run). Beside it, in the same run, the floor: the same record and change rows written for
 // another subject by a bare `COPY ... FROM STDIN` per table (PostgreSQL's fastest way in), with no logic.
-// Prints one JSON line: seconds (and per phase), the importing process's CPU seconds, resources/s, records/s, the
+// Prints, last, a `RESULT` line of JSON: seconds (and per phase), the importing process's CPU seconds, resources/s, records/s, the
 // floor's records/s, and memory.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -137,7 +137,7 @@ const floorSeconds = (performance.now() - floorStarted) / 1000;
 await client.end();
 
 console.log(
-  JSON.stringify({
+  `RESULT ${JSON.stringify({
     resources: resourceCount,
     records,
     seconds,
@@ -153,7 +153,7 @@ console.log(
     rssBeforeMiB: rssBefore / 2 ** 20,
     load,
     upserts: first.upserts,
-  }),
+  })}`,
 );
 
 await closeDb();

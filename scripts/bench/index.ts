@@ -193,11 +193,16 @@ function commitOf(): string {
   }
 }
 
-/** Runs a bench script in a process of its own (so its memory is its own) and returns its output's last line. */
+/**
+ * Runs a bench script in a process of its own (so its memory is its own) and returns the JSON of its `RESULT` line:
+ * the platform's log lines share its standard output and may follow it (a queue client's goodbye, say).
+ */
 function runScript(script: string, args: string[], env: Record<string, string>): string {
   const run = spawnSync(process.execPath, ["--import", "tsx", script, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
   if (run.status !== 0) throw new Error(`${script} failed (exit ${run.status}):\n${run.stderr.trim().slice(-2000)}`);
-  return run.stdout.trim().split("\n").at(-1) ?? "";
+  const result = run.stdout.split("\n").findLast((line) => line.startsWith("RESULT "));
+  if (!result) throw new Error(`${script} printed no RESULT line:\n${run.stdout.trim().slice(-2000)}`);
+  return result.slice("RESULT ".length);
 }
 
 /** Whole-source imports of the long-history patient at each size (scripts/bench/import-throughput.ts). */
@@ -222,7 +227,7 @@ function runWebhookFanout(events: number): WebhookRun[] {
     say(`  the fan-out failed: ${(error as Error).message}`);
     return [];
   }
-  const runs = JSON.parse(line.replace(/^RESULT /, "")) as WebhookRun[];
+  const runs = JSON.parse(line) as WebhookRun[];
   for (const run of runs) say(`  ${run.endpoints} endpoint(s): ${Math.round(run.platform)} deliveries/s vs bare ${Math.round(run.bare)} (${run.ratio.toFixed(2)}x)`);
   return runs;
 }
@@ -232,7 +237,7 @@ function runScaleOut(quick: boolean): ScaleOutRun | undefined {
   say("Scale-out: two app processes, two workers...");
   try {
     const line = runScript("scripts/bench/scale-out.ts", [], quick ? { SCALE_OUT_SOURCES: "4", SCALE_OUT_DELIVERIES: "1000" } : {});
-    const run = JSON.parse(line.replace(/^RESULT /, "")) as ScaleOutRun;
+    const run = JSON.parse(line) as ScaleOutRun;
     say(`  rate limit ${run.rateLimit.admitted}/${run.rateLimit.sent} admitted at ${run.rateLimit.limit}; ${run.imports.sourcesImportedOnce}/${run.imports.sources} sources imported once; ${run.deliveries.receivedOnce}/${run.deliveries.queued} delivered once at ${Math.round(run.deliveries.perSecond)}/s`);
     return run;
   } catch (error) {
