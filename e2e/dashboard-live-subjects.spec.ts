@@ -15,10 +15,16 @@ import { createApplication, expectAccessible, expectNoHorizontalOverflow, newDev
 
 const HOUR = 60 * 60 * 1000;
 
+// The worker process runs other spec files afterwards: the shared database's URL is set for this file only.
+const previousDatabaseUrl = process.env.DATABASE_URL;
 test.beforeAll(() => {
   process.env.DATABASE_URL = (JSON.parse(readFileSync(path.join(process.env.E2E_DATA_DIR!, "postgres", RUNTIME_FILE), "utf8")) as { url: string }).url;
 });
-test.afterAll(async () => closeDb());
+test.afterAll(async () => {
+  await closeDb();
+  if (previousDatabaseUrl === undefined) delete process.env.DATABASE_URL;
+  else process.env.DATABASE_URL = previousDatabaseUrl;
+});
 
 /** A continuous, approved application's live subject: one source synced and scheduled, one whose refresh token was revoked. */
 async function liveSubject(applicationId: string) {

@@ -12,10 +12,16 @@ export type LaunchedPlatform = {
   ready: Promise<void>;
 };
 
-/** Starts a platform as `npm start` starts it, on its own port and data folder, with `env` added to its environment. */
+/**
+ * Starts a platform as `npm start` starts it, on its own port and data folder, with `env` added to its environment.
+ * It gets its own embedded database unless `env` names one: a DATABASE_URL the test process holds (a spec that
+ * reads the shared platform's database sets one in its worker) is not passed on.
+ */
 export function launchPlatform(options: { port: number; dataDir: string; env?: Record<string, string> }): LaunchedPlatform {
+  const inherited = { ...process.env };
+  delete inherited.DATABASE_URL;
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    env: { ...process.env, PORT: String(options.port), CHARTKEY_DATA_DIR: options.dataDir, NEXT_TELEMETRY_DISABLED: "1", ...options.env },
+    env: { ...inherited, PORT: String(options.port), CHARTKEY_DATA_DIR: options.dataDir, NEXT_TELEMETRY_DISABLED: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
