@@ -215,8 +215,8 @@ export function contextIdBatches(ids: readonly string[]): string[][] {
   let batch: string[] = [];
   let chars = 0;
   for (const id of ids) {
-    const added = (batch.length === 0 ? 0 : 1) + id.length;
-    if (batch.length > 0 && (chars + added > CONTEXT_SEARCH_ID_CHARS || batch.length === IDS_PER_CONTEXT_SEARCH)) {
+    // A comma before every id but a batch's first.
+    if (batch.length > 0 && (chars + 1 + id.length > CONTEXT_SEARCH_ID_CHARS || batch.length === IDS_PER_CONTEXT_SEARCH)) {
       batches.push(batch);
       batch = [];
       chars = 0;
@@ -227,6 +227,12 @@ export function contextIdBatches(ids: readonly string[]): string[][] {
   if (batch.length > 0) batches.push(batch);
   return batches;
 }
+
+/** `items` cut into consecutive groups of at most `size`. */
+function inGroupsOf<T>(items: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
+}
+
 /** The context types in the patient's compartment (searched with `patient` as well as `_id`). */
 const PATIENT_COMPARTMENT_CONTEXT = new Set(["Encounter", "Specimen"]);
 /** Context resources one import reads at most; a record whose context was not read keeps the reference's display. */
@@ -240,11 +246,6 @@ export const MAX_CONTEXT_RESOURCES = 5_000;
  * only decorates records (a medication's coding, a visit's place), so it never fails the import, except a refused
  * token, which ends it as any read would.
  */
-/** `items` cut into consecutive groups of at most `size`. */
-function inGroupsOf<T>(items: readonly T[], size: number): T[][] {
-  return Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
-}
-
 async function readContext(session: SourceSession, fhirBaseUrl: string, resources: Map<string, FhirResource>): Promise<{ resourceType: string; reason: string }[]> {
   const unread: { resourceType: string; reason: string }[] = [];
   let budget = MAX_CONTEXT_RESOURCES;
