@@ -36,7 +36,9 @@ export async function writeFirstImports(applicationId: string, imports: readonly
       const { json, hash } = hashedJson(fact.record);
       const contributions = [{ sourceId, hash, refs: fact.record.sources }];
       records.push([fact.record.recordId, subjectId, fact.category, fact.factKey, json, hash, JSON.stringify(contributions), recordSortAt(fact.category, fact.record).toISOString()]);
-      byCategory.set(fact.category, [...(byCategory.get(fact.category) ?? []), fact.record.recordId]);
+      const ids = byCategory.get(fact.category);
+      if (ids) ids.push(fact.record.recordId);
+      else byCategory.set(fact.category, [fact.record.recordId]);
     }
     // The feed as applySourceFacts appends it: categories in their fixed order, each category's records by id.
     for (const category of CATEGORIES) {
