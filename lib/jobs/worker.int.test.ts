@@ -4,6 +4,7 @@ import { db } from "@/lib/db";
 import { createTestApplication } from "@/test/factories";
 import { runLifecycle } from "./lifecycle";
 import { JOBS, LIFECYCLE_CYCLES, LIFECYCLE_JOB } from "@/scripts/platform-jobs";
+import { sendJob, stopSender } from "@/lib/queue";
 import { startQueue } from "./queue";
 import { defineJob } from "./registry";
 import { startWorker } from "./worker";
@@ -178,6 +179,34 @@ describe("the pg-boss worker", () => {
       await worker.stop();
     }
   }, 40_000);
+
+  it("runs a job sent from another process at once, not at its poller's next poll", async () => {
+    const url = process.env.DATABASE_URL as string;
+    const ran: number[] = [];
+    const idle = defineJob<{ sentAt: number }>({
+      queue: "wakeup-probe",
+      policy: { policy: "standard", retryLimit: 0, expireInSeconds: 60 },
+      // Far longer than the test may wait: only the wake-up can make the job run in time.
+      pollingIntervalSeconds: 120,
+      handler: async (job) => {
+        ran.push(Date.now() - job.data.sentAt);
+      },
+    });
+    const worker = await startWorker(url, [idle]);
+    try {
+      await waitFor(async () => worker.wakeups.live, "the worker listening for announced jobs");
+      // The poller's first fetch (at start) found nothing; it now sleeps out its 120 s interval.
+      await sleep(500);
+      // The app's sender (its own pg-boss client and connections, as in another process) announces what it sent.
+      await sendJob("wakeup-probe", { sentAt: Date.now() });
+      // Well within the poll interval: on a loaded machine the wake-up still takes a moment.
+      await waitFor(async () => ran.length === 1, "the sent job running", 30_000);
+      expect(ran).toHaveLength(1);
+    } finally {
+      await worker.stop();
+      await stopSender();
+    }
+  }, 60_000);
 
   it("runs the lifecycle job, and two workers offer only one job per 30-second window", async () => {
     const url = process.env.DATABASE_URL as string;

@@ -4,8 +4,9 @@ import { retryInterruptedJobs } from "./interrupted-jobs";
 import { surviveLostDatabase } from "./lost-database";
 import { queueErrors, startQueue } from "./queue";
 import { isWorkerLoop, type JobDefinition, type WorkerJob } from "./registry";
+import { PollerWakeups } from "./wake-pollers";
 
-export type RunningWorker = { boss: PgBoss; stop: () => Promise<void> };
+export type RunningWorker = { boss: PgBoss; wakeups: PollerWakeups; stop: () => Promise<void> };
 
 /**
  * Starts a worker for every registered job: it works each job's queue and, for periodic jobs, offers the next job
@@ -21,6 +22,7 @@ export async function startWorker(databaseUrl: string, given: readonly WorkerJob
     const interrupted = await retryInterruptedJobs(boss);
     if (interrupted > 0) log.info({ interrupted }, "jobs a stopped worker was running run again");
   }
+  const wakeups = new PollerWakeups(databaseUrl, boss);
   for (const job of jobs) {
     // With its metadata each job says which attempt it is (retryCount, retryLimit).
     // pg-boss hands handlers a batch and completes or fails it whole; so a batch's jobs run in parallel, a failed
@@ -40,6 +42,7 @@ export async function startWorker(databaseUrl: string, given: readonly WorkerJob
           await boss.fail(job.queue, item.id, { message: reason?.message ?? String(reason) });
         }
       });
+      wakeups.add(job.queue, poller.id);
     }
   }
 
@@ -66,8 +69,10 @@ export async function startWorker(databaseUrl: string, given: readonly WorkerJob
 
   return {
     boss,
+    wakeups,
     stop: async () => {
       for (const timer of timers) clearInterval(timer);
+      await wakeups.close();
       await Promise.all([boss.stop({ graceful: true, timeout: 10_000, wait: true }), ...loops.map((loop) => loop.stop())]);
     },
   };

@@ -1,6 +1,7 @@
 import PgBoss from "pg-boss";
 import { log } from "@/lib/log";
 import { processState } from "@/lib/process-state";
+import { announceJobs } from "./job-wakeup";
 
 // One sender per process, started on first use.
 const client = processState("queue.sender", () => ({ sender: undefined as Promise<PgBoss> | undefined }));
@@ -32,12 +33,24 @@ export async function sendJob(queue: string, data: object, options: { singletonK
   const sendOptions: PgBoss.SendOptions = {};
   if (options.singletonKey) sendOptions.singletonKey = options.singletonKey;
   if (options.startAfter) sendOptions.startAfter = options.startAfter;
-  return (await boss()).send(queue, data, sendOptions);
+  const sender = await boss();
+  const id = await sender.send(queue, data, sendOptions);
+  if (id && runsNow(options.startAfter)) await wake(sender, queue);
+  return id;
 }
 
 /** Enqueues several jobs of one queue in one statement, with the queue's policy (what `sendJob` does for one). */
 export async function sendJobs(queue: string, jobs: readonly { data: object; singletonKey?: string; startAfter?: Date }[]): Promise<void> {
-  await (await boss()).insert(jobs.map(({ data, singletonKey, startAfter }) => ({ name: queue, data, singletonKey, startAfter })));
+  const sender = await boss();
+  await sender.insert(jobs.map(({ data, singletonKey, startAfter }) => ({ name: queue, data, singletonKey, startAfter })));
+  if (jobs.some((job) => runsNow(job.startAfter))) await wake(sender, queue);
+}
+
+const runsNow = (startAfter: Date | undefined) => !startAfter || startAfter.getTime() <= Date.now();
+
+/** The job is stored whether or not the wake-up reaches a worker (polling finds it), so its failure is only logged. */
+async function wake(sender: PgBoss, queue: string): Promise<void> {
+  await announceJobs(sender, queue).catch((error: unknown) => log.warn({ queue, err: (error as Error).message }, "could not wake the workers"));
 }
 
 /** Stops the sender (tests and graceful shutdown). */
