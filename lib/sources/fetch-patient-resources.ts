@@ -7,7 +7,7 @@ import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import type { ProviderRow } from "./providers";
 import { REFRESH_MARGIN_MS, refreshSourceTokens } from "./refresh-access-token";
 import { missingContextReferences } from "./context-references";
-import { fetchWithRetries } from "./retrying-fetch";
+import { fetchAnswer, type ReadAnswer } from "./retrying-fetch";
 import { SourceError } from "./source-error";
 import { openSourceTokens, type SmartTokens } from "./source-tokens";
 
@@ -89,7 +89,7 @@ class SourceSession {
   }
 
   /** A GET with the access token; a 401 refreshes the token once and tries again, a second 401 ends the fetch. */
-  async get(url: string, describe: string): Promise<Response> {
+  async get(url: string, describe: string): Promise<ReadAnswer> {
     const sentWith = this.tokens.accessToken;
     let response = await this.send(url, describe);
     if (response.status !== 401) return response;
@@ -100,9 +100,9 @@ class SourceSession {
     return response;
   }
 
-  private send(url: string, describe: string): Promise<Response> {
+  private send(url: string, describe: string): Promise<ReadAnswer> {
     const headers = { Accept: "application/fhir+json", Authorization: `Bearer ${this.tokens.accessToken}` };
-    return fetchWithRetries(url, { headers, redirect: "error" }, this.policy, { describe, retryUnanswered: true, outbound: this.provider.environment === "live" });
+    return fetchAnswer(url, { headers, redirect: "error" }, this.policy, { describe, retryUnanswered: true, outbound: this.provider.environment === "live" });
   }
 }
 
@@ -113,10 +113,10 @@ class SourceSession {
 const MAX_FHIR_DEPTH = 64;
 
 /** A health system's JSON answer, refused (`invalid_response`) when it is not JSON or nests too deep to walk. */
-export async function readSourceJson(response: Response, describe: string): Promise<unknown> {
+export function readSourceJson(response: Pick<ReadAnswer, "status" | "text">, describe: string): unknown {
   let value: unknown;
   try {
-    value = await response.json();
+    value = JSON.parse(response.text);
   } catch {
     throw new SourceError("invalid_response", `${describe} did not answer JSON.`, { status: response.status });
   }
@@ -181,7 +181,7 @@ async function searchPages(session: SourceSession, fhirBaseUrl: string, first: U
     const response = await session.get(url, describe);
     if (visited.size === 1 && [400, 403, 404].includes(response.status)) return { status: response.status };
     if (!response.ok) throw new SourceError("invalid_response", `${describe} answered ${response.status}.`, { status: response.status });
-    const bundle = (await readSourceJson(response, describe)) as Bundle;
+    const bundle = readSourceJson(response, describe) as Bundle;
     if (bundle?.resourceType !== "Bundle") throw new SourceError("invalid_response", `${describe} did not answer a Bundle.`);
     for (const entry of bundle.entry ?? []) {
       // `include` entries are context a server chose to add, not matches; the import reads the context it needs.
@@ -292,7 +292,7 @@ async function readPatient(session: SourceSession, fhirBaseUrl: string): Promise
   const describe = "The Patient read";
   const response = await session.get(`${fhirBaseUrl}/Patient/${encodeURIComponent(session.patientId)}`, describe);
   if (!response.ok) throw new SourceError("invalid_response", `${describe} answered ${response.status}.`, { status: response.status });
-  const patient = (await readSourceJson(response, describe)) as Patient;
+  const patient = readSourceJson(response, describe) as Patient;
   if (patient?.resourceType !== "Patient") throw new SourceError("invalid_response", `${describe} did not answer a Patient.`);
   return patient;
 }
@@ -363,7 +363,7 @@ async function readLinkedBinary(session: SourceSession, fhirBaseUrl: string, bin
     const response = await session.get(`${fhirBaseUrl}/Binary/${encodeURIComponent(binaryId)}`, describe);
     if (!response.ok) return `${describe} answered ${response.status}`;
     if (Number(response.headers.get("content-length") ?? 0) > MAX_BINARY_ANSWER_BYTES) return `${describe} is larger than ${CCDA_MAX_BYTES / 1024 / 1024} MiB`;
-    const binary = (await readSourceJson(response, describe)) as Binary;
+    const binary = readSourceJson(response, describe) as Binary;
     if (binary?.resourceType !== "Binary" || binary.id !== binaryId) return `${describe} did not answer that Binary`;
     resources.set(`Binary/${binaryId}`, binary);
     return null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { listenOnFreePort } from "@/test/raw-http";
 import type { HttpPolicy } from "./http-policy";
-import { backoffMs, fetchWithRetries, retryAfterMs } from "./retrying-fetch";
+import { backoffMs, fetchAnswer, fetchWithRetries, retryAfterMs } from "./retrying-fetch";
 import { SourceError } from "./source-error";
 
 // A generous timeout, so a loaded machine's slow local answer is never taken for a lost one; the timeout test
@@ -57,10 +57,11 @@ describe("fetchWithRetries", () => {
   });
 
   it("returns a 4xx at once, for the caller to judge", async () => {
-    const server = await scriptedServer([{ status: 404 }]);
+    const server = await scriptedServer([{ status: 404 }, { status: 403 }]);
     try {
       expect((await fetchWithRetries(server.url, {}, POLICY, READ)).status).toBe(404);
       expect(server.requests()).toBe(1);
+      expect(await fetchAnswer(server.url, {}, POLICY, READ)).toMatchObject({ status: 403, ok: false, text: "answer 2" });
     } finally {
       await server.close();
     }

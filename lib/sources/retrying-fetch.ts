@@ -56,13 +56,25 @@ function send(url: string, init: RequestInit, policy: HttpPolicy, outbound: bool
   return guardedFetch(url, init, { timeoutMs: policy.timeoutMs, maxBytes: MAX_PROVIDER_ANSWER_BYTES });
 }
 
+/** An answer whose body was read within the request's timeout, as text. */
+export type ReadAnswer = { status: number; ok: boolean; headers: Headers; text: string };
+
+/**
+ * `fetchAnswer` as a Response whose body can be read again, for a client library that takes a fetch function.
+ */
+export async function fetchWithRetries(url: string, init: RequestInit, policy: HttpPolicy, options: RetryOptions): Promise<Response> {
+  const answer = await fetchAnswer(url, init, policy, options);
+  return new Response(NULL_BODY_STATUSES.has(answer.status) ? null : answer.text, { status: answer.status, headers: answer.headers });
+}
+
 /**
  * One logical request with the policy's timeouts and retries: 429 and 5xx answers (and, for reads, timeouts and
  * network failures) are retried after exponential backoff with jitter, never sooner than the server's
  * Retry-After. Anything else (2xx, 3xx, 4xx) is returned for the caller to judge, its body already read within the
- * timeout (a Response whose body can be read again).
+ * timeout. The body is kept as the text it was read as: a search page is megabytes, and a Response rebuilt from it
+ * would encode it, copy it and decode it all over again to be parsed.
  */
-export async function fetchWithRetries(url: string, init: RequestInit, policy: HttpPolicy, options: RetryOptions): Promise<Response> {
+export async function fetchAnswer(url: string, init: RequestInit, policy: HttpPolicy, options: RetryOptions): Promise<ReadAnswer> {
   let lastProblem = "";
   let lastStatus: number | undefined;
   for (let attempt = 0; attempt < policy.maxAttempts; attempt += 1) {
@@ -78,7 +90,7 @@ export async function fetchWithRetries(url: string, init: RequestInit, policy: H
       if (!options.retryUnanswered) throw new SourceError("source_unavailable", `${options.describe} ${lastProblem}.`, { cause: error });
     }
     if (answer && !retryable(answer.status)) {
-      return new Response(NULL_BODY_STATUSES.has(answer.status) ? null : answer.body, { status: answer.status, headers: answer.headers });
+      return { status: answer.status, ok: answer.status >= 200 && answer.status < 300, headers: answer.headers, text: answer.body };
     }
 
     let wait = backoffMs(attempt, policy);
