@@ -19,9 +19,11 @@ export function catalogEntries(): CatalogEntry[] {
  * The resource types the demo FHIR server searches: every type in a scenario Bundle, plus the types that feed the
  * record categories even where the fixtures hold none (DocumentReference, Claim, ...), which search as empty.
  */
-export function searchableTypes(): string[] {
-  const present = catalogEntries().map((entry) => entry.resource.resourceType);
-  return [...new Set([...present, ...Object.keys(NORMALIZERS)])].sort();
+export function searchableTypes(): readonly string[] {
+  return processState("demo.searchable-types", () => {
+    const present = catalogEntries().map((entry) => entry.resource.resourceType);
+    return Object.freeze([...new Set([...present, ...Object.keys(NORMALIZERS)])].sort());
+  });
 }
 
 /** One resource from any scenario Bundle; `Bundle` with a scenario bundle id is that whole Bundle. */

@@ -2,7 +2,7 @@ import type { Patient } from "fhir/r4";
 import type { z } from "zod";
 import { ApiError } from "@/lib/http";
 import { resourceDisplayName } from "@/lib/records";
-import { scenarioBundle, scenarioByPatientId, scenarioBySubject } from "@/lib/sandbox";
+import { scenarioByPatientId, scenarioBySubject, scenarioResource } from "@/lib/sandbox";
 import { demoPath } from "./links";
 import { hasPatient, patientLinks, type PatientScenario } from "./scenario-manifest";
 import type { patientSchema } from "./schemas";
@@ -31,9 +31,7 @@ export function subjectOr404(subject: string): PatientScenario {
 
 /** The scenario's FHIR Patient resource. */
 export function patientResource(scenario: PatientScenario): Patient {
-  const found = scenarioBundle(scenario.id).entry?.find(
-    (entry) => entry.resource?.resourceType === "Patient" && entry.resource.id === scenario.patientId,
-  )?.resource;
+  const found = scenarioResource(scenario.id, "Patient", scenario.patientId);
   if (!found) throw new Error(`Scenario ${scenario.id} has no Patient ${scenario.patientId} in its Bundle`);
   return found as Patient;
 }

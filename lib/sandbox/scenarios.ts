@@ -362,6 +362,12 @@ export function scenarioBundle(id: string): Bundle {
   return structuredClone(fixturesOf(id).bundle);
 }
 
+/** One resource of the scenario's Bundle, by type and id (a copy of it alone, not of the whole Bundle). */
+export function scenarioResource(id: string, resourceType: string, resourceId: string): FhirResource | undefined {
+  const found = fixturesOf(id).bundle.entry?.find((entry) => entry.resource?.resourceType === resourceType && entry.resource.id === resourceId)?.resource;
+  return found && structuredClone(found);
+}
+
 function resourceKey(resource: FhirResource): string {
   return `${resource.resourceType}/${resource.id}`;
 }
