@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { embeddedMemoryFlags } from "./embedded-memory";
 import { freePort } from "./free-port";
 import { releaseOrphanedServer } from "./orphaned-postgres";
 import { watchServer } from "./postgres-watchdog";
@@ -65,6 +66,9 @@ export async function startEmbeddedPostgres(options: {
       "-c", "listen_addresses=127.0.0.1",
       "-c", "unix_socket_directories=",
       "-c", "max_connections=300",
+      // A server that keeps data gets a cache sized from the machine's memory (PostgreSQL's default is 128 MB
+      // whatever the machine has); throwaway servers (tests, migration authoring) hold little and keep the default.
+      ...(options.ephemeral ? [] : embeddedMemoryFlags()),
       ...ephemeralFlags,
     ],
     onLog: (message: string) => remember(String(message).trimEnd()),

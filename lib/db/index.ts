@@ -1,6 +1,7 @@
 export * from "./catalog";
 export * from "./client";
 export * from "./copy-rows";
+export * from "./embedded-memory";
 export * from "./embedded-postgres";
 export * from "./free-port";
 export * from "./health";

@@ -6,6 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually, running, serverPidOf, watchdogOf } from "@/test/embedded-processes";
+import { embeddedMemory } from "./embedded-memory";
 import { migrate } from "./migrate";
 import { resolveDatabase } from "./resolve-database";
 
@@ -18,6 +19,9 @@ async function scalar(url: string, sql: string): Promise<unknown> {
     await client.end();
   }
 }
+
+/** The server's shared_buffers in MB (pg_settings counts it in 8 kB pages). */
+const SHARED_BUFFERS_MB = "SELECT setting::int / 128 AS mb FROM pg_settings WHERE name = 'shared_buffers'";
 
 const savedUrl = process.env.DATABASE_URL;
 afterEach(() => {
@@ -44,6 +48,8 @@ describe("choosing the database", () => {
       const first = await resolveDatabase({ dataDir });
       expect(first.origin).toBe("embedded");
       expect(first.url).toMatch(/^postgresql:\/\/chartkey:[^@]+@127\.0\.0\.1:\d+\/chartkey$/);
+      // Its cache is sized from the machine's memory, not PostgreSQL's 128 MB default.
+      expect(await scalar(first.url, SHARED_BUFFERS_MB)).toBe(embeddedMemory().sharedBuffersMb);
       await migrate(first.url);
       await scalar(first.url, `INSERT INTO "Developer" (id, email, name, "passwordHash") VALUES ('dev_keep', 'keep@example.test', 'Keep', 'x') RETURNING id`);
 
@@ -54,12 +60,15 @@ describe("choosing the database", () => {
       expect(await scalar(first.url, "SELECT 1 AS one")).toBe(1);
 
       await first.stop();
+      process.env.CHARTKEY_POSTGRES_SHARED_BUFFERS = "160MB";
       const second = await resolveDatabase({ dataDir });
+      expect(await scalar(second.url, SHARED_BUFFERS_MB)).toBe(160);
       expect(second.origin).toBe("embedded");
       expect(await migrate(second.url)).toEqual([]);
       expect(await scalar(second.url, `SELECT email FROM "Developer" WHERE id = 'dev_keep'`)).toBe("keep@example.test");
       await second.stop();
     } finally {
+      delete process.env.CHARTKEY_POSTGRES_SHARED_BUFFERS;
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
