@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { embeddedMemory, embeddedMemoryFlags } from "./embedded-memory";
+import { embeddedMemory, embeddedMemoryFlags, usableMemory } from "./embedded-memory";
 
 const GB = 1024 ** 3;
 
@@ -19,5 +19,12 @@ describe("the embedded server's memory settings", () => {
     expect(embeddedMemory(16 * GB, " 2gb ").sharedBuffersMb).toBe(2048);
     expect(embeddedMemory(16 * GB, "").sharedBuffersMb).toBe(4096);
     for (const bad of ["lots", "512", "64MB", "1.5GB"]) expect(() => embeddedMemory(16 * GB, bad)).toThrow(/CHARTKEY_POSTGRES_SHARED_BUFFERS/);
+  });
+
+  it("size from a container's memory limit when it is below the machine's memory", () => {
+    expect(usableMemory(64 * GB, 4 * GB)).toBe(4 * GB);
+    // No limit: Node reports 0 or a huge number.
+    expect(usableMemory(64 * GB, 0)).toBe(64 * GB);
+    expect(usableMemory(64 * GB, 2 ** 64)).toBe(64 * GB);
   });
 });

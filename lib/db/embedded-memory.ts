@@ -18,10 +18,18 @@ const SIZE = /^(\d+)\s*(MB|GB)$/i;
  * and evicted others. Linux commits shared memory as pages are first used, so a large setting costs memory only as
  * data is read. `CHARTKEY_POSTGRES_SHARED_BUFFERS` (e.g. `512MB`, `4GB`) overrides the share.
  */
-export function embeddedMemory(totalBytes = os.totalmem(), override = process.env.CHARTKEY_POSTGRES_SHARED_BUFFERS): EmbeddedMemory {
+export function embeddedMemory(totalBytes = usableMemory(), override = process.env.CHARTKEY_POSTGRES_SHARED_BUFFERS): EmbeddedMemory {
   const totalMb = Math.floor(totalBytes / MB);
   const sharedBuffersMb = override?.trim() ? parseSize(override.trim()) : Math.min(MAX_SHARED_BUFFERS_MB, Math.max(MIN_SHARED_BUFFERS_MB, Math.floor(totalMb / 4)));
   return { sharedBuffersMb, effectiveCacheSizeMb: Math.max(sharedBuffersMb, Math.floor(totalMb / 2)) };
+}
+
+/**
+ * The memory this process may use: the machine's, or less when a container's memory limit (cgroup) says so, since
+ * os.totalmem() reports the host's whatever the limit (Node reports no limit as a huge number).
+ */
+export function usableMemory(total = os.totalmem(), limit = process.constrainedMemory?.() ?? 0): number {
+  return limit > 0 && limit < total ? limit : total;
 }
 
 /** The server flags of `embeddedMemory`. */
