@@ -106,8 +106,12 @@ async function axeViolations(page: Page, include: string[]): Promise<{ id: strin
   );
 }
 
-/** A full-page screenshot kept with the test's artifacts (test-results/). */
+/**
+ * A full-page screenshot kept with the test's artifacts (test-results/) when E2E_SCREENSHOTS=1, for reviewing the UI.
+ * Not by default: each costs a second or two of the test command's CPU, and a failing test keeps its own screenshot.
+ */
 export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  if (process.env.E2E_SCREENSHOTS !== "1") return;
   const path = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path, fullPage: true });
   await testInfo.attach(name, { path, contentType: "image/png" });
