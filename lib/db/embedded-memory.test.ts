@@ -4,24 +4,24 @@ import { embeddedMemory, embeddedMemoryFlags, usableMemory } from "./embedded-me
 const GB = 1024 ** 3;
 
 describe("the embedded server's memory settings", () => {
-  it("give shared_buffers a quarter of the machine's memory and the planner half of it as cache", () => {
-    expect(embeddedMemory(16 * GB, undefined)).toEqual({ sharedBuffersMb: 4096, effectiveCacheSizeMb: 8192 });
+  it("are PostgreSQL's defaults unless CHARTKEY_POSTGRES_SHARED_BUFFERS asks for a cache", () => {
+    expect(embeddedMemory(undefined, 16 * GB)).toBeNull();
+    expect(embeddedMemory(" ", 16 * GB)).toBeNull();
+    expect(embeddedMemoryFlags(null)).toEqual([]);
+  });
+
+  it("give shared_buffers the size asked and the planner half of the memory as cache", () => {
+    expect(embeddedMemory("4GB", 16 * GB)).toEqual({ sharedBuffersMb: 4096, effectiveCacheSizeMb: 8192 });
+    expect(embeddedMemory(" 512mb ", 16 * GB)).toEqual({ sharedBuffersMb: 512, effectiveCacheSizeMb: 8192 });
+    expect(embeddedMemory("2GB", 2 * GB)).toEqual({ sharedBuffersMb: 2048, effectiveCacheSizeMb: 2048 });
     expect(embeddedMemoryFlags({ sharedBuffersMb: 4096, effectiveCacheSizeMb: 8192 })).toEqual(["-c", "shared_buffers=4096MB", "-c", "effective_cache_size=8192MB"]);
   });
 
-  it("keep PostgreSQL's 128 MB on a small machine and stop at 8 GB on a large one", () => {
-    expect(embeddedMemory(0.25 * GB, undefined)).toEqual({ sharedBuffersMb: 128, effectiveCacheSizeMb: 128 });
-    expect(embeddedMemory(256 * GB, undefined)).toEqual({ sharedBuffersMb: 8192, effectiveCacheSizeMb: 131072 });
+  it("refuse a value that is not a size of at least 128 MB", () => {
+    for (const bad of ["lots", "512", "64MB", "1.5GB"]) expect(() => embeddedMemory(bad, 16 * GB)).toThrow(/CHARTKEY_POSTGRES_SHARED_BUFFERS/);
   });
 
-  it("take CHARTKEY_POSTGRES_SHARED_BUFFERS over the share, and refuse a value that is not a size", () => {
-    expect(embeddedMemory(16 * GB, "512MB").sharedBuffersMb).toBe(512);
-    expect(embeddedMemory(16 * GB, " 2gb ").sharedBuffersMb).toBe(2048);
-    expect(embeddedMemory(16 * GB, "").sharedBuffersMb).toBe(4096);
-    for (const bad of ["lots", "512", "64MB", "1.5GB"]) expect(() => embeddedMemory(16 * GB, bad)).toThrow(/CHARTKEY_POSTGRES_SHARED_BUFFERS/);
-  });
-
-  it("size from a container's memory limit when it is below the machine's memory", () => {
+  it("count a container's memory limit when it is below the machine's memory", () => {
     expect(usableMemory(64 * GB, 4 * GB)).toBe(4 * GB);
     // No limit: Node reports 0 or a huge number.
     expect(usableMemory(64 * GB, 0)).toBe(64 * GB);

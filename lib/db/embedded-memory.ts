@@ -6,22 +6,19 @@ export type EmbeddedMemory = { sharedBuffersMb: number; effectiveCacheSizeMb: nu
 const MB = 1024 * 1024;
 /** PostgreSQL's own default: below it the server would cache less than it does unconfigured. */
 const MIN_SHARED_BUFFERS_MB = 128;
-/** Past a few GB more shared buffers stop paying for themselves (the OS page cache holds the rest). */
-const MAX_SHARED_BUFFERS_MB = 8 * 1024;
 const SIZE = /^(\d+)\s*(MB|GB)$/i;
 
 /**
- * What the embedded server's cache gets, from the machine's memory: shared_buffers a quarter of it (PostgreSQL's
- * documented starting point) between 128 MB and 8 GB, and effective_cache_size (only the planner's estimate of
- * what the server and the OS cache hold together) half of it. Unconfigured, PostgreSQL keeps 128 MB: a million
- * records are about 2 GB, so every read of a rotating set of subjects copied its pages back in from the OS page cache
- * and evicted others. Linux commits shared memory as pages are first used, so a large setting costs memory only as
- * data is read. `CHARTKEY_POSTGRES_SHARED_BUFFERS` (e.g. `512MB`, `4GB`) overrides the share.
+ * The embedded server's cache when `CHARTKEY_POSTGRES_SHARED_BUFFERS` (e.g. `512MB`, `4GB`) asks for one:
+ * shared_buffers of that size and effective_cache_size (only the planner's estimate of what the server and the OS
+ * cache hold together) half of the memory this process may use. Unset (null), PostgreSQL's defaults (128 MB): sizing
+ * it from the machine by default was measured to cost more than it gave on the 2-core machine the bench runs on
+ * (docs/operations.md, "Memory").
  */
-export function embeddedMemory(totalBytes = usableMemory(), override = process.env.CHARTKEY_POSTGRES_SHARED_BUFFERS): EmbeddedMemory {
-  const totalMb = Math.floor(totalBytes / MB);
-  const sharedBuffersMb = override?.trim() ? parseSize(override.trim()) : Math.min(MAX_SHARED_BUFFERS_MB, Math.max(MIN_SHARED_BUFFERS_MB, Math.floor(totalMb / 4)));
-  return { sharedBuffersMb, effectiveCacheSizeMb: Math.max(sharedBuffersMb, Math.floor(totalMb / 2)) };
+export function embeddedMemory(setting = process.env.CHARTKEY_POSTGRES_SHARED_BUFFERS, totalBytes = usableMemory()): EmbeddedMemory | null {
+  if (!setting?.trim()) return null;
+  const sharedBuffersMb = parseSize(setting.trim());
+  return { sharedBuffersMb, effectiveCacheSizeMb: Math.max(sharedBuffersMb, Math.floor(totalBytes / MB / 2)) };
 }
 
 /**
@@ -32,9 +29,9 @@ export function usableMemory(total = os.totalmem(), limit = process.constrainedM
   return limit > 0 && limit < total ? limit : total;
 }
 
-/** The server flags of `embeddedMemory`. */
-export function embeddedMemoryFlags(memory: EmbeddedMemory = embeddedMemory()): string[] {
-  return ["-c", `shared_buffers=${memory.sharedBuffersMb}MB`, "-c", `effective_cache_size=${memory.effectiveCacheSizeMb}MB`];
+/** The server flags of `embeddedMemory`: none when PostgreSQL's defaults apply. */
+export function embeddedMemoryFlags(memory: EmbeddedMemory | null = embeddedMemory()): string[] {
+  return memory ? ["-c", `shared_buffers=${memory.sharedBuffersMb}MB`, "-c", `effective_cache_size=${memory.effectiveCacheSizeMb}MB`] : [];
 }
 
 function parseSize(text: string): number {

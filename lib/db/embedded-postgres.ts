@@ -66,8 +66,8 @@ export async function startEmbeddedPostgres(options: {
       "-c", "listen_addresses=127.0.0.1",
       "-c", "unix_socket_directories=",
       "-c", "max_connections=300",
-      // A server that keeps data gets a cache sized from the machine's memory (PostgreSQL's default is 128 MB
-      // whatever the machine has); throwaway servers (tests, migration authoring) hold little and keep the default.
+      // A server that keeps data gets the cache CHARTKEY_POSTGRES_SHARED_BUFFERS asks for, if any; throwaway
+      // servers (tests, migration authoring) hold little and keep PostgreSQL's default.
       ...(options.ephemeral ? [] : embeddedMemoryFlags()),
       ...ephemeralFlags,
     ],
