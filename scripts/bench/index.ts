@@ -116,9 +116,6 @@ async function seed(name: "large" | "small", subjects: number, feedSubjects: num
   const vacuumStarted = performance.now();
   await vacuumAnalyze(url);
   const vacuum = (performance.now() - vacuumStarted) / 1000;
-  const warmStarted = performance.now();
-  const warmedMiB = await warmCache(url);
-  say(`  PostgreSQL's cache warmed with ${warmedMiB} MiB of tables and indexes in ${((performance.now() - warmStarted) / 1000).toFixed(1)} s`);
   const seedRun = { subjects, records: data.records, seconds: { ...data.seconds, vacuum }, cpu };
   say(
     `  ${data.records} records in ${data.seconds.imports.toFixed(1)} s of imports: ${Math.round(recordsPerSecond(seedRun))} records/s; CPU ${cpu.bench.toFixed(1)} s seed + ${cpu.database.toFixed(1)} s PostgreSQL (VACUUM ANALYZE ${vacuum.toFixed(1)} s)`,
@@ -171,27 +168,6 @@ async function vacuumAnalyze(url: string): Promise<void> {
   await client.connect();
   try {
     await client.query("VACUUM (ANALYZE)");
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * Reads the dataset's tables and indexes into PostgreSQL's cache (pg_prewarm), as the cache of a server that has been
- * serving these subjects holds them (lib/db/embedded-memory.ts sizes it for that): COPY and VACUUM pass through small
- * ring buffers and leave it empty, and a measurement of a few seconds reads most subjects once, so every read would
- * otherwise be the first since the seed. A cache smaller than the dataset keeps only what was read last.
- */
-async function warmCache(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
-    const { rows } = await client.query<{ blocks: string | null }>(
-      `SELECT sum(pg_prewarm(c.oid)) AS blocks FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-       WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i') AND c.relpersistence = 'p'`,
-    );
-    return Math.round((Number(rows[0]?.blocks ?? 0) * 8) / 1024);
   } finally {
     await client.end();
   }

@@ -61,7 +61,7 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
   );
   lines.push("## Endpoints", "");
   lines.push(
-    `autocannon, ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.duration} s measured per endpoint and server, after each freshly started server has served a mix of all endpoints for twice the warm-up; requests rotate across subjects. PostgreSQL (the embedded server, its cache sized from the machine's memory) has read each dataset's tables and indexes into its cache after the seed (pg_prewarm), as a server serving these subjects all day holds them. Platform: \`npm start\` (production build). Baseline: \`scripts/bench/baseline-server.ts\`. \`GET /health\` is a reference, not a target: no key, one \`SELECT 1\`, so its platform figure is about what Next.js and the route kit cost for any operation.`,
+    `autocannon, ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.duration} s measured per endpoint and server, after each freshly started server has served a mix of all endpoints for twice the warm-up; requests rotate across subjects. Platform: \`npm start\` (production build). Baseline: \`scripts/bench/baseline-server.ts\`. \`GET /health\` is a reference, not a target: no key, one \`SELECT 1\`, so its platform figure is about what Next.js and the route kit cost for any operation.`,
     "",
   );
   lines.push("| Endpoint | Dataset | App req/s | App p50 | App p99 | Baseline req/s | Baseline p50 | Baseline p99 | App / baseline | Load (app, baseline) |");
