@@ -124,3 +124,15 @@ export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
     .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), { timeout: 5_000 })
     .toBeLessThanOrEqual(0);
 }
+
+/**
+ * The page as it is now fits and is accessible at a phone's (390 px) and a laptop's (1280 px) width, checked in the
+ * one page by resizing it (no second walk through the flow to reach it); the page is left at `end`.
+ */
+export async function checkAtBothWidths(page: Page, what: string, end: 390 | 1280): Promise<void> {
+  for (const width of end === 390 ? [1280, 390] : [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page, `${what} at ${width}px`);
+  }
+}

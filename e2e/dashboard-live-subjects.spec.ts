@@ -5,7 +5,7 @@ import { grantReceipt } from "@/lib/consent";
 import { closeDb, db, RUNTIME_FILE } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { createTestSubject } from "@/test/factories";
-import { createApplication, expectAccessible, expectNoHorizontalOverflow, newDeveloper, signUp } from "./dashboard-helpers";
+import { checkAtBothWidths, createApplication, newDeveloper, signUp } from "./dashboard-helpers";
 
 // The live subjects pages: a live subject's consent and, per source, last sync, next scheduled sync and last error,
 // without any record content; and another team's member gets a 404. The subject and its sources are stored in the
@@ -67,55 +67,49 @@ async function cellsOf(page: Page, row: string) {
   return Object.fromEntries(headers.map((header, index) => [header, cells[index]!.trim()]));
 }
 
-for (const viewport of [
-  { name: "phone", width: 390, height: 844 },
-  { name: "desktop", width: 1280, height: 900 },
-]) {
-  test(`on a ${viewport.name}: live subjects and a subject's sources with last sync, next sync and error`, async ({ page }) => {
-    test.setTimeout(240_000);
-    await page.setViewportSize(viewport);
-    await signUp(page);
-    const applicationId = await createApplication(page, "Live Subjects");
+// One walk, clicked through on a phone, each page also checked at a laptop's width.
+test("on a phone and a desktop: live subjects and a subject's sources with last sync, next sync and error", async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signUp(page);
+  const applicationId = await createApplication(page, "Live Subjects");
 
-    await page.getByRole("navigation", { name: "Application" }).getByRole("link", { name: "Live subjects" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Live subjects" })).toBeVisible();
-    await expect(page.getByText("No live subjects yet")).toBeVisible();
-    await expectAccessible(page, "live subjects, empty");
+  await page.getByRole("navigation", { name: "Application" }).getByRole("link", { name: "Live subjects" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Live subjects" })).toBeVisible();
+  await expect(page.getByText("No live subjects yet")).toBeVisible();
+  await checkAtBothWidths(page, "live subjects, empty", 390);
 
-    const seeded = await liveSubject(applicationId);
-    await page.reload();
-    const list = page.getByRole("table", { name: "Live subjects" });
-    const row = list.getByRole("row").filter({ hasText: seeded.subjectId });
-    await expect(row).toContainText("consent active");
-    await expect(row).toContainText("2 sources");
-    await expect(row).toContainText("partial");
-    await expect(row).toContainText(seeded.next.toISOString());
-    await expectNoHorizontalOverflow(page);
-    await expectAccessible(page, "live subjects");
+  const seeded = await liveSubject(applicationId);
+  await page.reload();
+  const list = page.getByRole("table", { name: "Live subjects" });
+  const row = list.getByRole("row").filter({ hasText: seeded.subjectId });
+  await expect(row).toContainText("consent active");
+  await expect(row).toContainText("2 sources");
+  await expect(row).toContainText("partial");
+  await expect(row).toContainText(seeded.next.toISOString());
+  await checkAtBothWidths(page, "live subjects", 390);
 
-    await row.getByRole("link", { name: seeded.subjectId }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Live subject" })).toBeVisible();
-    await expect(page.getByText("labs, conditions")).toBeVisible();
-    expect(await cellsOf(page, "Third Party Health")).toMatchObject({ "Last synced": seeded.synced.toISOString(), "Next sync": seeded.next.toISOString(), "Last error": "—" });
-    const failing = await cellsOf(page, "Lakeside Clinic");
-    expect(failing["Status"]).toBe("partial");
-    expect(failing["Next sync"]).toBe(`${seeded.backedOff.toISOString()}backing off after 2 failed syncs in a row`);
-    expect(failing["Last error"]).toMatch(/^reauthorization_required.*refused the refresh token/);
-    await expectNoHorizontalOverflow(page);
-    await expectAccessible(page, "live subject");
+  await row.getByRole("link", { name: seeded.subjectId }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Live subject" })).toBeVisible();
+  await expect(page.getByText("labs, conditions")).toBeVisible();
+  expect(await cellsOf(page, "Third Party Health")).toMatchObject({ "Last synced": seeded.synced.toISOString(), "Next sync": seeded.next.toISOString(), "Last error": "—" });
+  const failing = await cellsOf(page, "Lakeside Clinic");
+  expect(failing["Status"]).toBe("partial");
+  expect(failing["Next sync"]).toBe(`${seeded.backedOff.toISOString()}backing off after 2 failed syncs in a row`);
+  expect(failing["Last error"]).toMatch(/^reauthorization_required.*refused the refresh token/);
+  await checkAtBothWidths(page, "live subject", 390);
 
-    // The subject id search opens the subject; an unknown id says so.
-    await page.goto(`/dashboard/${applicationId}/live`);
-    await page.getByLabel("Subject id").fill("u_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd");
-    await page.getByRole("button", { name: "Open", exact: true }).click();
-    await expect(page).toHaveURL(/\?subject=u_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd$/, { timeout: 30_000 });
-    await expect(page.getByRole("alert").filter({ hasText: "No live subject u_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd in this application." })).toBeVisible({ timeout: 20_000 });
-    await expectAccessible(page, "live subjects, unknown id");
-    await page.getByLabel("Subject id").fill(seeded.subjectId);
-    await page.getByRole("button", { name: "Open", exact: true }).click();
-    await expect(page).toHaveURL(new RegExp(`/live/${seeded.subjectId}$`), { timeout: 30_000 });
-  });
-}
+  // The subject id search opens the subject; an unknown id says so.
+  await page.goto(`/dashboard/${applicationId}/live`);
+  await page.getByLabel("Subject id").fill("u_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd");
+  await page.getByRole("button", { name: "Open", exact: true }).click();
+  await expect(page).toHaveURL(/\?subject=u_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd$/, { timeout: 30_000 });
+  await expect(page.getByRole("alert").filter({ hasText: "No live subject u_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd in this application." })).toBeVisible({ timeout: 20_000 });
+  await checkAtBothWidths(page, "live subjects, unknown id", 390);
+  await page.getByLabel("Subject id").fill(seeded.subjectId);
+  await page.getByRole("button", { name: "Open", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/live/${seeded.subjectId}$`), { timeout: 30_000 });
+});
 
 test("another team's member gets a 404 for a live subject, through its application or their own", async ({ page, browser }) => {
   test.setTimeout(240_000);
