@@ -60,6 +60,7 @@ test("create a key, call the API with it, see the calls in usage, revoke it and 
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.getByRole("button", { name: "Copy: request id" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Request id copied to the clipboard" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Copied: request id" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(missing.headers()["request-id"]);
   await expectAccessible(page);
   await page.goto(`/dashboard/${applicationId}/usage/requests/999999999999`);

@@ -39,6 +39,8 @@ test("set the endpoint, reveal and copy the secret, deliver and re-send a verifi
   await page.getByRole("button", { name: "Copy: signing secret" }).click();
   await expect(page.getByText("Signing secret copied to the clipboard")).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  // Said on the secret's dark panel, readably.
+  await expectAccessible(page, "the secret just copied", ["[role=status]"]);
 
   const receiver = await startReceiver(secret);
   try {

@@ -9,7 +9,7 @@ export function CodeBlock({ code, what = "Code", label }: { code: string; what?:
         <pre className="min-w-0 flex-1 overflow-x-auto whitespace-pre-wrap break-all font-mono text-xs text-slate-100" tabIndex={0}>
           {code}
         </pre>
-        <CopyButton value={code} what={what} />
+        <CopyButton value={code} what={what} onDark />
       </div>
     </div>
   );
