@@ -1,6 +1,6 @@
 import type { FhirResource } from "fhir/r4";
 import { describe, expect, it } from "vitest";
-import { contextIdBatches, linkedCcdaBinaries, readSourceJson } from "./fetch-patient-resources";
+import { linkedCcdaBinaries, readSourceJson } from "./fetch-patient-resources";
 import { SourceError } from "./source-error";
 
 describe("readSourceJson", () => {
@@ -55,24 +55,5 @@ describe("linkedCcdaBinaries", () => {
       { resourceType: "Binary", id: "x", contentType: "application/xml" } as FhirResource,
     ];
     expect(linkedCcdaBinaries(resources, base)).toEqual([]);
-  });
-});
-
-describe("contextIdBatches", () => {
-  const ids = (count: number, length: number) => Array.from({ length: count }, (_, index) => String(index).padStart(length, "x"));
-
-  it("puts as many ids in one _id search as about 2,000 characters hold, in order, each id once", () => {
-    const epic = ids(45, 100);
-    const batches = contextIdBatches(epic);
-    expect(batches.map((batch) => batch.length)).toEqual([19, 19, 7]);
-    expect(batches.flat()).toEqual(epic);
-    for (const batch of batches) expect(batch.join(",").length).toBeLessThanOrEqual(2_000);
-    expect(contextIdBatches(ids(120, 39)).map((batch) => batch.length)).toEqual([50, 50, 20]);
-  });
-
-  it("caps a search at 100 ids however short, and gives an id longer than the limit a search of its own", () => {
-    expect(contextIdBatches(ids(250, 3)).map((batch) => batch.length)).toEqual([100, 100, 50]);
-    expect(contextIdBatches(["a", "y".repeat(2_500), "b"])).toEqual([["a"], ["y".repeat(2_500)], ["b"]]);
-    expect(contextIdBatches([])).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { CATEGORIES, CCDA_MAX_BYTES, isCcdaContentType, resourceTypesFor } from 
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import type { ProviderRow } from "./providers";
 import { REFRESH_MARGIN_MS, refreshSourceTokens } from "./refresh-access-token";
-import { missingContextReferences } from "./context-references";
+import { ContextReader } from "./context-reader";
 import { fetchAnswer, type ReadAnswer } from "./retrying-fetch";
 import { SourceError } from "./source-error";
 import { openSourceTokens, type SmartTokens } from "./source-tokens";
@@ -135,25 +135,34 @@ function nextLink(bundle: Bundle, fhirBaseUrl: string): string | null {
 }
 
 type SearchResult = FhirResource[] | { status: number };
+/** Called with each page's matches as it arrives. */
+type OnPage = (matches: FhirResource[]) => void;
 
 /**
- * Every type's search, SEARCHES_AT_ONCE at a time; results in the types' order. A search that fails fails the fetch:
+ * The type searched first: a patient's labs and vital signs are most of a history, and its pages follow one
+ * another, so its search is the longest; started first, the other types' searches run beside it.
+ */
+const LONGEST_SEARCH = "Observation";
+
+/**
+ * Every type's search, SEARCHES_AT_ONCE at a time (LONGEST_SEARCH first); results in the types' order. A search that fails fails the fetch:
  * no further type is started, and once the searches under way have ended, the failure of the first type (in the
  * types' order) is thrown, as when the types were read one after another.
  */
-async function searchTypes(session: SourceSession, fhirBaseUrl: string, types: readonly string[], pageSize: number | undefined): Promise<SearchResult[]> {
+async function searchTypes(session: SourceSession, fhirBaseUrl: string, types: readonly string[], pageSize: number | undefined, onPage: OnPage): Promise<SearchResult[]> {
   const settled: PromiseSettledResult<SearchResult>[] = [];
+  const startOrder = [...types.keys()].sort((left, right) => Number(types[right] === LONGEST_SEARCH) - Number(types[left] === LONGEST_SEARCH));
   let next = 0;
   let failed = false;
   const searchOne = async (resourceType: string): Promise<SearchResult> => {
-    if (pageSize !== undefined) return searchType(session, fhirBaseUrl, resourceType, pageSize);
-    const result = await searchType(session, fhirBaseUrl, resourceType, DEFAULT_PAGE_SIZE);
-    return Array.isArray(result) || result.status !== 400 ? result : searchType(session, fhirBaseUrl, resourceType, FALLBACK_PAGE_SIZE);
+    if (pageSize !== undefined) return searchType(session, fhirBaseUrl, resourceType, pageSize, onPage);
+    const result = await searchType(session, fhirBaseUrl, resourceType, DEFAULT_PAGE_SIZE, onPage);
+    return Array.isArray(result) || result.status !== 400 ? result : searchType(session, fhirBaseUrl, resourceType, FALLBACK_PAGE_SIZE, onPage);
   };
   await Promise.all(
     Array.from({ length: Math.min(SEARCHES_AT_ONCE, types.length) }, async () => {
       while (next < types.length && !failed) {
-        const index = next++;
+        const index = startOrder[next++]!;
         settled[index] = await searchOne(types[index]!).then(
           (value) => ({ status: "fulfilled", value }) as const,
           (reason: unknown) => {
@@ -170,7 +179,7 @@ async function searchTypes(session: SourceSession, fhirBaseUrl: string, types: r
 }
 
 /** One search's matches of `resourceType`, following `next` links; the status of a first page refused with 400, 403 or 404. */
-async function searchPages(session: SourceSession, fhirBaseUrl: string, first: URL, resourceType: string): Promise<SearchResult> {
+async function searchPages(session: SourceSession, fhirBaseUrl: string, first: URL, resourceType: string, onPage?: OnPage): Promise<SearchResult> {
   const found: FhirResource[] = [];
   const visited = new Set<string>();
   let url: string | null = first.toString();
@@ -183,109 +192,36 @@ async function searchPages(session: SourceSession, fhirBaseUrl: string, first: U
     if (!response.ok) throw new SourceError("invalid_response", `${describe} answered ${response.status}.`, { status: response.status });
     const bundle = readSourceJson(response, describe) as Bundle;
     if (bundle?.resourceType !== "Bundle") throw new SourceError("invalid_response", `${describe} did not answer a Bundle.`);
+    const matches: FhirResource[] = [];
     for (const entry of bundle.entry ?? []) {
       // `include` entries are context a server chose to add, not matches; the import reads the context it needs.
-      if (entry.resource && entry.search?.mode !== "include" && entry.resource.resourceType === resourceType) found.push(entry.resource);
+      if (entry.resource && entry.search?.mode !== "include" && entry.resource.resourceType === resourceType) matches.push(entry.resource);
     }
     url = nextLink(bundle, fhirBaseUrl);
+    onPage?.(matches);
+    for (const match of matches) found.push(match);
   }
   return found;
 }
 
-function searchType(session: SourceSession, fhirBaseUrl: string, resourceType: string, pageSize: number): Promise<SearchResult> {
+function searchType(session: SourceSession, fhirBaseUrl: string, resourceType: string, pageSize: number, onPage: OnPage): Promise<SearchResult> {
   const first = new URL(`${fhirBaseUrl}/${resourceType}`);
   first.searchParams.set("patient", session.patientId);
   first.searchParams.set("_count", String(pageSize));
-  return searchPages(session, fhirBaseUrl, first, resourceType);
-}
-
-/**
- * The `_id` value of one search stays within this many characters (the URL within about 2 KB, which any server
- * takes): twenty of Epic's ~100-character ids, fifty of the synthetic systems' ~40. Each search is a round trip
- * (and, at the server, a token check and a pass over the patient's resources), so a long history's thousand-odd
- * Encounters take a few dozen searches rather than seventy.
- */
-const CONTEXT_SEARCH_ID_CHARS = 2_000;
-/** And at most this many ids, whatever their length (a server pages by `_count`, asked equal to the ids). */
-const IDS_PER_CONTEXT_SEARCH = 100;
-
-/** `ids` cut, in order, into the `_id` values of consecutive searches (see CONTEXT_SEARCH_ID_CHARS). */
-export function contextIdBatches(ids: readonly string[]): string[][] {
-  const batches: string[][] = [];
-  let batch: string[] = [];
-  let chars = 0;
-  for (const id of ids) {
-    // A comma before every id but a batch's first.
-    if (batch.length > 0 && (chars + 1 + id.length > CONTEXT_SEARCH_ID_CHARS || batch.length === IDS_PER_CONTEXT_SEARCH)) {
-      batches.push(batch);
-      batch = [];
-      chars = 0;
-    }
-    chars += (batch.length === 0 ? 0 : 1) + id.length;
-    batch.push(id);
-  }
-  if (batch.length > 0) batches.push(batch);
-  return batches;
-}
-
-/** `items` cut into consecutive groups of at most `size`. */
-function inGroupsOf<T>(items: readonly T[], size: number): T[][] {
-  return Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
+  return searchPages(session, fhirBaseUrl, first, resourceType, onPage);
 }
 
 /** The context types in the patient's compartment (searched with `patient` as well as `_id`). */
 const PATIENT_COMPARTMENT_CONTEXT = new Set(["Encounter", "Specimen"]);
-/** Context resources one import reads at most; a record whose context was not read keeps the reference's display. */
-export const MAX_CONTEXT_RESOURCES = 5_000;
 
-/**
- * Reads the context resources the batch references but does not hold (`missingContextReferences`) into it, a
- * type at a time with `_id` searches of as many ids as a short URL holds (`contextIdBatches`: one request where a
- * read per id would be twenty to a hundred), several searches at once. A type the
- * server does not search that way, or outside the grant, is left out, as is any context read that fails: context
- * only decorates records (a medication's coding, a visit's place), so it never fails the import, except a refused
- * token, which ends it as any read would.
- */
-async function readContext(session: SourceSession, fhirBaseUrl: string, resources: Map<string, FhirResource>): Promise<{ resourceType: string; reason: string }[]> {
-  const unread: { resourceType: string; reason: string }[] = [];
-  let budget = MAX_CONTEXT_RESOURCES;
-  for (const [resourceType, ids] of missingContextReferences([...resources.values()], fhirBaseUrl)) {
-    if (budget < ids.length) {
-      unread.push({ resourceType, reason: `more than ${MAX_CONTEXT_RESOURCES} context resources in one import` });
-      continue;
-    }
-    budget -= ids.length;
-    const batches = contextIdBatches(ids);
-    const searchBatch = (batch: string[]) => {
-      const first = new URL(`${fhirBaseUrl}/${resourceType}`);
-      // Types in the patient's compartment name the patient too: servers that answer only compartment searches serve them.
-      if (PATIENT_COMPARTMENT_CONTEXT.has(resourceType)) first.searchParams.set("patient", session.patientId);
-      first.searchParams.set("_id", batch.join(","));
-      first.searchParams.set("_count", String(batch.length));
-      return searchPages(session, fhirBaseUrl, first, resourceType);
-    };
-    try {
-      // The first batch alone says whether the server searches the type by _id; the rest run SEARCHES_AT_ONCE at a time.
-      const groups = [batches.slice(0, 1), ...inGroupsOf(batches.slice(1), SEARCHES_AT_ONCE)];
-      let refused: number | null = null;
-      for (const group of groups) {
-        if (refused !== null) break;
-        for (const [index, result] of (await Promise.all(group.map(searchBatch))).entries()) {
-          if (!Array.isArray(result)) {
-            refused = result.status;
-            break;
-          }
-          const wanted = new Set(group[index]);
-          for (const resource of result) if (resource.id !== undefined && wanted.has(resource.id)) resources.set(`${resourceType}/${resource.id}`, resource);
-        }
-      }
-      if (refused !== null) unread.push({ resourceType, reason: `the ${resourceType} search by _id answered ${refused}` });
-    } catch (error) {
-      if (error instanceof SourceError && error.code === "reauthorization_required") throw error;
-      unread.push({ resourceType, reason: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  return unread;
+/** One `_id` search of context resources (see ContextReader). */
+function searchContext(session: SourceSession, fhirBaseUrl: string, resourceType: string, ids: string[]): Promise<SearchResult> {
+  const first = new URL(`${fhirBaseUrl}/${resourceType}`);
+  // Types in the patient's compartment name the patient too: servers that answer only compartment searches serve them.
+  if (PATIENT_COMPARTMENT_CONTEXT.has(resourceType)) first.searchParams.set("patient", session.patientId);
+  first.searchParams.set("_id", ids.join(","));
+  first.searchParams.set("_count", String(ids.length));
+  return searchPages(session, fhirBaseUrl, first, resourceType);
 }
 
 async function readPatient(session: SourceSession, fhirBaseUrl: string): Promise<Patient> {
@@ -299,9 +235,10 @@ async function readPatient(session: SourceSession, fhirBaseUrl: string): Promise
 
 /**
  * What the source holds for its patient, of the given types: the Patient read (when asked for), then a search per
- * other type (`patient` and `_count`), following `next` links, then the context those resources reference. Each request has the policy's timeout and retries (429 after Retry-After, 5xx with
- * backoff); an expiring token is refreshed first, and a 401 refreshes it once. Tokens are read from and written
- * back to the Source row, sealed.
+ * other type (`patient` and `_count`), following `next` links, and the context those resources reference, read
+ * while the searches go on (ContextReader). Each request has the policy's timeout and retries (429 after
+ * Retry-After, 5xx with backoff); an expiring token is refreshed first, and a 401 refreshes it once. Tokens are read
+ * from and written back to the Source row, sealed.
  */
 export async function fetchPatientResources(source: { id: string }, types: readonly string[] = importedResourceTypes(), options: FetchOptions = {}): Promise<FetchedPatientRecord> {
   const policy = options.policy ?? DEFAULT_HTTP_POLICY;
@@ -314,7 +251,12 @@ export async function fetchPatientResources(source: { id: string }, types: reado
   const resources = new Map<string, FhirResource>(patient ? [[`Patient/${patient.id}`, patient]] : []);
   const unavailableTypes: FetchedPatientRecord["unavailableTypes"] = [];
   const searched = types.filter((type) => type !== "Patient");
-  const results = await searchTypes(session, fhirBaseUrl, searched, options.pageSize);
+  const context = new ContextReader(fhirBaseUrl, (resourceType, ids) => searchContext(session, fhirBaseUrl, resourceType, ids), SEARCHES_AT_ONCE);
+  if (patient) context.note([patient]);
+  const results = await searchTypes(session, fhirBaseUrl, searched, options.pageSize, (matches) => context.note(matches)).catch(async (error: unknown) => {
+    await context.abandon();
+    throw error;
+  });
   // In the order the types were asked for, whichever search finished first.
   for (const [index, resourceType] of searched.entries()) {
     const result = results[index]!;
@@ -324,7 +266,8 @@ export async function fetchPatientResources(source: { id: string }, types: reado
     }
     for (const resource of result) resources.set(`${resource.resourceType}/${resource.id}`, resource);
   }
-  const unreadContext = await readContext(session, fhirBaseUrl, resources);
+  const { resources: contextResources, unread: unreadContext } = await context.finish();
+  for (const resource of contextResources) resources.set(`${resource.resourceType}/${resource.id}`, resource);
   if (unreadContext.length > 0) log.warn({ sourceId: row.id, unreadContext }, "context resources not read");
   const unreadDocuments: FetchedPatientRecord["unreadDocuments"] = [];
   const links = linkedCcdaBinaries([...resources.values()], fhirBaseUrl);
