@@ -93,11 +93,25 @@ describe("reading the context search pages reference", () => {
     expect(unread).toEqual([{ resourceType: "Encounter", reason: "the Encounter search by _id answered 400" }]);
   });
 
-  it("reads at most MAX_CONTEXT_RESOURCES per import and says which type it stopped at", async () => {
-    const { resources, unread, searches } = await readAll([referencing(ids(MAX_CONTEXT_RESOURCES - 1, 8, "e")), referencing(["p-1", "p-2"], "Practitioner")]);
-    expect(searches.flatMap((search) => search.ids)).toHaveLength(MAX_CONTEXT_RESOURCES);
-    expect(resources).toHaveLength(MAX_CONTEXT_RESOURCES);
-    expect(unread).toEqual([{ resourceType: "Practitioner", reason: `more than ${MAX_CONTEXT_RESOURCES} context resources in one import` }]);
+  it("admits whole types, in a fixed order, while they fit MAX_CONTEXT_RESOURCES, whatever order the pages came in", async () => {
+    const encounters = referencing(ids(MAX_CONTEXT_RESOURCES - 1, 8, "e"));
+    const practitioners = referencing(["p-1", "p-2"], "Practitioner");
+    for (const pages of [
+      [encounters, practitioners],
+      [practitioners, encounters],
+    ]) {
+      const { resources, unread } = await readAll(pages);
+      expect(resources).toHaveLength(MAX_CONTEXT_RESOURCES - 1);
+      expect(resources.every((resource) => resource.resourceType === "Encounter")).toBe(true);
+      expect(unread).toEqual([{ resourceType: "Practitioner", reason: `more than ${MAX_CONTEXT_RESOURCES} context resources in one import` }]);
+    }
+  });
+
+  it("stops searching a type once it alone is past the limit, and reads none of it", async () => {
+    const { resources, unread, searches } = await readAll([referencing(ids(MAX_CONTEXT_RESOURCES + 500, 8, "e")), referencing(["m-1"], "Medication")]);
+    expect(searches.filter((search) => search.resourceType === "Encounter").flatMap((search) => search.ids).length).toBeLessThanOrEqual(MAX_CONTEXT_RESOURCES);
+    expect(resources.map((resource) => `${resource.resourceType}/${resource.id}`)).toEqual(["Medication/m-1"]);
+    expect(unread).toEqual([{ resourceType: "Encounter", reason: `more than ${MAX_CONTEXT_RESOURCES} context resources in one import` }]);
   });
 
   it("returns each resource once, by type then id, and only those asked for", async () => {

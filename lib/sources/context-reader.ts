@@ -15,7 +15,11 @@ export type ContextSearchResult = FhirResource[] | { status: number };
 const CONTEXT_SEARCH_ID_CHARS = 2_000;
 /** And at most this many ids, whatever their length (a server pages by `_count`, asked equal to the ids). */
 const IDS_PER_CONTEXT_SEARCH = 100;
-/** Context resources one import reads at most; a record whose context was not read keeps the reference's display. */
+/**
+ * Context resources one import reads at most; a record whose context was not read keeps the reference's display.
+ * Types are admitted whole, in CONTEXT_RESOURCE_TYPES order, while they fit: a type that does not is not read at
+ * all, so which records carry context never depends on the order the pages happened to arrive in.
+ */
 export const MAX_CONTEXT_RESOURCES = 5_000;
 
 /** Whether `id` no longer fits the batch (see CONTEXT_SEARCH_ID_CHARS and IDS_PER_CONTEXT_SEARCH). */
@@ -53,7 +57,6 @@ export class ContextReader {
   private readonly runnable: { resourceType: string; batch: string[]; index: number }[] = [];
   private readonly running = new Set<Promise<void>>();
   private readonly unread: { resourceType: string; reason: string }[] = [];
-  private budget = MAX_CONTEXT_RESOURCES;
   private fatal: SourceError | null = null;
   private stopped = false;
 
@@ -69,14 +72,11 @@ export class ContextReader {
     for (const [resourceType, ids] of missingContextReferences(resources, this.fhirBaseUrl)) {
       const type = this.typeState(resourceType);
       for (const id of ids) {
-        if (type.state === "closed" || type.noted.has(id)) continue;
-        if (this.budget === 0) {
-          // What was noted before is still read.
-          this.reportUnread(type, resourceType, `more than ${MAX_CONTEXT_RESOURCES} context resources in one import`);
-          break;
-        }
-        this.budget -= 1;
+        if (type.noted.has(id)) continue;
         type.noted.add(id);
+        // A type past the limit on its own will not be admitted (see MAX_CONTEXT_RESOURCES): no more of it is read.
+        if (type.noted.size > MAX_CONTEXT_RESOURCES) this.close(type);
+        if (type.state === "closed") continue;
         if (overflows(type.filling, type.chars, id)) this.seal(resourceType);
         type.chars += (type.filling.length === 0 ? 0 : 1) + id.length;
         type.filling.push(id);
@@ -85,16 +85,27 @@ export class ContextReader {
     this.startRunnable();
   }
 
-  /** Searches the batches still filling, waits for every search, and returns the context read (each once), by type then id. */
+  /**
+   * Searches the batches still filling, waits for every search, and returns the context read (each once) of the
+   * types admitted (MAX_CONTEXT_RESOURCES), by type then id.
+   */
   async finish(): Promise<{ resources: FhirResource[]; unread: { resourceType: string; reason: string }[] }> {
     for (const [resourceType, type] of this.types) if (type.filling.length > 0) this.seal(resourceType);
     this.startRunnable();
     while (this.running.size > 0) await Promise.race(this.running);
     if (this.fatal) throw this.fatal;
     const order = (resourceType: string) => CONTEXT_RESOURCE_TYPES.indexOf(resourceType);
-    const resources = [...this.types]
-      .sort(([left], [right]) => order(left) - order(right))
-      .flatMap(([, type]) => [...new Map(type.found.flat().map((resource) => [resource.id!, resource])).values()].sort((left, right) => (left.id! < right.id! ? -1 : 1)));
+    let budget = MAX_CONTEXT_RESOURCES;
+    const resources: FhirResource[] = [];
+    for (const [resourceType, type] of [...this.types].sort(([left], [right]) => order(left) - order(right))) {
+      if (type.noted.size > budget) {
+        this.reportUnread(type, resourceType, `more than ${MAX_CONTEXT_RESOURCES} context resources in one import`);
+        continue;
+      }
+      budget -= type.noted.size;
+      const read = new Map(type.found.flat().map((resource) => [resource.id!, resource]));
+      resources.push(...[...read.values()].sort((left, right) => (left.id! < right.id! ? -1 : 1)));
+    }
     return { resources, unread: this.unread };
   }
 
@@ -129,10 +140,15 @@ export class ContextReader {
   private giveUp(resourceType: string, reason: string): void {
     const type = this.types.get(resourceType)!;
     if (type.state === "closed") return;
+    this.close(type);
+    this.reportUnread(type, resourceType, reason);
+  }
+
+  /** No further search of the type starts. */
+  private close(type: TypeState): void {
     type.state = "closed";
     type.waiting = [];
     type.filling = [];
-    this.reportUnread(type, resourceType, reason);
   }
 
   /** The first reason a type's context was not all read (once per type). */
