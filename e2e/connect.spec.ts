@@ -1,7 +1,7 @@
 import { devSandboxKey, platformDatabaseUrl } from "@/test/e2e-platform";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import pg from "pg";
-import { expectAccessible, expectNoHorizontalOverflow } from "./dashboard-helpers";
+import { checkAtBothWidths } from "./dashboard-helpers";
 
 // The whole Connect flow in Chromium against the synthetic health systems: an application creates a session with
 // its sandbox key, a patient connects in the browser, and the application reads what was imported.
@@ -32,116 +32,111 @@ async function signInAt(page: Page, providerName: string) {
   await expect(page.getByRole("heading", { level: 1, name: "Sign in at each health system" })).toBeVisible();
 }
 
-for (const viewport of [
-  { name: "phone", width: 390, height: 844 },
-  { name: "desktop", width: 1280, height: 900 },
-]) {
-  test(`on a ${viewport.name}: one health system, a deselected category, live import, receipt and revoke`, async ({ page, request, baseURL }) => {
-    test.setTimeout(60_000);
-    await page.setViewportSize(viewport);
-    const session = await createSession(request, baseURL!, ["labs", "vitals", "medications", "allergies", "conditions"]);
+test("on a phone and a desktop: one health system, a deselected category, live import, receipt and revoke", async ({ page, request, baseURL }) => {
+  test.setTimeout(60_000);
+  // The flow is walked on a phone; each page checked is also checked on a desktop (checkAtBothWidths).
+  await page.setViewportSize({ width: 390, height: 844 });
+  const session = await createSession(request, baseURL!, ["labs", "vitals", "medications", "allergies", "conditions"]);
 
-    await page.goto(session.connectUrl);
-    await expect(page.getByRole("heading", { level: 1 })).toContainText("asks to see some of your health records");
-    await expect(page.getByText("Lab results").first()).toBeVisible();
-    await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Choose at least one health system" })).toBeVisible();
-    await page.getByLabel("Search health systems").fill("Dayton");
-    await page.getByRole("checkbox", { name: /Riverbend Health/ }).check();
-    await page.getByRole("button", { name: "Continue" }).click();
+  await page.goto(session.connectUrl);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("asks to see some of your health records");
+  await expect(page.getByText("Lab results").first()).toBeVisible();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Choose at least one health system" })).toBeVisible();
+  await page.getByLabel("Search health systems").fill("Dayton");
+  await page.getByRole("checkbox", { name: /Riverbend Health/ }).check();
+  await page.getByRole("button", { name: "Continue" }).click();
 
-    await signInAt(page, "Riverbend Health");
-    await page.getByRole("link", { name: "Continue to review" }).click();
-    await page.getByRole("checkbox", { name: /Vital signs/ }).uncheck();
-    await page.getByRole("checkbox", { name: /Conditions/ }).uncheck();
-    await page.getByRole("button", { name: /Share with/ }).click();
+  await signInAt(page, "Riverbend Health");
+  await page.getByRole("link", { name: "Continue to review" }).click();
+  await page.getByRole("checkbox", { name: /Vital signs/ }).uncheck();
+  await page.getByRole("checkbox", { name: /Conditions/ }).uncheck();
+  await page.getByRole("button", { name: /Share with/ }).click();
 
-    await expect(page.getByRole("heading", { level: 1 })).toContainText("You are sharing with");
-    await expect(page.locator('[data-status="synced"]')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("You are sharing with");
+  await expect(page.locator('[data-status="synced"]')).toBeVisible({ timeout: 30_000 });
 
-    const read = await request.get(`/api/v1/connect/sessions/${session.id}`, { headers: auth() });
-    const completed = (await read.json()) as { status: string; subject: string; grantedCategories: string[]; sources: { status: string; recordCount: number }[] };
-    expect(completed.status).toBe("completed");
-    expect(completed.grantedCategories).toEqual(["medications", "allergies", "labs"]);
-    expect(completed.sources).toEqual([expect.objectContaining({ status: "synced" })]);
-    expect(completed.sources[0]!.recordCount).toBeGreaterThan(0);
+  const read = await request.get(`/api/v1/connect/sessions/${session.id}`, { headers: auth() });
+  const completed = (await read.json()) as { status: string; subject: string; grantedCategories: string[]; sources: { status: string; recordCount: number }[] };
+  expect(completed.status).toBe("completed");
+  expect(completed.grantedCategories).toEqual(["medications", "allergies", "labs"]);
+  expect(completed.sources).toEqual([expect.objectContaining({ status: "synced" })]);
+  expect(completed.sources[0]!.recordCount).toBeGreaterThan(0);
 
-    // Only what the patient shared was fetched and stored, so the done page's count is the shared records' count.
-    const shown = Number(/· (\d+) records/.exec((await page.locator('[data-status="synced"]').textContent())!)![1]);
-    const snapshot = (await (await request.get(`/api/v1/users/${completed.subject}/records`, { headers: auth() })).json()) as { sections: Record<string, { records: unknown[] }> };
-    expect(Object.keys(snapshot.sections).sort()).toEqual(["allergies", "labs", "medications"]);
-    expect(shown).toBe(Object.values(snapshot.sections).reduce((sum, section) => sum + section.records.length, 0));
-    expect(shown).toBe(completed.sources[0]!.recordCount);
-    const db = new pg.Client({ connectionString: platformDatabaseUrl() });
-    await db.connect();
-    const stored = await db.query<{ category: string }>(`SELECT DISTINCT "category" FROM "Record" WHERE "subjectId" = $1 ORDER BY 1`, [completed.subject]);
-    // Conditions, unticked after sign-in, left the grant: the tokens kept with the source no longer read Condition.
-    const grant = await db.query<{ tokenScope: string }>(`SELECT "tokenScope" FROM "Source" WHERE "subjectId" = $1`, [completed.subject]);
-    await db.end();
-    expect(stored.rows.map((row) => row.category)).toEqual(["allergies", "labs", "medications"]);
-    expect(grant.rows.map((row) => row.tokenScope.split(" ").sort())).toEqual([
-      [
-        "launch/patient",
-        "offline_access",
-        "patient/AllergyIntolerance.read",
-        "patient/DiagnosticReport.read",
-        // The context the shared records reference (a prescription's Medication, a visit, a performer's name...).
-        "patient/Encounter.read",
-        "patient/Location.read",
-        "patient/Medication.read",
-        "patient/MedicationDispense.read",
-        "patient/MedicationRequest.read",
-        "patient/MedicationStatement.read",
-        "patient/Observation.read",
-        "patient/Organization.read",
-        "patient/Practitioner.read",
-        "patient/Specimen.read",
-      ],
-    ]);
+  // Only what the patient shared was fetched and stored, so the done page's count is the shared records' count.
+  const shown = Number(/· (\d+) records/.exec((await page.locator('[data-status="synced"]').textContent())!)![1]);
+  const snapshot = (await (await request.get(`/api/v1/users/${completed.subject}/records`, { headers: auth() })).json()) as { sections: Record<string, { records: unknown[] }> };
+  expect(Object.keys(snapshot.sections).sort()).toEqual(["allergies", "labs", "medications"]);
+  expect(shown).toBe(Object.values(snapshot.sections).reduce((sum, section) => sum + section.records.length, 0));
+  expect(shown).toBe(completed.sources[0]!.recordCount);
+  const db = new pg.Client({ connectionString: platformDatabaseUrl() });
+  await db.connect();
+  const stored = await db.query<{ category: string }>(`SELECT DISTINCT "category" FROM "Record" WHERE "subjectId" = $1 ORDER BY 1`, [completed.subject]);
+  // Conditions, unticked after sign-in, left the grant: the tokens kept with the source no longer read Condition.
+  const grant = await db.query<{ tokenScope: string }>(`SELECT "tokenScope" FROM "Source" WHERE "subjectId" = $1`, [completed.subject]);
+  await db.end();
+  expect(stored.rows.map((row) => row.category)).toEqual(["allergies", "labs", "medications"]);
+  expect(grant.rows.map((row) => row.tokenScope.split(" ").sort())).toEqual([
+    [
+      "launch/patient",
+      "offline_access",
+      "patient/AllergyIntolerance.read",
+      "patient/DiagnosticReport.read",
+      // The context the shared records reference (a prescription's Medication, a visit, a performer's name...).
+      "patient/Encounter.read",
+      "patient/Location.read",
+      "patient/Medication.read",
+      "patient/MedicationDispense.read",
+      "patient/MedicationRequest.read",
+      "patient/MedicationStatement.read",
+      "patient/Observation.read",
+      "patient/Organization.read",
+      "patient/Practitioner.read",
+      "patient/Specimen.read",
+    ],
+  ]);
 
-    const labs = await request.get(`/api/v1/users/${completed.subject}/records/labs?limit=5`, { headers: auth() });
-    expect(labs.status()).toBe(200);
-    expect(((await labs.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
-    const vitals = await request.get(`/api/v1/users/${completed.subject}/records/vitals`, { headers: auth() });
-    expect(((await vitals.json()) as { error: { code: string } }).error.code).toBe("app_scope_exceeded");
+  const labs = await request.get(`/api/v1/users/${completed.subject}/records/labs?limit=5`, { headers: auth() });
+  expect(labs.status()).toBe(200);
+  expect(((await labs.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+  const vitals = await request.get(`/api/v1/users/${completed.subject}/records/vitals`, { headers: auth() });
+  expect(((await vitals.json()) as { error: { code: string } }).error.code).toBe("app_scope_exceeded");
 
-    // The application gets the receipt link twice: on the redirect back and on the consent receipt resource.
-    const back = new URL((await page.getByRole("link", { name: /Return to/ }).getAttribute("href"))!);
-    expect(back.searchParams.get("status")).toBe("completed");
-    const receiptId = back.searchParams.get("receipt_id")!;
-    const resource = (await (await request.get(`/api/v1/consents/${receiptId}`, { headers: auth() })).json()) as { receiptUrl: string; status: string };
-    expect(resource.status).toBe("active");
-    expect(back.searchParams.get("receipt_url")).toBe(resource.receiptUrl);
-    await expect(page.getByRole("link", { name: "your sharing receipt" })).toHaveAttribute("href", resource.receiptUrl);
-    await expectAccessible(page, "done page");
+  // The application gets the receipt link twice: on the redirect back and on the consent receipt resource.
+  const back = new URL((await page.getByRole("link", { name: /Return to/ }).getAttribute("href"))!);
+  expect(back.searchParams.get("status")).toBe("completed");
+  const receiptId = back.searchParams.get("receipt_id")!;
+  const resource = (await (await request.get(`/api/v1/consents/${receiptId}`, { headers: auth() })).json()) as { receiptUrl: string; status: string };
+  expect(resource.status).toBe("active");
+  expect(back.searchParams.get("receipt_url")).toBe(resource.receiptUrl);
+  await expect(page.getByRole("link", { name: "your sharing receipt" })).toHaveAttribute("href", resource.receiptUrl);
+  await checkAtBothWidths(page, "done page", 390);
 
-    await page.getByRole("link", { name: "your sharing receipt" }).click();
-    await expect(page.getByText("Sharing now")).toBeVisible();
-    // Stopping asks first and says what happens; "Keep sharing" changes nothing.
-    await page.getByRole("link", { name: /Stop sharing with/ }).click();
-    const confirm = page.getByRole("region", { name: /Stop sharing with .*\?/ });
-    await expect(confirm).toContainText("can no longer read your records");
-    await expect(confirm).toContainText("This cannot be undone");
-    await expectNoHorizontalOverflow(page);
-    await expectAccessible(page, "revoke confirmation");
-    await confirm.getByRole("link", { name: "Keep sharing" }).click();
-    await expect(page.getByText("Sharing now")).toBeVisible();
-    expect((await request.get(`/api/v1/users/${completed.subject}/records/labs`, { headers: auth() })).status()).toBe(200);
-    await page.getByRole("link", { name: /Stop sharing with/ }).click();
-    await page.getByRole("button", { name: "Yes, stop sharing" }).click();
-    await expect(page.getByRole("status")).toContainText("You stopped sharing");
-    await expectAccessible(page, "receipt after revoke");
-    const after = await request.get(`/api/v1/users/${completed.subject}/records/labs`, { headers: auth() });
-    expect(after.status()).toBe(404);
+  await page.getByRole("link", { name: "your sharing receipt" }).click();
+  await expect(page.getByText("Sharing now")).toBeVisible();
+  // Stopping asks first and says what happens; "Keep sharing" changes nothing.
+  await page.getByRole("link", { name: /Stop sharing with/ }).click();
+  const confirm = page.getByRole("region", { name: /Stop sharing with .*\?/ });
+  await expect(confirm).toContainText("can no longer read your records");
+  await expect(confirm).toContainText("This cannot be undone");
+  await checkAtBothWidths(page, "revoke confirmation", 390);
+  await confirm.getByRole("link", { name: "Keep sharing" }).click();
+  await expect(page.getByText("Sharing now")).toBeVisible();
+  expect((await request.get(`/api/v1/users/${completed.subject}/records/labs`, { headers: auth() })).status()).toBe(200);
+  await page.getByRole("link", { name: /Stop sharing with/ }).click();
+  await page.getByRole("button", { name: "Yes, stop sharing" }).click();
+  await expect(page.getByRole("status")).toContainText("You stopped sharing");
+  await checkAtBothWidths(page, "receipt after revoke", 390);
+  const after = await request.get(`/api/v1/users/${completed.subject}/records/labs`, { headers: auth() });
+  expect(after.status()).toBe(404);
 
-    // Every patient page tells the receipt's current state: the Connect link no longer says "You are sharing".
-    await page.goto(session.connectUrl);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^You stopped sharing with /);
-    await expect(page.getByText("can no longer read your records")).toBeVisible();
-    await expect(page.getByText("You are sharing")).toHaveCount(0);
-    await expectAccessible(page, "done page after revoke");
-  });
-}
+  // Every patient page tells the receipt's current state: the Connect link no longer says "You are sharing".
+  await page.goto(session.connectUrl);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^You stopped sharing with /);
+  await expect(page.getByText("can no longer read your records")).toBeVisible();
+  await expect(page.getByText("You are sharing")).toHaveCount(0);
+  await checkAtBothWidths(page, "done page after revoke", 390);
+});
 
 test("two health systems with overlapping records are merged into one record listing both", async ({ page, request, baseURL }) => {
   const session = await createSession(request, baseURL!, ["conditions", "medications", "allergies", "labs"]);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createApplication, expectAccessible, expectNoHorizontalOverflow, keepScreenshot, signUp } from "./dashboard-helpers";
+import { checkAtBothWidths, createApplication, expectAccessible, expectNoHorizontalOverflow, keepScreenshot, signUp } from "./dashboard-helpers";
 
 // The dashboard's Sandbox section in Chromium against the running platform (its in-process worker runs the
 // simulation and import jobs): simulate a scenario and watch simulation.state, browse the subject's records, trigger
@@ -298,48 +298,45 @@ test("another developer cannot open this sandbox or act on it through a server a
   await expect(page.getByText("crafted-intruder")).toHaveCount(0);
 });
 
-for (const viewport of [
-  { name: "phone", width: 390, height: 844 },
-  { name: "desktop", width: 1280, height: 900 },
-]) {
-  test(`on a ${viewport.name}: the subject page follows consent ending elsewhere, disables Revoke and Expire, and the checklist keeps the step`, async ({ page, context }) => {
-    test.setTimeout(150_000);
-    await page.setViewportSize(viewport);
-    await signUp(page);
-    const applicationId = await createApplication(page, "Stale State");
-    await openSandbox(page, applicationId);
-    await simulateBaseline(page);
-    await page.getByRole("link", { name: /Open subject u_/ }).click();
-    await expect(page.getByText("consent active")).toBeVisible();
-    await expect(page.getByRole("button", { name: "Expire consent" })).toBeEnabled();
-    // Item 9: every category tab is whole, at both widths (they wrap rather than clip "claims").
+test("on a phone and a desktop: the subject page follows consent ending elsewhere, disables Revoke and Expire, and the checklist keeps the step", async ({ page, context }) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signUp(page);
+  const applicationId = await createApplication(page, "Stale State");
+  await openSandbox(page, applicationId);
+  await simulateBaseline(page);
+  await page.getByRole("link", { name: /Open subject u_/ }).click();
+  await expect(page.getByText("consent active")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Expire consent" })).toBeEnabled();
+  // Item 9: every category tab is whole, at both widths (they wrap rather than clip "claims").
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
     for (const tab of await page.getByRole("navigation", { name: "Record categories" }).getByRole("link").all()) {
       const box = (await tab.boundingBox())!;
-      expect(box.x + box.width, (await tab.textContent()) ?? "").toBeLessThanOrEqual(viewport.width);
+      expect(box.x + box.width, `${(await tab.textContent()) ?? ""} at ${width}px`).toBeLessThanOrEqual(width);
       expect(await tab.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
     }
+  }
 
-    // Consent ends from another tab; this one is never reloaded.
-    const other = await context.newPage();
-    await other.goto(page.url());
-    await other.getByRole("button", { name: "Expire consent" }).click();
-    await other.getByRole("alertdialog").getByRole("button", { name: "Expire consent" }).click();
-    await expect(other.getByText(/Receipt expiry set to now/)).toBeVisible();
-    // The tab that acted shows it at once: an expiry in the past reads expired before the worker marks it.
-    await expect(other.getByText("consent expired", { exact: true })).toBeVisible();
-    await other.close();
+  // Consent ends from another tab; this one is never reloaded.
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await other.getByRole("button", { name: "Expire consent" }).click();
+  await other.getByRole("alertdialog").getByRole("button", { name: "Expire consent" }).click();
+  await expect(other.getByText(/Receipt expiry set to now/)).toBeVisible();
+  // The tab that acted shows it at once: an expiry in the past reads expired before the worker marks it.
+  await expect(other.getByText("consent expired", { exact: true })).toBeVisible();
+  await other.close();
 
-    await expect(page.getByText("consent expired", { exact: true })).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByRole("button", { name: "Revoke consent" })).toBeDisabled();
-    await expect(page.getByRole("button", { name: "Expire consent" })).toBeDisabled();
-    await expect(page.getByText("Consent has ended: there is no active receipt to revoke or expire.")).toBeVisible();
-    await expectNoHorizontalOverflow(page);
-    await expectAccessible(page, "subject after consent ended");
+  await expect(page.getByText("consent expired", { exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("button", { name: "Revoke consent" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Expire consent" })).toBeDisabled();
+  await expect(page.getByText("Consent has ended: there is no active receipt to revoke or expire.")).toBeVisible();
+  await checkAtBothWidths(page, "subject after consent ended", 1280);
 
-    // The getting-started step records that a patient was simulated, though none shares now.
-    await page.goto(`/dashboard/${applicationId}`);
-    await expect(page.getByRole("definition").filter({ hasText: /^0$/ }).first()).toBeVisible();
-    await expect(page.getByText("Simulate a patient (done)")).toBeVisible();
-    await expectAccessible(page, "overview after consent ended");
-  });
-}
+  // The getting-started step records that a patient was simulated, though none shares now.
+  await page.goto(`/dashboard/${applicationId}`);
+  await expect(page.getByRole("definition").filter({ hasText: /^0$/ }).first()).toBeVisible();
+  await expect(page.getByText("Simulate a patient (done)")).toBeVisible();
+  await checkAtBothWidths(page, "overview after consent ended", 390);
+});
