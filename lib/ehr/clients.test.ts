@@ -1,14 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { isClientSecretValid, isRegisteredRedirectUri, sandboxClientSecret } from "./clients";
 
-const previous = process.env.CHARTKEY_PUBLIC_URL;
-afterEach(() => {
-  process.env.CHARTKEY_PUBLIC_URL = previous;
-});
+afterEach(() => vi.unstubAllEnvs());
 
 describe("the sandbox clients' registration", () => {
   it("registers redirect URIs on the platform's origin and on loopback http, any port, and nothing else", () => {
-    process.env.CHARTKEY_PUBLIC_URL = "https://chartkey.example";
+    vi.stubEnv("CHARTKEY_PUBLIC_URL", "https://chartkey.example");
     for (const uri of ["https://chartkey.example/connect/callback", "http://127.0.0.1:51234/cb?x=1", "http://localhost:3000/", "http://[::1]:8080/cb"]) {
       expect(isRegisteredRedirectUri(uri), uri).toBe(true);
     }

@@ -1,16 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import * as reportRoute from "@/app/conformance/reports/[token]/route";
 import { callDemo } from "@/test/route-calls";
 
-const previous = process.env.DATABASE_URL;
-afterEach(() => {
-  process.env.DATABASE_URL = previous;
-});
+afterEach(() => vi.unstubAllEnvs());
 
 describe("GET /conformance/reports/{token} when reports cannot be read", () => {
   it("answers 503 conformance_unavailable in the envelope, still readable from any origin", async () => {
     // Nothing listens on port 1: the database is unreachable, as in an outage.
-    process.env.DATABASE_URL = "postgresql://chartkey@127.0.0.1:1/unreachable";
+    vi.stubEnv("DATABASE_URL", "postgresql://chartkey@127.0.0.1:1/unreachable");
     const answer = await callDemo(reportRoute.GET, "/conformance/reports/abc", { params: { token: "abc" } });
     expect(answer.status).toBe(503);
     expect(answer.body).toMatchObject({ error: { type: "api_error", code: "conformance_unavailable", requestId: expect.stringMatching(/^req_/) } });
