@@ -38,8 +38,8 @@ type TypeState = {
   waiting: string[][];
   /** `probing` while the type's first search runs, `open` once it answered matches, `closed` once the type is given up. */
   state: "new" | "probing" | "open" | "closed";
-  /** What each batch's search found, by the batch's order. */
-  found: FhirResource[][];
+  /** What the type's searches found, by id. */
+  found: Map<string, FhirResource>;
   unreadReported: boolean;
 };
 
@@ -54,7 +54,7 @@ type TypeState = {
  */
 export class ContextReader {
   private readonly types = new Map<string, TypeState>();
-  private readonly runnable: { resourceType: string; batch: string[]; index: number }[] = [];
+  private readonly runnable: { resourceType: string; batch: string[] }[] = [];
   private readonly running = new Set<Promise<void>>();
   private readonly unread: { resourceType: string; reason: string }[] = [];
   private fatal: SourceError | null = null;
@@ -103,8 +103,7 @@ export class ContextReader {
         continue;
       }
       budget -= type.noted.size;
-      const read = new Map(type.found.flat().map((resource) => [resource.id!, resource]));
-      resources.push(...[...read.values()].sort((left, right) => (left.id! < right.id! ? -1 : 1)));
+      resources.push(...[...type.found.values()].sort((left, right) => (left.id! < right.id! ? -1 : 1)));
     }
     return { resources, unread: this.unread };
   }
@@ -119,7 +118,7 @@ export class ContextReader {
   private typeState(resourceType: string): TypeState {
     let type = this.types.get(resourceType);
     if (!type) {
-      type = { noted: new Set(), filling: [], chars: 0, waiting: [], state: "new", found: [], unreadReported: false };
+      type = { noted: new Set(), filling: [], chars: 0, waiting: [], state: "new", found: new Map(), unreadReported: false };
       this.types.set(resourceType, type);
     }
     return type;
@@ -130,11 +129,11 @@ export class ContextReader {
     const batch = type.filling;
     type.filling = [];
     type.chars = 0;
-    if (type.state === "new") {
-      type.state = "probing";
-      this.runnable.push({ resourceType, batch, index: type.found.push([]) - 1 });
-    } else if (type.state === "probing") type.waiting.push(batch);
-    else if (type.state === "open") this.runnable.push({ resourceType, batch, index: type.found.push([]) - 1 });
+    if (type.state === "probing") type.waiting.push(batch);
+    else if (type.state !== "closed") {
+      if (type.state === "new") type.state = "probing";
+      this.runnable.push({ resourceType, batch });
+    }
   }
 
   private giveUp(resourceType: string, reason: string): void {
@@ -162,7 +161,7 @@ export class ContextReader {
     while (!this.stopped && this.running.size < this.searchesAtOnce && this.runnable.length > 0) {
       const next = this.runnable.shift()!;
       if (this.types.get(next.resourceType)!.state === "closed") continue;
-      const run: Promise<void> = this.run(next.resourceType, next.batch, next.index).finally(() => {
+      const run: Promise<void> = this.run(next.resourceType, next.batch).finally(() => {
         this.running.delete(run);
         this.startRunnable();
       });
@@ -170,7 +169,7 @@ export class ContextReader {
     }
   }
 
-  private async run(resourceType: string, batch: string[], index: number): Promise<void> {
+  private async run(resourceType: string, batch: string[]): Promise<void> {
     const type = this.types.get(resourceType)!;
     let result: ContextSearchResult;
     try {
@@ -188,10 +187,10 @@ export class ContextReader {
       return;
     }
     const wanted = new Set(batch);
-    type.found[index] = result.filter((resource) => resource.id !== undefined && wanted.has(resource.id));
+    for (const resource of result) if (resource.id !== undefined && wanted.has(resource.id)) type.found.set(resource.id, resource);
     if (type.state === "probing") {
       type.state = "open";
-      for (const waiting of type.waiting) this.runnable.push({ resourceType, batch: waiting, index: type.found.push([]) - 1 });
+      for (const waiting of type.waiting) this.runnable.push({ resourceType, batch: waiting });
       type.waiting = [];
     }
   }
