@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
-import { bodyTextOf, INTERNAL_HEADER } from "@/lib/http";
+import { bodyJsonOf, INTERNAL_HEADER, writeJsonText } from "@/lib/http";
 import { listenOnFreePort } from "@/test/raw-http";
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -72,8 +72,9 @@ export async function serveRouteFiles(mount: string) {
     served.push({ method: req.method ?? "GET", path: url.pathname + url.search, status: response.status, at: Date.now() });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     // A JSON answer's text is written as it is, as the platform's own server does (lib/server/direct-api.ts).
-    const text = response.body ? bodyTextOf(response) : undefined;
-    res.end(text ?? Buffer.from(await response.arrayBuffer()));
+    const json = response.body ? bodyJsonOf(response) : undefined;
+    if (json) writeJsonText(res, json);
+    else res.end(Buffer.from(await response.arrayBuffer()));
   };
   const server = await listenOnFreePort((req, res) => {
     listener(req, res).catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyTextOf, jsonText, JsonText, jsonTextResponse, serializeJson } from "./json-text";
+import { bodyJsonOf, JSON_CHUNK_CHARS, jsonByteLength, jsonChunks, jsonText, JsonText, jsonTextResponse, serializeJson } from "./json-text";
 
 describe("JSON text", () => {
   it("splices stored JSON into an answer as it is, and serializes everything else as JSON.stringify does", () => {
@@ -7,19 +7,41 @@ describe("JSON text", () => {
     const body = jsonText({ data: records, hasMore: false, nested: { also: new JsonText("null") }, note: "a \"quoted\" value" });
     expect(body.text).toBe('{"data":[{"id": "rec_1", "value": 1.50}],"hasMore":false,"nested":{"also":null},"note":"a \\"quoted\\" value"}');
     expect(JSON.parse(body.text)).toEqual({ data: [{ id: "rec_1", value: 1.5 }], hasMore: false, nested: { also: null }, note: 'a "quoted" value' });
-    expect(serializeJson(body)).toBe(body.text);
-    expect(serializeJson({ a: [1] })).toBe('{"a":[1]}');
+    expect(serializeJson(body)).toBe(body);
+    expect(serializeJson({ a: [1] }).text).toBe('{"a":[1]}');
   });
 
   it("a string that looks like a placeholder stays a string", () => {
     expect(JSON.parse(jsonText({ a: new JsonText("1"), b: "jsontext:0:0" }).text)).toEqual({ a: 1, b: "jsontext:0:0" });
   });
 
-  it("remembers the text of a JSON response until its body is read", async () => {
-    const response = jsonTextResponse('{"ok":true}', { status: 200, headers: { "Content-Type": "application/json" } });
-    expect(bodyTextOf(response)).toBe('{"ok":true}');
+  it("keeps spliced text as its pieces: the answer is never joined into one string", () => {
+    const records = new JsonText(["[", '{"n":1}', ",", '{"n":2}', "]"]);
+    const body = jsonText({ data: records, hasMore: false });
+    expect(body.parts).toEqual(['{"data":', "[", '{"n":1}', ",", '{"n":2}', "]", ',"hasMore":false}']);
+    expect(JSON.parse(body.text)).toEqual({ data: [{ n: 1 }, { n: 2 }], hasMore: false });
+  });
+
+  it("groups pieces in order into chunks of at most JSON_CHUNK_CHARS, a longer piece whole, and counts UTF-8 bytes", () => {
+    const piece = "x".repeat(JSON_CHUNK_CHARS / 4);
+    const long = "y".repeat(JSON_CHUNK_CHARS * 2);
+    const json = new JsonText([piece, piece, piece, piece, piece, long, "–µ"]);
+    const chunks = [...jsonChunks(json)];
+    expect(chunks.join("")).toBe(json.text);
+    expect(chunks.map((chunk) => chunk.length)).toEqual([JSON_CHUNK_CHARS, JSON_CHUNK_CHARS / 4, long.length, 2]);
+    expect(jsonByteLength(json)).toBe(Buffer.byteLength(json.text));
+    expect(jsonByteLength(json)).toBe(json.text.length + 2 + 1);
+  });
+
+  it("remembers the JSON of a response until its body is read; a body in pieces reads as its text", async () => {
+    const response = jsonTextResponse(new JsonText('{"ok":true}'), { status: 200, headers: { "Content-Type": "application/json" } });
+    expect(bodyJsonOf(response)?.text).toBe('{"ok":true}');
     expect(await response.text()).toBe('{"ok":true}');
-    expect(bodyTextOf(response)).toBeUndefined();
-    expect(bodyTextOf(Response.json({ ok: true }))).toBeUndefined();
+    expect(bodyJsonOf(response)).toBeUndefined();
+    expect(bodyJsonOf(Response.json({ ok: true }))).toBeUndefined();
+
+    const pieces = new JsonText(["[", `"${"é".repeat(JSON_CHUNK_CHARS)}"`, ",", '"–"', "]"]);
+    const streamed = jsonTextResponse(pieces, { status: 200 });
+    expect(await streamed.text()).toBe(pieces.text);
   });
 });

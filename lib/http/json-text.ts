@@ -1,12 +1,51 @@
 import { randomBytes } from "node:crypto";
+import type { ServerResponse } from "node:http";
 import { processState } from "@/lib/process-state";
 
 /**
  * JSON that is already text, spliced into an answer as it is: records are stored as the JSON the API serves, and
  * parsing each one into objects only to serialize it again was most of what a records page cost.
+ *
+ * The text is held as the pieces it was made of (each record as PostgreSQL sent it) and written to the socket in
+ * chunks of at most JSON_CHUNK_CHARS, never joined: a page of records joined is a string of a few hundred kilobytes,
+ * and V8 places every string over 128 KiB (a two-byte one from 64k characters) in its large-object space, a memory
+ * mapping of its own per string, mapped, faulted in and unmapped again for every answer. On the bench's virtual
+ * machine that cost more than everything else a snapshot does (bench/results.md, "CPU per request").
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  readonly parts: readonly string[];
+
+  constructor(text: string | readonly string[]) {
+    this.parts = typeof text === "string" ? [text] : text;
+  }
+
+  /** The whole text as one string: for small answers and tests, never on the path that writes an answer. */
+  get text(): string {
+    return this.parts.length === 1 ? this.parts[0]! : this.parts.join("");
+  }
+}
+
+/** The largest string a JsonText's pieces are grouped into for writing: at most 32 KiB even as two-byte text. */
+export const JSON_CHUNK_CHARS = 16 * 1024;
+
+/** A JsonText's pieces grouped in order into strings of at most JSON_CHUNK_CHARS (a longer piece stays whole). */
+export function* jsonChunks(json: JsonText): Generator<string> {
+  let chunk = "";
+  for (const part of json.parts) {
+    if (chunk.length > 0 && chunk.length + part.length > JSON_CHUNK_CHARS) {
+      yield chunk;
+      chunk = "";
+    }
+    chunk += part;
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+/** The UTF-8 length of a JsonText, piece by piece. */
+export function jsonByteLength(json: JsonText): number {
+  let bytes = 0;
+  for (const part of json.parts) bytes += Buffer.byteLength(part);
+  return bytes;
 }
 
 // Where a JsonText sits while the rest is serialized: a string no other value can hold, since it carries a
@@ -16,28 +55,67 @@ const PLACEHOLDER = new RegExp(`"${TOKEN}(\\d+)"`, "g");
 
 /** The JSON text of `value` (as JSON.stringify writes it), with each JsonText inside it written as its own text. */
 export function jsonText(value: unknown): JsonText {
-  const spliced: string[] = [];
-  const text = JSON.stringify(value, (_key, item: unknown) => (item instanceof JsonText ? `${TOKEN}${spliced.push(item.text) - 1}` : item));
-  return new JsonText(spliced.length === 0 ? text : text.replace(PLACEHOLDER, (_match, index: string) => spliced[Number(index)]!));
+  const spliced: JsonText[] = [];
+  const skeleton = JSON.stringify(value, (_key, item: unknown) => (item instanceof JsonText ? `${TOKEN}${spliced.push(item) - 1}` : item));
+  if (spliced.length === 0) return new JsonText(skeleton);
+  const parts: string[] = [];
+  let at = 0;
+  for (const match of skeleton.matchAll(PLACEHOLDER)) {
+    parts.push(skeleton.slice(at, match.index));
+    for (const part of spliced[Number(match[1])]!.parts) parts.push(part);
+    at = match.index + match[0].length;
+  }
+  parts.push(skeleton.slice(at));
+  return new JsonText(parts);
 }
 
 /** A JSON answer's body: a JsonText as it is, anything else through JSON.stringify. */
-export function serializeJson(body: unknown): string {
-  return body instanceof JsonText ? body.text : JSON.stringify(body);
+export function serializeJson(body: unknown): JsonText {
+  return body instanceof JsonText ? body : new JsonText(JSON.stringify(body));
 }
 
-// The text each JSON answer was made from: a server writing the answer to a socket writes this text itself instead
-// of reading the body back out of the Response (an encode and a copy of every body, most of it records).
-const BODY_TEXT = processState("http.json-body-text", () => new WeakMap<Response, string>());
+// The JSON each answer was made from: a server writing the answer to a socket writes its pieces itself instead of
+// reading the body back out of the Response (an encode and a copy of every body, most of it records).
+const BODY_JSON = processState("http.json-body-text", () => new WeakMap<Response, JsonText>());
 
-/** A JSON Response whose body is `text`, remembered for bodyTextOf. */
-export function jsonTextResponse(text: string, init: ResponseInit): Response {
-  const response = new Response(text, init);
-  BODY_TEXT.set(response, text);
+/**
+ * A JSON Response whose body is `json`, remembered for bodyJsonOf. Read as a Response (Next.js, tests), the body
+ * streams chunk by chunk, encoded only as it is read.
+ */
+export function jsonTextResponse(json: JsonText, init: ResponseInit): Response {
+  const response = new Response(json.parts.length === 1 ? json.parts[0] : chunkStream(json), init);
+  BODY_JSON.set(response, json);
   return response;
 }
 
-/** The text a jsonTextResponse was made from, while its body has not been read. */
-export function bodyTextOf(response: Response): string | undefined {
-  return response.bodyUsed ? undefined : BODY_TEXT.get(response);
+function chunkStream(json: JsonText): ReadableStream<Uint8Array> {
+  const chunks = jsonChunks(json);
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+  });
+}
+
+/** The JSON a jsonTextResponse was made from, while its body has not been read. */
+export function bodyJsonOf(response: Response): JsonText | undefined {
+  return response.bodyUsed ? undefined : BODY_JSON.get(response);
+}
+
+/**
+ * Ends a node response with `json` as its body, with its Content-Length: piece by piece in chunks of at most
+ * JSON_CHUNK_CHARS, corked so that they leave together.
+ */
+export function writeJsonText(res: ServerResponse, json: JsonText): void {
+  res.setHeader("Content-Length", jsonByteLength(json));
+  if (json.parts.length === 1) {
+    res.end(json.parts[0]);
+    return;
+  }
+  res.cork();
+  for (const chunk of jsonChunks(json)) res.write(chunk);
+  res.end();
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import { deflate, gzip } from "node:zlib";
 import Negotiator from "negotiator";
+import { jsonByteLength, jsonChunks, JsonText } from "@/lib/http";
 
 // What Next.js's server does to every answer (its `compress` option, on by default, the `compression` middleware),
 // so that API answers served by the platform server reach the same clients the same way: gzip or deflate as the
@@ -13,19 +14,27 @@ const NO_TRANSFORM = /(?:^|,)\s*?no-transform\s*?(?:,|$)/;
 const ENCODERS = { gzip: promisify(gzip), deflate: promisify(deflate) };
 
 /**
- * The body to send for `body` (bytes, or text sent as UTF-8), compressed (with Content-Encoding set) when the client
- * and the answer allow it.
+ * The body to send for `body` (bytes, text sent as UTF-8, or JSON text in pieces), compressed (with Content-Encoding
+ * set) when the client and the answer allow it.
  */
-export async function compressBody(req: IncomingMessage, res: ServerResponse, body: Buffer | string): Promise<Buffer | string> {
+export async function compressBody<Body extends Buffer | string | JsonText>(req: IncomingMessage, res: ServerResponse, body: Body): Promise<Body | Buffer> {
   const type = String(res.getHeader("content-type") ?? "").split(";")[0]!.trim();
   if (!COMPRESSIBLE.test(type)) return body;
   if (NO_TRANSFORM.test(String(res.getHeader("cache-control") ?? ""))) return body;
   addVary(res, "Accept-Encoding");
-  if (Buffer.byteLength(body) < THRESHOLD_BYTES || res.hasHeader("content-encoding") || req.method === "HEAD") return body;
+  if (byteLength(body) < THRESHOLD_BYTES || res.hasHeader("content-encoding") || req.method === "HEAD") return body;
   const encoding = preferredEncoding(req);
   if (!encoding) return body;
   res.setHeader("Content-Encoding", encoding);
-  return ENCODERS[encoding](typeof body === "string" ? Buffer.from(body) : body);
+  return ENCODERS[encoding](bytesOf(body));
+}
+
+const byteLength = (body: Buffer | string | JsonText) => (body instanceof JsonText ? jsonByteLength(body) : Buffer.byteLength(body));
+
+// Compressed answers are bytes outside V8's heap (Buffers), however long: only the text pieces are strings.
+function bytesOf(body: Buffer | string | JsonText): Buffer {
+  if (body instanceof JsonText) return Buffer.concat([...jsonChunks(body)].map((chunk) => Buffer.from(chunk)));
+  return typeof body === "string" ? Buffer.from(body) : body;
 }
 
 /** gzip over deflate whenever the client accepts both, as the middleware chooses. */

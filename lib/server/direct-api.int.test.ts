@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_NOTICE_HEADER } from "@/lib/demo";
-import { HEADER, INTERNAL_HEADER, SERVICE_VERSION } from "@/lib/http";
+import { HEADER, INTERNAL_HEADER, JSON_CHUNK_CHARS, SERVICE_VERSION } from "@/lib/http";
+import { dispatchApiRequest } from "@/lib/routes";
 import { createTestApplication } from "@/test/factories";
 import { listenOnFreePort, rawRequest, send } from "@/test/raw-http";
+import { sharingSubject } from "@/test/records";
 import { directApiHandler } from "./direct-api";
 import type { NextHandler } from "./platform-handler";
 import { createPlatformServer } from "./platform-server";
@@ -111,4 +113,27 @@ describe("the direct path of the platform server", () => {
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(JSON.parse(plain.body)).toEqual(JSON.parse(metadata.body));
   });
+
+  it("writes records pages in chunks, never one string: whole, with their Content-Length, plain or compressed", async () => {
+    const { sandboxKey, subject } = await sharingSubject();
+    const headers = { Authorization: `Bearer ${sandboxKey}` };
+    for (const path of [`/api/v1/users/${subject.id}/records/labs?limit=100`, `/api/v1/users/${subject.id}/records`]) {
+      const plain = await send(port, { path, headers });
+      expect(plain.status).toBe(200);
+      // Long enough to leave in several chunks, and exactly as long as it says.
+      expect(plain.body.length).toBeGreaterThan(JSON_CHUNK_CHARS);
+      expect(Number(plain.headers["content-length"])).toBe(Buffer.byteLength(plain.body));
+      const compressed = await send(port, { path, headers: { ...headers, "Accept-Encoding": "gzip" } });
+      expect(compressed.headers["content-encoding"]).toBe("gzip");
+      const viaResponse = await dispatchApiRequest(new Request(`http://localhost${path}`, { headers }));
+      const expected = withoutRunFields(await viaResponse.json());
+      expect(withoutRunFields(JSON.parse(plain.body))).toEqual(expected);
+      expect(withoutRunFields(JSON.parse(compressed.body))).toEqual(expected);
+    }
+  });
 });
+
+/** An answer without what differs from one read to the next (the snapshot's generatedAt). */
+function withoutRunFields(body: { meta?: Record<string, unknown> }) {
+  return { ...body, meta: { ...body.meta, generatedAt: undefined } };
+}

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RouteTable } from "@/lib/api";
-import { bodyTextOf } from "@/lib/http";
+import { bodyJsonOf, JsonText, writeJsonText } from "@/lib/http";
 import { DEMO_ROUTES, PLATFORM_ROUTES } from "@/lib/routes";
 import { compressBody } from "./compress-response";
 import { familyOf, type ApiFamily } from "./api-families";
@@ -59,8 +59,9 @@ async function writeResponse(req: IncomingMessage, res: ServerResponse, response
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader("set-cookie", cookies);
   // A JSON answer is written from the text it was made from (lib/http/json-text.ts), not read back out of the Response.
-  const text = response.body ? bodyTextOf(response) : undefined;
-  const body = response.body ? await compressBody(req, res, text ?? Buffer.from(await response.arrayBuffer())) : undefined;
+  const json = response.body ? bodyJsonOf(response) : undefined;
+  const body = response.body ? await compressBody(req, res, json ?? Buffer.from(await response.arrayBuffer())) : undefined;
+  if (body instanceof JsonText) return writeJsonText(res, body);
   if (body !== undefined) res.setHeader("Content-Length", Buffer.byteLength(body));
   res.end(body);
 }

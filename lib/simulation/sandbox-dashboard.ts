@@ -96,5 +96,5 @@ export async function readSandboxRecords(input: { applicationId: string; subject
   const scope = { applicationId: input.applicationId, environment: "sandbox" as const, subjectId: subject.id };
   const after = input.cursor ? pageCursor.decode(scope, category, input.cursor) : null;
   const page = await readCategoryPage(subject.id, category, Math.min(Math.max(input.limit ?? 50, 1), 100), after);
-  return { records: JSON.parse(page.records) as NormalizedRecord[], nextCursor: page.next ? pageCursor.encode(scope, category, page.next) : null };
+  return { records: JSON.parse(page.records.text) as NormalizedRecord[], nextCursor: page.next ? pageCursor.encode(scope, category, page.next) : null };
 }

@@ -1,6 +1,5 @@
 import type { KeyAuth } from "@/lib/auth";
 import { assertCategoryReadable, authorizeSubjectRead, readScope } from "@/lib/consent";
-import { JsonText } from "@/lib/http";
 import { feedCursor, pageCursor, positionTime, type Category, type PagePosition } from "@/lib/records";
 import { readConsentedSections } from "./consented-sections";
 import { SCHEMA_VERSION } from "./schema-version";
@@ -20,7 +19,7 @@ export async function readCategoryRecords(key: KeyAuth, subjectId: string, categ
   const page = sections.get(category);
   if (!page) throw new Error(`the read of ${category} answered no section`);
   return {
-    data: new JsonText(page.records),
+    data: page.records,
     hasMore: page.next !== null,
     nextCursor: page.next ? pageCursor.encode(scope, category, page.next) : null,
     meta: { changeCursor: feedCursor.encode(scope, category, { q: page.lastSequence }), schemaVersion: SCHEMA_VERSION },

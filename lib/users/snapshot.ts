@@ -26,7 +26,7 @@ export async function readSnapshot(key: KeyAuth, subjectId: string, categoriesPa
 
   const sections: SnapshotAnswer["sections"] = {};
   for (const [category, page] of read) {
-    sections[category] = { records: new JsonText(page.records), hasMore: page.next !== null, changeCursor: feedCursor.encode(scope, category, { q: page.lastSequence }) };
+    sections[category] = { records: page.records, hasMore: page.next !== null, changeCursor: feedCursor.encode(scope, category, { q: page.lastSequence }) };
   }
 
   const { rows: sources } = await pgPool().query<SourceRow>(subjectSources(subjectId));

@@ -141,11 +141,12 @@ async function measureDataset(dataset: "large" | "small", url: string, data: See
     // every endpoint for a while (discarded), so the first endpoint measured is not the one that pays for warming.
     const mix = endpoints.flatMap((endpoint) => endpoint.paths.slice(0, 200));
     for (const server of [baseline, platform]) await measure(server.url, mix, headers, { ...settings, duration: 2 * options.warmup, warmup: 0 });
+    const databasePid = postmasterPid(path.join(server.dataDir, "cluster"));
     for (const endpoint of endpoints) {
       const baselineLoad = loadAverage();
-      const onBaseline = await measure(baseline.url, endpoint.paths, headers, settings);
+      const onBaseline = await measure(baseline.url, endpoint.paths, headers, settings, { serverPid: baseline.pid, databasePid });
       const appLoad = loadAverage();
-      const onApp = await measure(platform.url, endpoint.paths, headers, settings);
+      const onApp = await measure(platform.url, endpoint.paths, headers, settings, { serverPid: platform.pid, databasePid });
       const run: EndpointRun = { id: endpoint.id, label: endpoint.label, dataset, records: data.records, app: onApp, baseline: onBaseline, load: { app: appLoad, baseline: baselineLoad } };
       runs.push(run);
       say(

@@ -80,6 +80,15 @@ describe("bench report", () => {
     expect(markdown).toContain("![requests per second, app and baseline](results.svg)");
   });
 
+  it("splits each measured run's CPU per request by process: server, PostgreSQL, client", () => {
+    const cpu = (server: number) => ({ server, database: 1.2, client: 0.25 });
+    const withCpu = results.runs.map((entry) => ({ ...entry, app: { ...entry.app, cpu: cpu(1) }, baseline: { ...entry.baseline, cpu: cpu(0.5) } }));
+    const markdown = renderReport({ ...results, runs: withCpu });
+    expect(markdown).toContain("### CPU per request, process by process");
+    expect(markdown).toContain("| GET category | 1,000,000 records | 1.00 / 1.20 / 0.25 | 2.45 | 0.50 / 1.20 / 0.25 | 1.95 |");
+    expect(renderReport(results)).not.toContain("CPU per request, process by process");
+  });
+
   it("draws one pair of bars per measurement, escaping text", () => {
     const svg = renderChart(results);
     expect(svg.startsWith("<svg")).toBe(true);

@@ -1,5 +1,6 @@
 import type { BenchResults, EndpointRun } from "./results";
 import { evaluateTargets, ratio, recordsPerSecond } from "./results";
+import type { RequestCpu } from "./load";
 
 const n = (value: number) => Math.round(value).toLocaleString("en-US");
 const ms = (value: number) => `${value} ms`;
@@ -73,6 +74,7 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
     );
   }
   lines.push("");
+  lines.push(...requestCpuTable(results.runs));
   if (results.explain) {
     lines.push(
       "### Where a records read's time goes: PostgreSQL",
@@ -170,4 +172,25 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
   }
   lines.push("![requests per second, app and baseline](results.svg)", "");
   return lines.join("\n");
+}
+
+/**
+ * Where a request's CPU goes, process by process: read from /proc over each measured run (the server's process tree,
+ * PostgreSQL's postmaster and backends, the bench process that runs autocannon), divided by the requests served.
+ */
+function requestCpuTable(runs: readonly EndpointRun[]): string[] {
+  const measured = runs.filter((run) => run.app.cpu && run.baseline.cpu);
+  if (measured.length === 0) return [];
+  const cpu = (value: RequestCpu) => `${value.server.toFixed(2)} / ${value.database.toFixed(2)} / ${value.client.toFixed(2)}`;
+  const total = (value: RequestCpu) => (value.server + value.database + value.client).toFixed(2);
+  return [
+    "### CPU per request, process by process",
+    "",
+    "CPU milliseconds per request over each measured run, read from /proc: the server's process tree, PostgreSQL's (postmaster and backends), and the client (the bench process, which runs autocannon). Every process on the machine is counted whatever else ran, so a ratio of these is what an endpoint costs against another; on two cores, requests/s can be at most 2,000 over the total.",
+    "",
+    "| Endpoint | Dataset | App: server / PostgreSQL / client | App total | Baseline: server / PostgreSQL / client | Baseline total |",
+    "|---|---|---:|---:|---:|---:|",
+    ...measured.map((run) => `| ${run.label} | ${datasetName(run)} | ${cpu(run.app.cpu!)} | ${total(run.app.cpu!)} | ${cpu(run.baseline.cpu!)} | ${total(run.baseline.cpu!)} |`),
+    "",
+  ];
 }

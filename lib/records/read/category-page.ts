@@ -1,13 +1,15 @@
 import pg from "pg";
 import { pgPool } from "@/lib/db";
-import { ApiError } from "@/lib/http";
+import { ApiError, JsonText } from "@/lib/http";
 import type { Category } from "../categories";
 import type { PagePosition } from "./positions";
 import { sectionPageAfter, sectionPages, type SectionRow } from "./read-sql";
 
-/** Records as stored: the JSON text of an array of the NormalizedRecords the API serves, in page order. */
-export type RecordsJson = string;
-export type RecordPage = { records: RecordsJson; next: PagePosition | null };
+/**
+ * Records as stored: the JSON text of an array of the NormalizedRecords the API serves, in page order, as the pieces
+ * PostgreSQL sent (each record's text), never joined into one string (lib/http/json-text.ts says why).
+ */
+export type RecordPage = { records: JsonText; next: PagePosition | null };
 /** A page of a category and the last sequence of its change feed, read at the same snapshot. */
 export type SectionPage = RecordPage & { lastSequence: number };
 
@@ -32,16 +34,27 @@ export function sectionsOf<C extends string>(rows: readonly SectionRow[], catego
 
 const parseTime = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ) as (text: string) => Date;
 
-/** A section from its rows (page order, `limit + 1` at most): the records spliced as one JSON array text. */
+/** A section from its rows (page order, `limit + 1` at most): the records spliced into the text of one JSON array. */
 function toSection(rows: readonly SectionRow[], limit: number): SectionPage {
   const records = rows.filter((row) => row.id !== null);
   const page = records.slice(0, limit);
   const last = page.at(-1);
   return {
-    records: `[${page.map((row) => row.data).join(",")}]`,
+    records: new JsonText(arrayParts(page.map((row) => row.data as string))),
     next: records.length > limit && last ? { s: parseTime(last.sortAt as string).toISOString(), i: last.id as string } : null,
     lastSequence: Number(rows[0]?.lastSequence ?? 0),
   };
+}
+
+/** The pieces of a JSON array of `items` (each already JSON text): brackets and commas between them. */
+function arrayParts(items: readonly string[]): string[] {
+  const parts = ["["];
+  items.forEach((item, index) => {
+    if (index > 0) parts.push(",");
+    parts.push(item);
+  });
+  parts.push("]");
+  return parts;
 }
 
 /** The last sequence of a category's change feed: reading the feed after it returns only later changes. */

@@ -25,8 +25,8 @@ describe("a later category page", () => {
 
     const first = await readCategoryPage(subject.id, "labs", 50, null);
     const second = await readCategoryPage(subject.id, "labs", 50, first.next);
-    expect((JSON.parse(first.records) as { n: number }[]).map((record) => record.n)).toEqual(Array.from({ length: 50 }, (_, i) => 300 - i));
-    expect((JSON.parse(second.records) as { n: number }[]).map((record) => record.n)).toEqual(Array.from({ length: 50 }, (_, i) => 250 - i));
+    expect((JSON.parse(first.records.text) as { n: number }[]).map((record) => record.n)).toEqual(Array.from({ length: 50 }, (_, i) => 300 - i));
+    expect((JSON.parse(second.records.text) as { n: number }[]).map((record) => record.n)).toEqual(Array.from({ length: 50 }, (_, i) => 250 - i));
 
     // A table this small may be read whole; the plan that matters is the index scan a large one gets.
     const client = await pgPool().connect();
