@@ -42,6 +42,19 @@ async function body(req: IncomingMessage): Promise<string | undefined> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+type RouteModule = Record<string, RouteHandler | undefined>;
+// Each route file is imported once: an import() per request asks the module loader (and tsx's resolve hook, a
+// message to its worker) every time, which was a tenth of the bench health system's CPU.
+const routeModules = new Map<string, Promise<RouteModule>>();
+function loadRoute(file: string): Promise<RouteModule> {
+  let loaded = routeModules.get(file);
+  if (!loaded) {
+    loaded = import(/* @vite-ignore */ file) as Promise<RouteModule>;
+    routeModules.set(file, loaded);
+  }
+  return loaded;
+}
+
 /**
  * A real HTTP server that serves the route files under `app/{mount}` the way Next.js calls them (a Request and
  * the params as a promise), for tests of clients that must talk HTTP: the SMART client against the synthetic
@@ -59,7 +72,7 @@ export async function serveRouteFiles(mount: string) {
       for (const route of routes) {
         const params = match(route, parts.slice(1));
         if (!params) continue;
-        const routeModule = (await import(/* @vite-ignore */ route.file)) as Record<string, RouteHandler | undefined>;
+        const routeModule = await loadRoute(route.file);
         const handler = routeModule[req.method ?? "GET"];
         if (handler) {
           const headers = new Headers(Object.entries(req.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value] as [string, string]] : [])));
