@@ -71,7 +71,7 @@ try {
   const results: BenchResults = {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    commit: commitOf(),
+    commit: commitOf(options.out),
     machine: describeMachine(),
     settings: {
       connections: options.connections,
@@ -184,10 +184,14 @@ function ensureBuild(): void {
   say(`  built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
-function commitOf(): string {
+/** The commit measured, marked when files other than the results this run replaces (in `out`) differ from it. */
+function commitOf(out: string): string {
   try {
     const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { encoding: "utf8" }).trim() !== "";
+    const results = path.relative(process.cwd(), path.resolve(out));
+    const inside = results !== "" && !results.startsWith("..") && !path.isAbsolute(results);
+    const paths = inside ? ["--", ".", `:(exclude)${results}`] : [];
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no", ...paths], { encoding: "utf8" }).trim() !== "";
     return dirty ? `${commit} (with uncommitted changes)` : commit;
   } catch {
     return "unknown";
