@@ -84,7 +84,7 @@ export async function serveRouteFiles(mount: string) {
     }
     served.push({ method: req.method ?? "GET", path: url.pathname + url.search, status: response.status, at: Date.now() });
     res.statusCode = response.status;
-    for (const [name, value] of Object.entries(Object.fromEntries(response.headers))) res.setHeader(name, value);
+    response.headers.forEach((value, name) => res.setHeader(name, value));
     // A JSON answer's text is written as it is, as the platform's own server does (lib/server/direct-api.ts).
     const json = response.body ? bodyJsonOf(response) : undefined;
     if (json) writeJsonText(res, json);

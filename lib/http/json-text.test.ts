@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyJsonOf, JSON_CHUNK_CHARS, jsonByteLength, jsonChunks, jsonText, JsonText, jsonTextResponse, serializeJson } from "./json-text";
+import { bodyJsonOf, JSON_CHUNK_CHARS, jsonChunks, jsonText, JsonText, jsonTextResponse, serializeJson } from "./json-text";
 
 describe("JSON text", () => {
   it("splices stored JSON into an answer as it is, and serializes everything else as JSON.stringify does", () => {
@@ -29,8 +29,8 @@ describe("JSON text", () => {
     const chunks = [...jsonChunks(json)];
     expect(chunks.join("")).toBe(json.text);
     expect(chunks.map((chunk) => chunk.length)).toEqual([JSON_CHUNK_CHARS, JSON_CHUNK_CHARS / 4, long.length, 2]);
-    expect(jsonByteLength(json)).toBe(Buffer.byteLength(json.text));
-    expect(jsonByteLength(json)).toBe(json.text.length + 2 + 1);
+    expect(json.byteLength).toBe(Buffer.byteLength(json.text));
+    expect(json.byteLength).toBe(json.text.length + 2 + 1);
   });
 
   it("remembers the JSON of a response until its body is read; a body in pieces reads as its text", async () => {

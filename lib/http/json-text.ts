@@ -14,9 +14,20 @@ import { processState } from "@/lib/process-state";
  */
 export class JsonText {
   readonly parts: readonly string[];
+  #byteLength: number | undefined;
 
   constructor(text: string | readonly string[]) {
     this.parts = typeof text === "string" ? [text] : text;
+  }
+
+  /** The UTF-8 length, piece by piece, counted once (compression's threshold and Content-Length both ask). */
+  get byteLength(): number {
+    if (this.#byteLength === undefined) {
+      let bytes = 0;
+      for (const part of this.parts) bytes += Buffer.byteLength(part);
+      this.#byteLength = bytes;
+    }
+    return this.#byteLength;
   }
 
   /** The whole text as one string: for small answers and tests, never on the path that writes an answer. */
@@ -39,13 +50,6 @@ export function* jsonChunks(json: JsonText): Generator<string> {
     chunk += part;
   }
   if (chunk.length > 0) yield chunk;
-}
-
-/** The UTF-8 length of a JsonText, piece by piece. */
-export function jsonByteLength(json: JsonText): number {
-  let bytes = 0;
-  for (const part of json.parts) bytes += Buffer.byteLength(part);
-  return bytes;
 }
 
 // Where a JsonText sits while the rest is serialized: a string no other value can hold, since it carries a
@@ -110,7 +114,7 @@ export function bodyJsonOf(response: Response): JsonText | undefined {
  * JSON_CHUNK_CHARS, corked so that they leave together.
  */
 export function writeJsonText(res: ServerResponse, json: JsonText): void {
-  res.setHeader("Content-Length", jsonByteLength(json));
+  res.setHeader("Content-Length", json.byteLength);
   if (json.parts.length === 1) {
     res.end(json.parts[0]);
     return;

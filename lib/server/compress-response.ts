@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import { deflate, gzip } from "node:zlib";
 import Negotiator from "negotiator";
-import { jsonByteLength, jsonChunks, JsonText } from "@/lib/http";
+import { JsonText } from "@/lib/http";
 
 // What Next.js's server does to every answer (its `compress` option, on by default, the `compression` middleware),
 // so that API answers served by the platform server reach the same clients the same way: gzip or deflate as the
@@ -29,11 +29,11 @@ export async function compressBody<Body extends Buffer | string | JsonText>(req:
   return ENCODERS[encoding](bytesOf(body));
 }
 
-const byteLength = (body: Buffer | string | JsonText) => (body instanceof JsonText ? jsonByteLength(body) : Buffer.byteLength(body));
+const byteLength = (body: Buffer | string | JsonText) => (body instanceof JsonText ? body.byteLength : Buffer.byteLength(body));
 
 // Compressed answers are bytes outside V8's heap (Buffers), however long: only the text pieces are strings.
 function bytesOf(body: Buffer | string | JsonText): Buffer {
-  if (body instanceof JsonText) return Buffer.concat([...jsonChunks(body)].map((chunk) => Buffer.from(chunk)));
+  if (body instanceof JsonText) return Buffer.concat(body.parts.map((part) => Buffer.from(part)), body.byteLength);
   return typeof body === "string" ? Buffer.from(body) : body;
 }
 
