@@ -1,4 +1,6 @@
 import type { FhirResource } from "fhir/r4";
+import { withTestDataTag } from "@/lib/fhir";
+import { JsonText } from "@/lib/http";
 import { NORMALIZERS } from "@/lib/records";
 import { heldResources, sourceOutline } from "@/lib/sandbox";
 import { currentEhrPatientPhase } from "./patient-phase";
@@ -47,4 +49,19 @@ export function searchableTypes(providerId: string): string[] {
   const types = [...new Set([...held, ...Object.keys(NORMALIZERS)])].sort();
   typesByProvider.set(providerId, types);
   return types;
+}
+
+/**
+ * A held resource as the health system serves it (tagged as test data), serialized once, as a FHIR server stores
+ * the text it serves: held resources are shared and never change, and a ten-year history is served a thousand
+ * resources a page, each page otherwise one string of megabytes built again for every search.
+ */
+export function servedResourceText(resource: FhirResource): JsonText {
+  const texts = processState("ehr.served-resource-text", () => new WeakMap<FhirResource, JsonText>());
+  let text = texts.get(resource);
+  if (!text) {
+    text = new JsonText(JSON.stringify(withTestDataTag(resource)));
+    texts.set(resource, text);
+  }
+  return text;
 }

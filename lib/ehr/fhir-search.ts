@@ -1,8 +1,7 @@
-import type { Bundle } from "fhir/r4";
 import { searchsetBundle, withTestDataTag } from "@/lib/fhir";
-import { ApiError } from "@/lib/http";
+import { ApiError, jsonText, type JsonText } from "@/lib/http";
 import { requireScope, type EhrAccess } from "./bearer-access";
-import { patientResourcesOfType, searchableTypes } from "./fhir-data";
+import { patientResourcesOfType, searchableTypes, servedResourceText } from "./fhir-data";
 import { ehrEndpoints } from "./providers";
 
 export type EhrSearch = { resourceType: string; patient?: string; ids?: string[]; count?: number; offset?: number };
@@ -19,7 +18,7 @@ function referencedPatientId(reference: string): string {
  * carry the patient, so paging never depends on the token alone. `_id` narrows the matches to the listed ids (how
  * a client reads the Medications, Practitioners... its records reference, twenty at a time).
  */
-export async function searchEhr(providerId: string, access: EhrAccess, search: EhrSearch): Promise<Bundle> {
+export async function searchEhr(providerId: string, access: EhrAccess, search: EhrSearch): Promise<JsonText> {
   if (!searchableTypes(providerId).includes(search.resourceType)) {
     throw new ApiError("not_found", `This server does not search ${search.resourceType}; GET [base]/metadata lists the types.`);
   }
@@ -34,5 +33,8 @@ export async function searchEhr(providerId: string, access: EhrAccess, search: E
   if (ids) self.searchParams.set("_id", [...ids].join(","));
   const ofType = await patientResourcesOfType(access.patient, search.resourceType);
   const matches = ids === null ? ofType : ofType.filter((resource) => ids.has(resource.id ?? ""));
-  return withTestDataTag(searchsetBundle({ self, baseUrl: fhirBase, matches, count: search.count, offset: search.offset }));
+  const { entry, ...bundle } = searchsetBundle({ self, baseUrl: fhirBase, matches, count: search.count, offset: search.offset });
+  // The keys in withTestDataTag's order: the bundle's own, entry where it was, then meta (the tag it adds).
+  const { meta, ...tagged } = withTestDataTag(bundle);
+  return jsonText({ ...tagged, entry: entry?.map((item) => ({ ...item, resource: servedResourceText(item.resource!) })), meta });
 }

@@ -6,7 +6,7 @@ export { decideAuthorization, showAuthorizePage } from "./authorize";
 export { isRegisteredRedirectUri, SANDBOX_CLIENT_ID, SANDBOX_PUBLIC_CLIENT_ID, sandboxClientSecret } from "./clients";
 export { clearEhrFaults, injectEhrFault, type EhrFault } from "./fault-injection";
 export { ehrCapabilityStatement } from "./fhir-capability";
-export { patientResources, searchableTypes } from "./fhir-data";
+export { patientResources, searchableTypes, servedResourceText } from "./fhir-data";
 export { readEhr } from "./fhir-read";
 export { authorizeFhirRequest } from "./fhir-request";
 export { searchEhr } from "./fhir-search";

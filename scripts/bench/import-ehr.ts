@@ -4,9 +4,11 @@
 // the importing process's memory and CPU are the import's alone. Runs until it is killed.
 process.env.LOG_LEVEL ??= "warn";
 const { heldResources } = await import("@/lib/sandbox");
+const { servedResourceText } = await import("@/lib/ehr");
 const { serveRouteFiles } = await import("@/test/route-server");
-// The long-history patient is grown on first use; a health system has its records before anyone asks for them.
-heldResources("long-history", "primary", 0);
+// The long-history patient is grown, and each resource's served text written, on first use; a health system has
+// its records (as the text it serves) before anyone asks for them.
+for (const resource of heldResources("long-history", "primary", 0)) servedResourceText(resource);
 const ehr = await serveRouteFiles("ehr");
 // The links the health system writes (next pages, its endpoints) name the origin it listens on.
 process.env.CHARTKEY_PUBLIC_URL = ehr.origin;

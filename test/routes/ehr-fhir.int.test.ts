@@ -4,7 +4,7 @@ import * as readRoute from "@/app/ehr/[providerId]/fhir/[resourceType]/[resource
 import * as searchRoute from "@/app/ehr/[providerId]/fhir/[resourceType]/route";
 import * as metadataRoute from "@/app/ehr/[providerId]/fhir/metadata/route";
 import { advanceEhrPatientPhase, clearEhrFaults, ehrEndpoints, injectEhrFault } from "@/lib/ehr";
-import { withTestDataTag } from "@/lib/fhir";
+import { FHIR_TEST_DATA_TAG, withTestDataTag } from "@/lib/fhir";
 import { validateFhirResource } from "@/test/fhir-validate";
 import { sourceResources } from "@/lib/sandbox";
 import { FHIR_PATIENT_ID, PATIENT_KEY, PROVIDER, tokensFor } from "@/test/ehr";
@@ -94,7 +94,9 @@ describe("the synthetic health system's FHIR API", () => {
       expect(call.status, type).toBe(200);
       const bundle = call.body as unknown as Bundle;
       expect(bundle.type).toBe("searchset");
+      expect(bundle.meta?.tag).toEqual([FHIR_TEST_DATA_TAG]);
       expect(bundle.entry?.map((entry) => entry.resource) ?? []).toEqual(expectedAt(0, type));
+      expect(bundle.entry?.every((entry) => entry.search?.mode === "match" && entry.fullUrl?.endsWith(`/${type}/${entry.resource?.id}`))).toBe(true);
       expect(validateFhirResource(bundle).errors).toEqual([]);
     }
   }, 30_000);

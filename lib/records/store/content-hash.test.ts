@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SCENARIOS, scenarioBundle } from "@/lib/sandbox";
 import { normalizeBundle } from "../normalize";
@@ -43,6 +44,33 @@ describe("canonicalJson", () => {
     expect(canonicalJson(value)).toBe(replacerJson(value));
     expect(canonicalJson([{ b: 1, a: 2 }])).toBe('[{"a":2,"b":1}]');
     expect(canonicalJson("text")).toBe('"text"');
+  });
+
+  it("matches the replacer on any JSON, with keys in any order, index-like keys and __proto__ among them", () => {
+    const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("0", "1", "2", "10", "01", "4294967294", "4294967295", "-1", "__proto__", "a", "B", "é"));
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 1 }), tie("object"), tie("array")),
+      array: fc.array(tie("value"), { maxLength: 4 }),
+      object: fc.array(fc.tuple(key, tie("value")), { maxLength: 6 }).map((entries) => {
+        const object: Record<string, unknown> = {};
+        for (const [name, inner] of entries) Object.defineProperty(object, name, { value: inner, enumerable: true, writable: true, configurable: true });
+        return object;
+      }),
+    }));
+    fc.assert(
+      fc.property(json.value, (value) => {
+        const before = JSON.stringify(value);
+        expect(canonicalJson(value)).toBe(replacerJson(value));
+        // The value is read, never rearranged.
+        expect(JSON.stringify(value)).toBe(before);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("returns records whose keys are already in order as JSON.stringify writes them", () => {
+    const record = { a: 1, b: { c: [{ d: 1, e: "x" }], f: null }, g: "z" };
+    expect(canonicalJson(record)).toBe(JSON.stringify(record));
   });
 
   it("hashes equal content alike whatever its key order", () => {

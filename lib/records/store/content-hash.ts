@@ -1,15 +1,17 @@
 import { createHash } from "node:crypto";
-import { processState } from "@/lib/process-state";
 
 /**
- * JSON with object keys sorted at every depth, so equal content always serializes, and hashes, the same. Written
- * out by hand rather than through a JSON.stringify replacer (which rebuilt every object to sort it): every stored
- * record's hash is this text's, so the output is byte for byte what that replacer gave, including its one quirk,
- * that keys which are array indexes come first in numeric order (an object rebuilt by Object.fromEntries orders
- * them so).
+ * JSON with object keys sorted at every depth, so equal content always serializes, and hashes, the same. Every
+ * stored record's hash is this text's, so the output is byte for byte what JSON.stringify gave with a replacer that
+ * rebuilt each object with sorted keys, including that replacer's one quirk: keys which are array indexes come
+ * first in numeric order (an object rebuilt by Object.fromEntries orders them so).
+ *
+ * Written by JSON.stringify itself, over the value with its keys in that order: objects whose keys already are
+ * (most of a normalized record) are used as they are, the others copied in order. Serializing by hand instead
+ * built each record as a tree of short strings that writing it out then had to flatten.
  */
 export function canonicalJson(value: unknown): string {
-  return serialize(value) as string;
+  return JSON.stringify(inCanonicalOrder(value)) as string;
 }
 
 export function contentHash(value: unknown): string {
@@ -26,49 +28,51 @@ function hashOf(json: string): string {
   return createHash("sha256").update(json).digest("hex");
 }
 
-/** JSON.stringify's rules (toJSON first; undefined, functions and symbols skipped in objects, null in arrays). */
-function serialize(value: unknown): string | undefined {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
+/**
+ * `value` with every object's keys in canonical order: the value itself where they already are, else a copy. What
+ * JSON.stringify would call toJSON for is replaced by toJSON's result first (a copy would have lost the method).
+ */
+function inCanonicalOrder(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
   const withJson = value as { toJSON?: () => unknown };
-  if (typeof withJson.toJSON === "function") return serialize(withJson.toJSON());
+  if (typeof withJson.toJSON === "function") return inCanonicalOrder(withJson.toJSON());
   if (Array.isArray(value)) {
-    let out = "[";
-    for (let index = 0; index < value.length; index++) out += `${index === 0 ? "" : ","}${serialize(value[index]) ?? "null"}`;
-    return `${out}]`;
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      const ordered = inCanonicalOrder(item);
+      if (copy === undefined && ordered !== item) copy = value.slice(0, index);
+      if (copy !== undefined) copy.push(ordered);
+    }
+    return copy ?? value;
   }
   const object = value as Record<string, unknown>;
-  let out = "";
-  for (const key of sortedKeys(object)) {
-    const inner = serialize(object[key]);
-    if (inner === undefined) continue;
-    out += `${out === "" ? "" : ","}${quotedKey(key)}:${inner}`;
+  const keys = Object.keys(object);
+  let inOrder = true;
+  let children: unknown[] | undefined;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    // Object.keys lists index keys first, ascending, as the canonical order does; the others must ascend.
+    if (inOrder && (key === "__proto__" || (index > 0 && keys[index - 1]! >= key && !isIndex(key)))) inOrder = false;
+    const child = object[key];
+    const ordered = inCanonicalOrder(child);
+    if (children === undefined && ordered !== child) children = keys.slice(0, index).map((earlier) => object[earlier]);
+    if (children !== undefined) children.push(ordered);
   }
-  return `{${out}}`;
-}
-
-// Records repeat a few dozen keys millions of times over an import: each is quoted once. The cache is bounded, as
-// data may also carry keys of its own.
-const quotedKeys = processState("records.quoted-keys", () => new Map<string, string>());
-const MAX_QUOTED_KEYS = 10_000;
-
-function quotedKey(key: string): string {
-  let quoted = quotedKeys.get(key);
-  if (quoted === undefined) {
-    quoted = JSON.stringify(key);
-    if (quotedKeys.size < MAX_QUOTED_KEYS) quotedKeys.set(key, quoted);
+  if (inOrder && children === undefined) return value;
+  const order = keys.map((_key, index) => index);
+  if (!inOrder) order.sort((left, right) => (keys[left]! < keys[right]! ? -1 : 1));
+  const copy: Record<string, unknown> = {};
+  for (const index of order) {
+    const key = keys[index]!;
+    const child = children === undefined ? object[key] : children[index];
+    // Index keys are an object's elements, always listed first and ascending, whatever order they are added in.
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: child, enumerable: true, writable: true, configurable: true });
+    else copy[key] = child;
   }
-  return quoted;
+  return copy;
 }
 
 const MAX_INDEX = 2 ** 32 - 2;
 // Most keys start with a letter: the character test spares them the pattern.
 const isIndex = (key: string) => key.charCodeAt(0) <= 57 && /^(?:0|[1-9]\d*)$/.test(key) && Number(key) <= MAX_INDEX;
-
-/** Object.keys lists index keys first, ascending; the others are sorted by UTF-16 code units. */
-function sortedKeys(object: Record<string, unknown>): string[] {
-  const keys = Object.keys(object);
-  let indexes = 0;
-  while (indexes < keys.length && isIndex(keys[indexes]!)) indexes++;
-  if (indexes === 0) return keys.sort();
-  return [...keys.slice(0, indexes), ...keys.slice(indexes).sort()];
-}
