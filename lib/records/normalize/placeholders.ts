@@ -39,18 +39,21 @@ const REMOVED = Symbol("removed");
  */
 const mayBePlaceholder = (text: string) => text.includes("{") || text.includes("<%") || text.includes("\u0000");
 
-// The path of a value is kept as the segments leading to it (`key`, `.key`, `[index]`) and joined only for a value
-// that is removed: building every value's path as a string cost more than the scan itself.
-function clean(value: unknown, field: string, path: string[], paths: string[]): unknown {
+// The path of a value is kept as the keys and indexes leading to it and written out (`key.key[index]`) only for a
+// value that is removed: building every value's path, or even each step of it, as a string cost more than the scan.
+const pathText = (path: readonly (string | number)[]) =>
+  path.map((step, index) => (typeof step === "number" ? `[${step}]` : index === 0 ? step : `.${step}`)).join("");
+
+function clean(value: unknown, field: string, path: (string | number)[], paths: string[]): unknown {
   if (typeof value === "string") {
     if (IDENTITY_FIELDS.has(field) || !mayBePlaceholder(value) || !isUnfilledTemplate(value, field)) return value;
-    paths.push(path.join(""));
+    paths.push(pathText(path));
     return REMOVED;
   }
   if (Array.isArray(value)) {
     let items: unknown[] | null = null;
     for (let index = 0; index < value.length; index++) {
-      path.push(`[${index}]`);
+      path.push(index);
       const item = clean(value[index], field, path, paths);
       path.pop();
       if (item !== value[index]) items ??= value.slice(0, index);
@@ -63,7 +66,7 @@ function clean(value: unknown, field: string, path: string[], paths: string[]): 
     const keys = Object.keys(value);
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index]!;
-      path.push(path.length === 0 ? key : `.${key}`);
+      path.push(key);
       const inner = clean(value[key], key, path, paths);
       path.pop();
       if (inner !== value[key]) fields ??= keys.slice(0, index).map((known) => [known, value[known]]);

@@ -47,7 +47,11 @@ function countsOf(values: string[]): Record<string, number> {
 
 function groupCounts(pairs: [string, string][]): [string, string[]][] {
   const groups = new Map<string, string[]>();
-  for (const [key, value] of pairs) groups.set(key, [...(groups.get(key) ?? []), value]);
+  for (const [key, value] of pairs) {
+    const group = groups.get(key);
+    if (group) group.push(value);
+    else groups.set(key, [value]);
+  }
   return [...groups.entries()].sort(([a], [b]) => byCodeUnit(a, b));
 }
 

@@ -60,10 +60,10 @@ function inCanonicalOrder(value: unknown): unknown {
     if (children !== undefined) children.push(ordered);
   }
   if (inOrder && children === undefined) return value;
-  const order = keys.map((_key, index) => index);
-  if (!inOrder) order.sort((left, right) => (keys[left]! < keys[right]! ? -1 : 1));
+  const order = inOrder ? null : sortedOrder(keys);
   const copy: Record<string, unknown> = {};
-  for (const index of order) {
+  for (let position = 0; position < keys.length; position++) {
+    const index = order === null ? position : order[position]!;
     const key = keys[index]!;
     const child = children === undefined ? object[key] : children[index];
     // Index keys are an object's elements, always listed first and ascending, whatever order they are added in.
@@ -71,6 +71,21 @@ function inCanonicalOrder(value: unknown): unknown {
     else copy[key] = child;
   }
   return copy;
+}
+
+/**
+ * The positions of `keys` in ascending order (by UTF-16 code units): an insertion sort, as a record's objects have
+ * a handful of keys each and Array.prototype.sort with a comparator allocated more than the copies themselves.
+ */
+function sortedOrder(keys: readonly string[]): number[] {
+  const order: number[] = [];
+  for (let index = 0; index < keys.length; index++) {
+    let at = index;
+    order.push(index);
+    for (; at > 0 && keys[order[at - 1]!]! > keys[index]!; at--) order[at] = order[at - 1]!;
+    order[at] = index;
+  }
+  return order;
 }
 
 const MAX_INDEX = 2 ** 32 - 2;
