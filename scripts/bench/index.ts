@@ -217,6 +217,7 @@ function runImports(sizes: readonly number[]): ImportRun[] {
     const run = JSON.parse(runScript("scripts/bench/import-throughput.ts", [String(size)], {})) as ImportRun;
     const phases = run.phases ? ` (fetch ${run.phases.fetch.toFixed(1)} s, normalize ${run.phases.normalize.toFixed(1)} s, write ${run.phases.write.toFixed(1)} s)` : "";
     say(`  ${Math.round(run.resourcesPerSecond)} resources/s${phases}, ${Math.round(run.recordsPerSecond)} records/s vs floor ${Math.round(run.floorRecordsPerSecond)} (${run.ratio.toFixed(2)}x), peak RSS ${Math.round(run.peakRssMiB)} MiB, load ${run.load}`);
+    if (run.next) say(`  a worker's next import: ${Math.round(run.next.resourcesPerSecond)} resources/s (${run.next.ratio.toFixed(2)}x of the floor), load ${run.next.load}`);
     return run;
   });
 }

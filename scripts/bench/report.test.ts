@@ -54,6 +54,22 @@ describe("bench report", () => {
     expect(evaluateTargets(full).find((target) => target.name.startsWith("Snapshot vs GET /app"))).toMatchObject({ measured: "0.26× (260 vs 1,000)", met: true });
   });
 
+  it("holds a worker's next import to the import targets, the first in a fresh process beside it, and renders both", () => {
+    const first = { resources: 10_000, records: 9_000, seconds: 2.5, resourcesPerSecond: 4_000, recordsPerSecond: 3_600, rerunSeconds: 0.5, floorSeconds: 0.5, floorRecordsPerSecond: 18_000, ratio: 0.2, peakRssMiB: 300, rssBeforeMiB: 200, load: 2 };
+    const next = { seconds: 1.25, resourcesPerSecond: 8_000, recordsPerSecond: 7_200, ratio: 0.4, phases: { fetch: 0.4, normalize: 0.4, write: 0.45 }, cpuSeconds: 1.3, load: 1.5 };
+    const withNext = { ...results, imports: [{ ...first, next }] };
+    expect(evaluateTargets(withNext).slice(0, 2).map((target) => [target.name, target.measured, target.met])).toEqual([
+      ["Import, resources/s end to end (10,000-resource patient, a worker's next import)", "8,000; first in a fresh process 4,000, 0.20×", true],
+      ["Import vs bare COPY floor, records/s (10,000-resource patient, a worker's next import)", "0.40× (7,200 vs 18,000); first in a fresh process 4,000, 0.20×", true],
+    ]);
+    const slowNext = { ...results, imports: [{ ...first, next: { ...next, resourcesPerSecond: 4_500, ratio: 0.25 } }] };
+    expect(evaluateTargets(slowNext).slice(0, 2).map((target) => target.met)).toEqual([false, false]);
+    const markdown = renderReport(withNext, { results: { ...results, imports: [first] }, note: "Before: first imports only." });
+    expect(markdown).toContain("| 10,000 | 1.3 s | 0.4, 0.4, 0.5 s | 1.3 s | **8,000** | 7,200 | **0.40×** | 1.5 |");
+    expect(markdown).toContain("| Import, 10,000 resources, first in a fresh process: resources/s (× floor) | 4,000 (0.20×) | 4,000 (0.20×) |");
+    expect(markdown).toContain("| Import, 10,000 resources, a worker's next: resources/s (× floor) | – | 8,000 (0.40×) |");
+  });
+
   it("holds the scale-out run to exactness: the rate limit across instances and every job once", () => {
     const scaleOut = {
       instances: 2,

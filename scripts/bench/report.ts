@@ -1,4 +1,4 @@
-import type { BenchResults, EndpointRun } from "./results";
+import type { BenchResults, EndpointRun, ImportRun } from "./results";
 import { evaluateTargets, ratio, recordsPerSecond } from "./results";
 import type { RequestCpu } from "./load";
 
@@ -33,17 +33,29 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
   if (results.imports && results.imports.length > 0) {
     lines.push("## Imports (a long-history patient, whole source, end to end)", "");
     lines.push(
-      "`scripts/bench/import-throughput.ts`, one process per size: a sandbox key simulates a Connect session with the `long-history` scenario (ten years of repeated visits grown from the baseline-adult scenario Bundle, its patient grown to the size) against the synthetic health system's route files served over HTTP by a process of its own (`scripts/bench/import-ehr.ts`, its patient's resources generated, and the text it serves of each written, before the import starts); first, as in any worker that has imported before, one import of another patient (baseline-adult, for another application) runs the same code once; then the simulation's import is timed from its start to its finish (every search page fetched through the SMART client, parsed, normalized, merged, records, changes and counters written in one transaction, the `records.updated` event), then the source is imported again (the re-run writes nothing). Phases: reading every page, normalizing, writing (hashing, the merge with the stored records, COPY of records and changes, counters). Floor: the same record and change rows written for another subject by a bare `COPY ... FROM STDIN` per table, no logic, in the same process. Importer CPU: the importing process's CPU seconds (every thread, the collector's included) over the simulation that ran the import, sign-in included; it moves far less than wall time with other work on the machine. Peak RSS is the importing process's (the health system's held resources are in its own process).",
+      "`scripts/bench/import-throughput.ts`, one process per size: a sandbox key simulates a Connect session with the `long-history` scenario (ten years of repeated visits grown from the baseline-adult scenario Bundle, its patient grown to the size) against the synthetic health system's route files served over HTTP by a process of its own (`scripts/bench/import-ehr.ts`, its patient's resources generated, and the text it serves of each written, before the import starts); first, as in any worker that has imported before, one import of another patient (baseline-adult, for another application) runs the same code once; then the simulation's import is timed from its start to its finish (every search page fetched through the SMART client, parsed, normalized, merged, records, changes and counters written in one transaction, the `records.updated` event), then the source is imported again (the re-run writes nothing); then a worker's next import: another patient of the same size, for another application, timed the same way right after (the process warm and its heap grown by the first import, as a worker importing source after source meets most imports; on this virtual machine every fresh page of memory is a fault of about 13 µs, and the first import faults in a few hundred megabytes). Phases: reading every page, normalizing, writing (hashing, the merge with the stored records, COPY of records and changes, counters). Floor: the same record and change rows written for another subject by a bare `COPY ... FROM STDIN` per table, no logic, in the same process. Importer CPU: the importing process's CPU seconds (every thread, the collector's included) over the simulation that ran the import, sign-in included; it moves far less than wall time with other work on the machine. Peak RSS is the importing process's (the health system's held resources are in its own process).",
       "",
     );
+    const phases = (run: { phases?: ImportRun["phases"] }) => (run.phases ? `${run.phases.fetch.toFixed(1)}, ${run.phases.normalize.toFixed(1)}, ${run.phases.write.toFixed(1)} s` : "–");
     lines.push("| Resources | Records | Import | Fetch, normalize, write | Importer CPU | Resources/s | Records/s | Floor records/s | Import / floor | Re-run | Peak RSS (before) | Load |");
     lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const run of results.imports) {
       lines.push(
-        `| ${n(run.resources)} | ${n(run.records)} | ${run.seconds.toFixed(1)} s | ${run.phases ? `${run.phases.fetch.toFixed(1)}, ${run.phases.normalize.toFixed(1)}, ${run.phases.write.toFixed(1)} s` : "–"} | ${run.cpuSeconds === undefined ? "–" : `${run.cpuSeconds.toFixed(1)} s`} | **${n(run.resourcesPerSecond)}** | ${n(run.recordsPerSecond)} | ${n(run.floorRecordsPerSecond)} | **${run.ratio.toFixed(2)}×** | ${run.rerunSeconds.toFixed(1)} s | ${n(run.peakRssMiB)} MiB (${n(run.rssBeforeMiB)}) | ${run.load} |`,
+        `| ${n(run.resources)} | ${n(run.records)} | ${run.seconds.toFixed(1)} s | ${phases(run)} | ${run.cpuSeconds === undefined ? "–" : `${run.cpuSeconds.toFixed(1)} s`} | **${n(run.resourcesPerSecond)}** | ${n(run.recordsPerSecond)} | ${n(run.floorRecordsPerSecond)} | **${run.ratio.toFixed(2)}×** | ${run.rerunSeconds.toFixed(1)} s | ${n(run.peakRssMiB)} MiB (${n(run.rssBeforeMiB)}) | ${run.load} |`,
       );
     }
     lines.push("");
+    const nextRuns = results.imports.filter((run) => run.next);
+    if (nextRuns.length > 0) {
+      lines.push("A worker's next import (another patient of the same size, right after the first):", "");
+      lines.push("| Resources | Import | Fetch, normalize, write | Importer CPU | Resources/s | Records/s | Import / floor | Load |");
+      lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|");
+      for (const run of nextRuns) {
+        const next = run.next!;
+        lines.push(`| ${n(run.resources)} | ${next.seconds.toFixed(1)} s | ${phases(next)} | ${next.cpuSeconds.toFixed(1)} s | **${n(next.resourcesPerSecond)}** | ${n(next.recordsPerSecond)} | **${next.ratio.toFixed(2)}×** | ${next.load} |`);
+      }
+      lines.push("");
+    }
   }
   lines.push("## Seed (through the write path)", "");
   lines.push("| Dataset | Subjects | Records | Subject rows | Receipts and imports (normalize, write) | Records/s | CPU: seed + PostgreSQL | Records per CPU second | VACUUM ANALYZE after | Load |");
@@ -142,6 +154,12 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
     lines.push("");
     lines.push("| Write path | Before | After |", "|---|---:|---:|");
     lines.push(`| Bench seed, records/s (${n(before.results.seed.large.records)} → ${n(seed.large.records)} records) | ${n(recordsPerSecond(before.results.seed.large))} | ${n(recordsPerSecond(seed.large))} |`);
+    for (const run of results.imports ?? []) {
+      const earlier = before.results.imports?.find((candidate) => candidate.resources === run.resources);
+      const figure = (imported: { resourcesPerSecond: number; ratio: number }) => `${n(imported.resourcesPerSecond)} (${imported.ratio.toFixed(2)}×)`;
+      lines.push(`| Import, ${n(run.resources)} resources, first in a fresh process: resources/s (× floor) | ${earlier ? figure(earlier) : "–"} | ${figure(run)} |`);
+      if (run.next) lines.push(`| Import, ${n(run.resources)} resources, a worker's next: resources/s (× floor) | ${earlier?.next ? figure(earlier.next) : "–"} | ${figure(run.next)} |`);
+    }
     for (const run of results.webhooks ?? []) {
       const earlier = before.results.webhooks?.find((candidate) => candidate.endpoints === run.endpoints && (candidate.workers ?? 1) === (run.workers ?? 1));
       lines.push(`| Webhook fan-out, ${run.endpoints} endpoint(s)${(run.workers ?? 1) > 1 ? `, ${run.workers} worker processes` : ""}: deliveries/s (× bare) | ${earlier ? `${n(earlier.platform)} (${earlier.ratio.toFixed(2)}×)` : run.endpoints === 1 && before.webhookNote ? before.webhookNote : "–"} | ${n(run.platform)} (${run.ratio.toFixed(2)}×) |`);

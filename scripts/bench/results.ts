@@ -45,6 +45,11 @@ export type ImportRun = {
   peakRssMiB: number;
   rssBeforeMiB: number;
   load: number;
+  /**
+   * A worker's next import, right after (another patient of the same size, the process warmed and its heap grown by
+   * the first): what most of a worker's imports meet. Absent from earlier runs.
+   */
+  next?: { seconds: number; resourcesPerSecond: number; recordsPerSecond: number; ratio: number; phases?: ImportRun["phases"]; cpuSeconds: number; load: number };
 };
 
 /** The webhook fan-out at one endpoint count (scripts/bench/webhook-fanout.ts), beside the bare sign-and-post loop. */
@@ -146,8 +151,22 @@ export function evaluateTargets(results: BenchResults): Target[] {
   const typical = imports.find((run) => run.resources === 10_000) ?? imports[0];
   if (typical) {
     const name = `${count(typical.resources)}-resource patient`;
-    targets.push({ name: `Import, resources/s end to end (${name})`, goal: `≥ ${count(TARGETS.importResourcesPerSecond)}`, measured: count(typical.resourcesPerSecond), met: typical.resourcesPerSecond >= TARGETS.importResourcesPerSecond });
-    targets.push({ name: `Import vs bare COPY floor, records/s (${name})`, goal: `≥ ${TARGETS.importFloorRatio}×`, measured: `${typical.ratio.toFixed(2)}× (${count(typical.recordsPerSecond)} vs ${count(typical.floorRecordsPerSecond)})`, met: typical.ratio >= TARGETS.importFloorRatio });
+    // A worker's import is mostly its next one (the process warm); the first in a fresh process is shown beside it.
+    const steady = typical.next ?? typical;
+    const firstToo = (text: string) => (typical.next ? `${text}; first in a fresh process ${count(typical.resourcesPerSecond)}, ${typical.ratio.toFixed(2)}×` : text);
+    const which = typical.next ? ", a worker's next import" : "";
+    targets.push({
+      name: `Import, resources/s end to end (${name}${which})`,
+      goal: `≥ ${count(TARGETS.importResourcesPerSecond)}`,
+      measured: firstToo(count(steady.resourcesPerSecond)),
+      met: steady.resourcesPerSecond >= TARGETS.importResourcesPerSecond,
+    });
+    targets.push({
+      name: `Import vs bare COPY floor, records/s (${name}${which})`,
+      goal: `≥ ${TARGETS.importFloorRatio}×`,
+      measured: firstToo(`${steady.ratio.toFixed(2)}× (${count(steady.recordsPerSecond)} vs ${count(typical.floorRecordsPerSecond)})`),
+      met: steady.ratio >= TARGETS.importFloorRatio,
+    });
   }
   if (imports.length >= 2) {
     const [small, large] = [imports[0]!, imports.at(-1)!];
