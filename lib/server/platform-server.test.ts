@@ -1,3 +1,4 @@
+import { Agent, get } from "node:http";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { HEADER, SERVICE_VERSION } from "@/lib/http";
@@ -33,6 +34,29 @@ function exchange(port: number, bytes: string): Promise<string> {
     socket.on("close", () => resolve(received));
   });
 }
+
+describe("kept-alive connections", () => {
+  it("stay open past Node's 5-second default, so a client reusing one after a pause is not reset", async () => {
+    const { port } = await start();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const request = () =>
+      new Promise<{ status: number; reused: boolean; keepAlive: string | undefined }>((resolve, reject) => {
+        const sent = get({ host: "127.0.0.1", port, path: "/", agent }, (response) => {
+          response.resume();
+          response.on("end", () => resolve({ status: response.statusCode!, reused: sent.reusedSocket, keepAlive: String(response.headers["keep-alive"]) }));
+        });
+        sent.on("error", reject);
+      });
+    try {
+      const first = await request();
+      expect(first).toMatchObject({ status: 200, reused: false, keepAlive: "timeout=65" });
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(await request()).toMatchObject({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
+  }, 15_000);
+});
 
 describe("requests Node does not hand to the request event", () => {
   it("answers CONNECT under the API with the API's 404 envelope instead of dropping the connection", async () => {

@@ -105,6 +105,9 @@ function onClientError(handle: Handle) {
   };
 }
 
+/** How long an idle kept-alive connection stays open. */
+export const KEEP_ALIVE_MS = 65_000;
+
 /**
  * The platform's HTTP server: every request, including the ones Node does not hand to `request`, passes
  * through the platform handler before (or instead of) Next.js; with `directApi`, API requests skip Next.js.
@@ -124,6 +127,11 @@ export function createPlatformServer(handleNext: NextHandler, trustedHops: numbe
   // Node would answer a request without Host (400) and an Expect it does not know (417) itself, bare: both reach
   // the platform handler instead, which answers them with the family's envelope and headers (lib/server/refusal.ts).
   const server = createServer({ requireHostHeader: false }, (req, res) => void handle(req, res));
+  // A kept-alive connection stays open for a minute idle (Node's default is 5 s): a client that reuses one just as
+  // the server closes it gets a reset request, so the server must outwait its clients and the proxies in front of
+  // it (60 s idle is the common load balancer default). Headers must be allowed longer than that idle time.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => void handle(req, res));
   server.on("connect", onConnect(handle));
   server.on("clientError", onClientError(handle));
