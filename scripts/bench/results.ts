@@ -42,7 +42,10 @@ export type ImportRun = {
   floorRecordsPerSecond: number;
   /** Import records/s over the floor's. */
   ratio: number;
+  /** The first import's peak (read before the re-run; runs before 2026-11-29 read it after the re-run). */
   peakRssMiB: number;
+  /** The peak after the re-run too, which reads the source again before the first import's garbage is collected. */
+  peakRssAfterRerunMiB?: number;
   rssBeforeMiB: number;
   load: number;
   /**
