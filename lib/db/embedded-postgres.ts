@@ -6,6 +6,7 @@ import { embeddedMemoryFlags } from "./embedded-memory";
 import { freePort } from "./free-port";
 import { releaseOrphanedServer } from "./orphaned-postgres";
 import { watchServer } from "./postgres-watchdog";
+import { withPostgresMalloc } from "./embedded-malloc";
 
 export type EmbeddedDatabase = {
   /** Connection URL of the server's maintenance database (`postgres`). */
@@ -78,7 +79,7 @@ export async function startEmbeddedPostgres(options: {
   if (!existsSync(path.join(clusterDir, "PG_VERSION"))) await server.initialise();
   await releaseOrphanedServer(clusterDir);
   try {
-    await server.start();
+    await withPostgresMalloc(() => server.start());
   } catch (error) {
     const why = error instanceof Error ? error.message : recent.join("\n") || "it exited without a message";
     throw new Error(`PostgreSQL did not start on ${clusterDir}: ${why}`, { cause: error });
