@@ -106,7 +106,7 @@ function onClientError(handle: Handle) {
 }
 
 /** How long an idle kept-alive connection stays open. */
-export const KEEP_ALIVE_MS = 65_000;
+const KEEP_ALIVE_MS = 65_000;
 
 /**
  * The platform's HTTP server: every request, including the ones Node does not hand to `request`, passes

@@ -2,11 +2,12 @@
 // PostgreSQL, a sandbox key simulates a Connect session with the `long-history` scenario (its patient grown to
 // `resources` FHIR resources) against the synthetic health system served over real HTTP by a process of its own
 // (scripts/bench/import-ehr.ts, so this process's memory is the import's), and, after one import of another
-// patient (the process warmed as a worker that has imported before), the simulation's import is timed end to end: every search page fetched through the SMART client, normalized, merged,
-// records, changes and counters written, the `records.updated` event emitted. Then the same source is imported
-// again (the idempotent re-run), and another patient of the same size is imported and timed as a worker's next import.
-// Beside it, in the same run, the floor: the same record and change rows written for
-// another subject by a bare `COPY ... FROM STDIN` per table (PostgreSQL's fastest way in), with no logic.
+// patient (the process warmed as a worker that has imported before), the simulation's import is timed end to end:
+// every search page fetched through the SMART client, normalized, merged, records, changes and counters written,
+// the `records.updated` event emitted. Then the same source is imported again (the idempotent re-run), and another
+// patient of the same size is imported and timed as a worker's next import. Beside it, in the same run, the floor:
+// the same record and change rows written for another subject by a bare `COPY ... FROM STDIN` per table
+// (PostgreSQL's fastest way in), with no logic.
 // Prints, last, a `RESULT` line of JSON: seconds (and per phase), the importing process's CPU seconds, resources/s, records/s, the
 // floor's records/s, and memory.
 import { spawn } from "node:child_process";
@@ -46,9 +47,7 @@ process.env.CHARTKEY_PUBLIC_URL = ehr.origin;
 await ensureSandboxProviders();
 
 const developer = await db().developer.create({ data: { id: newId("dev_"), email: "bench@example.test", name: "Bench", passwordHash: "unused" } });
-const application = await createApplication({ developerId: developer.id, name: "Bench" });
-await db().application.update({ where: { id: application.id }, data: { syncMode: "continuous" } });
-const key = await authenticateKey(`Bearer ${(await createApiKey({ applicationId: application.id, environment: "sandbox" })).key}`);
+const { application, key } = await keyedApplication("Bench", { continuous: true });
 
 // A worker imports source after source: before the timed import, one import of another patient (its own
 // application, so the timed one's events stay its own) runs the same code once, as it has in any worker that has
@@ -82,24 +81,36 @@ if (events !== 1) throw new Error(`the imports emitted ${events} records.updated
 // imports source after source, so this is what most imports meet: its code compiled for this work and its heap
 // already grown to an import's size (on this virtual machine every page of fresh memory costs a fault of ~13 us,
 // several hundred milliseconds for the first import's). Its memory is not reported: the first import's is.
-const nextApplication = await createApplication({ developerId: developer.id, name: "Bench next import" });
-await db().application.update({ where: { id: nextApplication.id }, data: { syncMode: "continuous" } });
-const nextKey = await authenticateKey(`Bearer ${(await createApiKey({ applicationId: nextApplication.id, environment: "sandbox" })).key}`);
+const nextApplication = await keyedApplication("Bench next import", { continuous: true });
 const nextLoad = loadAverage();
-const next = await timedImport(nextApplication.id, nextKey);
+const next = await timedImport(nextApplication.application.id, nextApplication.key);
 if ((await db().record.count({ where: { subjectId: next.subjectId } })) !== records) throw new Error("the next import wrote another number of records");
 ehr.stop();
+
+/** An application of the bench's developer (continuous sync: its imports emit `records.updated`) and a sandbox key. */
+async function keyedApplication(name: string, { continuous }: { continuous: boolean }) {
+  const created = await createApplication({ developerId: developer.id, name });
+  if (continuous) await db().application.update({ where: { id: created.id }, data: { syncMode: "continuous" } });
+  const sandboxKey = await authenticateKey(`Bearer ${(await createApiKey({ applicationId: created.id, environment: "sandbox" })).key}`);
+  return { application: created, key: sandboxKey };
+}
+
+/** A Connect session of the application simulated with the scenario, ready for its import (`runSimulation`). */
+async function simulatedSession(applicationId: string, sessionKey: typeof key, scenario: string): Promise<string> {
+  const session = await createSession(sessionKey, { categories: [...CATEGORIES] }, ehr.origin);
+  await simulateApplicationSession(applicationId, session.id, scenario);
+  return session.id;
+}
 
 /** One Connect session's simulated import of the long-history patient, timed as the job runs it. */
 async function timedImport(applicationId: string, sessionKey: typeof key) {
   const published = phases.length;
-  const session = await createSession(sessionKey, { categories: [...CATEGORIES] }, ehr.origin);
-  await simulateApplicationSession(applicationId, session.id, "long-history");
+  const sessionId = await simulatedSession(applicationId, sessionKey, "long-history");
   const cpuBefore = process.cpuUsage();
-  await runSimulation(session.id);
+  await runSimulation(sessionId);
   // CPU time, unlike wall time, hardly moves with what else shares the machine: the figure to compare across runs.
   const cpu = process.cpuUsage(cpuBefore);
-  const subjectId = (await db().connectSession.findUniqueOrThrow({ where: { id: session.id } })).subjectId!;
+  const subjectId = (await db().connectSession.findUniqueOrThrow({ where: { id: sessionId } })).subjectId!;
   const source = await db().source.findFirstOrThrow({ where: { subjectId } });
   const row = await db().sourceImport.findFirstOrThrow({ where: { sourceId: source.id, status: "completed" } });
   // The import as the job runs it: from its row's start (before the first page is read) to its finish (all written).
@@ -108,11 +119,8 @@ async function timedImport(applicationId: string, sessionKey: typeof key) {
 }
 
 async function warmUp(): Promise<void> {
-  const other = await createApplication({ developerId: developer.id, name: "Bench warm-up" });
-  const otherKey = await authenticateKey(`Bearer ${(await createApiKey({ applicationId: other.id, environment: "sandbox" })).key}`);
-  const warmSession = await createSession(otherKey, { categories: [...CATEGORIES] }, ehr.origin);
-  await simulateApplicationSession(other.id, warmSession.id, "baseline-adult");
-  await runSimulation(warmSession.id);
+  const other = await keyedApplication("Bench warm-up", { continuous: false });
+  await runSimulation(await simulatedSession(other.application.id, other.key, "baseline-adult"));
 }
 
 async function startHealthSystem(): Promise<{ origin: string; stop: () => void }> {
