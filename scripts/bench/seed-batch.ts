@@ -2,7 +2,7 @@ import type pg from "pg";
 import { DEFAULT_RECEIPT_DAYS } from "@/lib/consent";
 import { copyRows, withPgTransaction } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { CATEGORIES, hashedJson, recordSortAt, type Category, type NormalizedFact } from "@/lib/records";
+import { CATEGORIES, hashedJson, inReadOrder, type Category, type NormalizedFact } from "@/lib/records";
 
 /** A new subject's first import: its source and the facts normalized with the subject as scope. */
 export type FirstImport = { subjectId: string; sourceId: string; facts: readonly NormalizedFact[] };
@@ -26,16 +26,20 @@ export async function writeFirstImports(applicationId: string, imports: readonly
   const changes: string[][] = [];
   const counters: string[][] = [];
   for (const { subjectId, sourceId, facts } of imports) {
-    // As applySourceFacts reads a source's facts: the first of each (category, factKey) is the one written.
+    // As applySourceFacts reads a source's facts: the first of each (category, factKey) is the one written, and the
+    // new records are written in read order.
     const seen = new Set<string>();
-    const byCategory = new Map<Category, string[]>();
-    for (const fact of facts) {
+    const firsts = facts.filter((fact) => {
       const key = `${fact.category}\u0000${fact.factKey}`;
-      if (seen.has(key)) continue;
+      if (seen.has(key)) return false;
       seen.add(key);
+      return true;
+    });
+    const byCategory = new Map<Category, string[]>();
+    for (const fact of inReadOrder(firsts)) {
       const { json, hash } = hashedJson(fact.record);
       const contributions = [{ sourceId, hash, refs: fact.record.sources }];
-      records.push([fact.record.recordId, subjectId, fact.category, fact.factKey, json, hash, JSON.stringify(contributions), recordSortAt(fact.category, fact.record).toISOString()]);
+      records.push([fact.record.recordId, subjectId, fact.category, fact.factKey, json, hash, JSON.stringify(contributions), fact.sortAt.toISOString()]);
       const ids = byCategory.get(fact.category);
       if (ids) ids.push(fact.record.recordId);
       else byCategory.set(fact.category, [fact.record.recordId]);

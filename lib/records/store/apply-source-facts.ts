@@ -6,6 +6,7 @@ import type { NormalizedRecord } from "../schemas";
 import { reserveSequences } from "./change-sequences";
 import { hashedJson } from "./content-hash";
 import { publicSources, withContribution, withoutSource, type Contribution } from "./provenance";
+import { inReadOrder } from "./read-order";
 import { recordSortAt } from "./sort-time";
 
 export type SourceFacts = {
@@ -181,21 +182,21 @@ function sameContributions(left: readonly Contribution[], right: readonly Contri
 // and no statement carries the whole import as one parameter. Through one JSON document (`json_to_recordset`), the
 // server spent most of an import re-parsing every record's JSON; through array parameters, the driver spent as long
 // escaping them. The record's JSON is the canonical text its hash was computed from, so it is serialized once.
-const recordValues = (write: Pick<RecordWrite, "category" | "data" | "json" | "hash" | "contributions">) => [
+const recordValues = (write: Pick<RecordWrite, "json" | "hash" | "contributions">, sortAt: Date) => [
   write.json,
   write.hash,
   JSON.stringify(write.contributions),
-  recordSortAt(write.category, write.data).toISOString(),
+  sortAt.toISOString(),
 ];
 
-/** New records, each the fact as its one source reported it; a row is hashed and serialized as the COPY asks for it. */
+/** New records, each the fact as its one source reported it, in read order; a row is hashed and serialized as the COPY asks for it. */
 async function insertRecords(tx: pg.ClientBase, subjectId: string, sourceId: string, now: string, facts: readonly NormalizedFact[]): Promise<void> {
   if (facts.length === 0) return;
   function* rows() {
-    for (const { category, factKey, record } of facts) {
+    for (const { category, factKey, record, sortAt } of inReadOrder(facts)) {
       const { json, hash } = hashedJson(record);
       const contributions: Contribution[] = [{ sourceId, hash, refs: record.sources }];
-      yield [record.recordId, subjectId, category, factKey, ...recordValues({ category, data: record, json, hash, contributions }), now];
+      yield [record.recordId, subjectId, category, factKey, ...recordValues({ json, hash, contributions }, sortAt), now];
     }
   }
   await copyRows(tx, "Record", ["id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt"], rows());
@@ -207,7 +208,7 @@ async function updateRecords(tx: pg.ClientBase, writes: readonly RecordWrite[]):
   await tx.query(
     `CREATE TEMPORARY TABLE "RecordUpdate" ("id" text PRIMARY KEY, "data" json, "contentHash" text, "sources" jsonb, "sortAt" timestamp(3)) ON COMMIT DROP`,
   );
-  await copyRows(tx, "RecordUpdate", ["id", "data", "contentHash", "sources", "sortAt"], writes.map((write) => [write.id, ...recordValues(write)]));
+  await copyRows(tx, "RecordUpdate", ["id", "data", "contentHash", "sources", "sortAt"], writes.map((write) => [write.id, ...recordValues(write, recordSortAt(write.category, write.data))]));
   await tx.query(
     `UPDATE "Record" AS r SET "data" = w."data", "contentHash" = w."contentHash", "sources" = w."sources", "sortAt" = w."sortAt",
        "deletedAt" = NULL, "updatedAt" = now()
