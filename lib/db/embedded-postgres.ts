@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { embeddedMemoryFlags } from "./embedded-memory";
+import { embeddedMemory, embeddedMemoryFlags, type EmbeddedMemory } from "./embedded-memory";
 import { freePort } from "./free-port";
 import { releaseOrphanedServer } from "./orphaned-postgres";
 import { watchServer } from "./postgres-watchdog";
@@ -31,6 +31,8 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   ephemeral?: boolean;
   log?: (line: string) => void;
+  /** The cache of a server that keeps data; by default what CHARTKEY_POSTGRES_SHARED_BUFFERS asks for, if anything. */
+  memory?: EmbeddedMemory | null;
 }): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);
   const clusterDir = path.join(dataDir, "cluster");
@@ -69,7 +71,7 @@ export async function startEmbeddedPostgres(options: {
       "-c", "max_connections=300",
       // A server that keeps data gets the cache CHARTKEY_POSTGRES_SHARED_BUFFERS asks for, if any; throwaway
       // servers (tests, migration authoring) hold little and keep PostgreSQL's default.
-      ...(options.ephemeral ? [] : embeddedMemoryFlags()),
+      ...(options.ephemeral ? [] : embeddedMemoryFlags(options.memory === undefined ? embeddedMemory() : options.memory)),
       ...ephemeralFlags,
     ],
     onLog: (message: string) => remember(String(message).trimEnd()),

@@ -22,6 +22,7 @@ const secret = process.env.CHARTKEY_SECRET;
 const { buildIsFresh } = await import("@/lib/config");
 const { closeDb, freePort } = await import("@/lib/db");
 const { startBenchDatabase } = await import("./postgres");
+const { reservePostgresCache } = await import("./postgres-cache");
 const { postmasterPid, treeCpuSeconds } = await import("./process-cpu");
 const { seedDataset } = await import("./seed");
 const { startBaseline, startPlatform } = await import("./servers");
@@ -52,8 +53,12 @@ say(`Bench (${options.parts.join(", ")}): ${options.subjects} subjects x ${optio
 // The imports part starts no platform server, so it needs no build.
 if (options.parts.some((part) => part !== "imports")) ensureBuild();
 
-const server = await startBenchDatabase();
-say(`PostgreSQL (embedded) in ${server.dataDir}`);
+const cache = reservePostgresCache(options.postgresCache);
+const server = await startBenchDatabase(cache.memory).catch((error: unknown) => {
+  cache.release();
+  throw error;
+});
+say(`PostgreSQL (embedded) in ${server.dataDir}: shared_buffers ${server.cache.sharedBuffers}, huge pages ${server.cache.hugePages}`);
 const running: { stop: () => Promise<void> }[] = [];
 try {
   const imports = options.parts.includes("imports") ? runImports(options.importSizes) : [];
@@ -73,6 +78,7 @@ try {
     finishedAt: new Date().toISOString(),
     commit: commitOf(options.out),
     machine: describeMachine(),
+    postgres: { ...server.cache, note: cache.note },
     settings: {
       connections: options.connections,
       duration: options.duration,
@@ -100,6 +106,7 @@ try {
   for (const child of running.reverse()) await child.stop().catch(() => {});
   await closeDb();
   await server.stop();
+  cache.release();
 }
 
 async function seed(name: "large" | "small", subjects: number, feedSubjects: number) {

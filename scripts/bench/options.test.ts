@@ -30,6 +30,13 @@ describe("bench options", () => {
     expect(() => parseOptions(["--only", "page"], {})).toThrow(/only must name parts/);
   });
 
+  it("run PostgreSQL with a 3 GB cache unless --postgres-cache names another size or default", () => {
+    expect(parseOptions([], {}).postgresCache).toBe("3GB");
+    expect(parseOptions(["--postgres-cache", "default"], {}).postgresCache).toBe("default");
+    expect(parseOptions([], { BENCH_POSTGRES_CACHE: "512MB" }).postgresCache).toBe("512MB");
+    expect(() => parseOptions(["--postgres-cache", "lots"], {})).toThrow(/postgres-cache must be a size/);
+  });
+
   it("refuse unknown flags and sizes that are not whole numbers of at least 1", () => {
     expect(() => parseOptions(["--subject", "3"], {})).toThrow(/unknown option --subject/);
     expect(() => parseOptions(["--duration"], {})).toThrow(/needs a value/);

@@ -28,6 +28,11 @@ export type BenchOptions = {
   quick: boolean;
   /** The parts measured (BENCH_ONLY, --only pages,imports): all of them unless named. */
   parts: BenchPart[];
+  /**
+   * The bench's PostgreSQL cache (BENCH_POSTGRES_CACHE, --postgres-cache): a size such as 3GB, in huge pages the
+   * bench reserves for its server when it can (postgres-cache.ts), or `default` for PostgreSQL's own 128 MB.
+   */
+  postgresCache: string;
 };
 
 /** The bench's parts: the keyed read endpoints (seeded datasets), whole-source imports, the webhook fan-out. */
@@ -49,6 +54,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   webhookEvents: 10_000,
   quick: false,
   parts: [...BENCH_PARTS],
+  postgresCache: "3GB",
 };
 
 /**
@@ -91,7 +97,7 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
     if (value === undefined) throw new Error(`--${name} needs a value`);
     flags.set(name, value);
   }
-  const known = new Set([...NUMERIC.map(kebab), "out", "import-sizes", "only", ...SWITCHES]);
+  const known = new Set([...NUMERIC.map(kebab), "out", "import-sizes", "only", "postgres-cache", ...SWITCHES]);
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}`);
   const on = (value: string | undefined) => value !== undefined && value !== "" && value !== "0" && value !== "false";
   const quick = on(flags.get("quick") ?? env.BENCH_QUICK);
@@ -106,6 +112,10 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
     options[name] = number;
   }
   options.out = raw("out") || options.out;
+  options.postgresCache = raw("postgresCache") || options.postgresCache;
+  if (options.postgresCache !== "default" && !/^\d+(MB|GB)$/i.test(options.postgresCache)) {
+    throw new Error(`postgres-cache must be a size such as 512MB or 3GB, or default (got ${options.postgresCache})`);
+  }
   options.cpuProfile = on(flags.get("cpu-prof") ?? env.BENCH_CPU_PROF);
   const sizes = raw("importSizes");
   if (sizes) {

@@ -102,6 +102,8 @@ export type BenchResults = {
   finishedAt: string;
   commit: string;
   machine: Machine;
+  /** The bench's PostgreSQL cache: shared_buffers, huge_pages_status, and how it was had (absent in older runs). */
+  postgres?: { sharedBuffers: string; hugePages: string; note: string };
   settings: { connections: number; duration: number; warmup: number; seedConcurrency: number; recordsPerSubject: number };
   seed: { large: SeedRun; small: SeedRun };
   runs: EndpointRun[];
