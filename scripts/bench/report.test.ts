@@ -94,6 +94,9 @@ describe("bench report", () => {
     expect(markdown).toContain("| GET app | 1,000,000 records | 1,000 | 10 ms | 30 ms | 2,000 | 5 ms | 15 ms | **0.50×** | 2, 2 |");
     expect(markdown).toContain("## Before and after");
     expect(markdown).toContain("![requests per second, app and baseline](results.svg)");
+    expect(markdown).not.toContain("PostgreSQL (embedded)");
+    const cache = { sharedBuffers: "3GB", hugePages: "on", note: "shared_buffers 3GB in 2 MB huge pages" };
+    expect(renderReport({ ...results, postgres: cache })).toContain("- PostgreSQL (embedded): shared_buffers 3GB in 2 MB huge pages; the server reported shared_buffers 3GB, huge pages on");
   });
 
   it("splits each measured run's CPU per request by process: server, PostgreSQL, client", () => {
