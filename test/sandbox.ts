@@ -8,7 +8,7 @@ import { dispatchApiRequest } from "@/lib/routes";
 
 const BASE = "http://localhost/api/v1";
 export type Json = Record<string, unknown> & { error?: { code: string } };
-export type Session = Json & { id: string; status: string; subject: string | null; simulation: { scenario: string; state: string; failureCode: string | null } | null; sources: { sourceId: string; providerId: string; status: string; error: string | null }[] };
+export type Session = Json & { id: string; status: string; subject: string | null; simulation: { scenario: string; state: string; failureCode: string | null } | null; sources: { sourceId: string; providerId: string; status: string; recordCount: number; error: string | null }[] };
 
 /**
  * Serves the synthetic health systems over HTTP for the file's tests (the SMART client talks to them as to any

@@ -15,7 +15,7 @@ export async function flowState(token: string) {
   const providers = await availableProviders(session.environment);
   const sources = await db().source.findMany({
     where: { connectSessionId: session.id },
-    select: { id: true, providerId: true, connected: true, syncStatus: true, lastError: true, imports: { orderBy: { startedAt: "desc" }, take: 1, select: { recordCounts: true } } },
+    select: { id: true, providerId: true, connected: true, syncStatus: true, lastError: true, imports: { where: { status: "completed" }, orderBy: { startedAt: "desc" }, take: 1, select: { recordCounts: true } } },
   });
   const chosen = session.providerIds.flatMap((id) => providers.filter((provider) => provider.id === id));
   return {

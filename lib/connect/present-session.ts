@@ -19,7 +19,9 @@ export async function loadSession(where: { id: string; applicationId?: string; e
         orderBy: { createdAt: "asc" },
         include: {
           provider: { select: { name: true } },
-          imports: { orderBy: { startedAt: "desc" }, take: 1, select: { recordCounts: true, skipCounts: true } },
+          // The latest completed import's counts: a re-import that is running (or failed) has none yet, and the
+          // records the last one wrote are still there.
+          imports: { where: { status: "completed" }, orderBy: { startedAt: "desc" }, take: 1, select: { recordCounts: true, skipCounts: true } },
         },
       },
     },

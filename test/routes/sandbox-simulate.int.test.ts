@@ -41,6 +41,11 @@ describe("POST /connect/sessions/{sessionId}/simulate", () => {
     const finished = await getSession(sandboxKey, session.id);
     expect(finished.simulation).toEqual({ scenario: "baseline-adult", state: "completed", failureCode: null });
     expect(finished.sources).toEqual([expect.objectContaining({ providerId: "riverbend-health", status: "synced" })]);
+    // A re-import that starts (a retried job, the next sync) leaves the counts of the import that completed.
+    const recordCount = finished.sources[0]!.recordCount;
+    expect(recordCount).toBeGreaterThan(0);
+    await db().sourceImport.create({ data: { id: newId("imp_"), sourceId: stored.sources[0]!.id, subjectId: subject } });
+    expect((await getSession(sandboxKey, session.id)).sources[0]).toMatchObject({ recordCount });
     const key = await authenticateKey(`Bearer ${sandboxKey}`);
     const page = await readCategoryRecords(key, subject, "medications", { limit: 100 });
     expect(JSON.parse(page.data.text)).not.toHaveLength(0);

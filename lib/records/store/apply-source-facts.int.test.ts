@@ -56,13 +56,16 @@ describe("the write path", () => {
                   WHERE "subjectId" = $1 AND "Record"."category" = c."category"
                   ORDER BY "sortAt" DESC, "id" DESC LIMIT 50) AS r`,
       id,
-      ["labs", "vitals", "procedures"],
+      ["labs", "vitals"],
     );
-    for (const category of ["labs", "vitals", "procedures"]) {
+    // Labs and vitals are the categories a source interleaves (both are Observations). A later category's rows may
+    // fill blocks earlier rows left room in (PostgreSQL 15's free space map hands them out), so only these two are held
+    // to the bound.
+    for (const category of ["labs", "vitals"]) {
       const page = pages.filter((row) => row.category === category);
       expect(page, category).toHaveLength(50);
       // Rows laid out as read fill consecutive blocks (a row may land in an earlier block's leftover space); in the
-      // source's order, a page of labs was one block per record (labs, vitals and procedures interleaved).
+      // source's order, a page of labs was one block per record.
       const bytes = page.reduce((sum, row) => sum + row.bytes, 0);
       expect(new Set(page.map((row) => row.block)).size, category).toBeLessThanOrEqual(Math.ceil(bytes / 8192) + 2);
     }
