@@ -5,15 +5,13 @@ import { embeddedMemory, type EmbeddedMemory } from "@/lib/db";
 export type PostgresCache = {
   /** The server's memory settings; null for PostgreSQL's defaults (128 MB). */
   memory: EmbeddedMemory | null;
-  /** Huge pages the bench reserved for its server (released by `release`); 0 when it reserved none. */
-  hugePagesReserved: number;
   /** Why the cache is what it is, for the report. */
   note: string;
   release: () => void;
 };
 
 const NR_HUGEPAGES = "/proc/sys/vm/nr_hugepages";
-// PostgreSQL's shared memory holds more than the buffers (locks, WAL buffers, descriptors): about 2% at these sizes.
+// PostgreSQL's shared memory holds more than the buffers (locks, WAL buffers, descriptors): a few percent at these sizes.
 const SHARED_MEMORY_OVERHEAD = 1.05;
 const EXTRA_MB = 64;
 
@@ -27,7 +25,7 @@ const EXTRA_MB = 64;
  * would reserve them for a deployment (docs/operations.md). Without them it keeps PostgreSQL's default cache.
  */
 export function reservePostgresCache(size: string): PostgresCache {
-  const none = (note: string): PostgresCache => ({ memory: null, hugePagesReserved: 0, note, release: () => {} });
+  const none = (note: string): PostgresCache => ({ memory: null, note, release: () => {} });
   if (size === "default") return none("PostgreSQL's default cache (shared_buffers 128 MB), as asked (--postgres-cache default)");
   const memory = embeddedMemory(size);
   if (!memory) return none("PostgreSQL's default cache (shared_buffers 128 MB)");
@@ -52,7 +50,6 @@ export function reservePostgresCache(size: string): PostgresCache {
   process.once("exit", release);
   return {
     memory,
-    hugePagesReserved: reserved,
     note: `shared_buffers ${size} in ${pageMb} MB huge pages (${reserved} reserved by the bench for its server, released after), a cache that holds the datasets, as docs/operations.md recommends for a deployment whose reads dominate`,
     release,
   };
