@@ -65,7 +65,7 @@ export function expandCcdaDocuments(entries: ResourceEntry[]): ExpandedDocuments
 }
 
 /** The Binary of the batch an attachment URL names (`Binary/id`, relative or absolute), if any. */
-function binaryNamed(url: string | null, binaries: Map<string, Json>): Json | null {
+export function binaryNamed<B>(url: string | null, binaries: ReadonlyMap<string, B>): B | null {
   const match = url === null ? null : /(?:^|\/)Binary\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[^/]+)?$/.exec(url);
   return match ? (binaries.get(match[1]!) ?? null) : null;
 }
@@ -75,7 +75,11 @@ export function isCcdaContentType(contentType: string | null): boolean {
   return CCDA_TYPES.has((contentType ?? "").split(";")[0]!.trim().toLowerCase());
 }
 
-function ccdaResources(attachment: { contentType: string | null; data: string | null }, origin: DocumentOrigin, ordinal: number): { resources: Json[] } | { warning: string } | null {
+/**
+ * The resources one attachment's C-CDA document becomes (ids made deterministic from the document and the
+ * attachment's ordinal), or why it could not be read; null when the attachment holds no C-CDA document.
+ */
+export function ccdaResources(attachment: { contentType: string | null; data: string | null }, origin: DocumentOrigin, ordinal: number): { resources: Json[] } | { warning: string } | null {
   if (attachment.data === null || !isCcdaContentType(attachment.contentType)) return null;
   if ((attachment.data.length * 3) / 4 > CCDA_MAX_BYTES) return { warning: `C-CDA document larger than ${CCDA_MAX_BYTES / 1024 / 1024} MiB is not read` };
   const xml = Buffer.from(attachment.data, "base64").toString("utf8");

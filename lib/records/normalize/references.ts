@@ -8,7 +8,7 @@ export type ReferenceResolver = (reference: unknown, holder: Json) => Json | nul
 
 // The trailing `Type/id` of a relative or absolute literal reference, ignoring a version suffix. FHIR ids are at most
 // 64 characters, but real servers exceed it (Epic's are ~100), so any length resolves; longIdWarning reports it.
-const TYPE_AND_ID = /(?:^|\/)([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]+)(?:\/_history\/[^/]+)?$/;
+export const TYPE_AND_ID = /(?:^|\/)([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]+)(?:\/_history\/[^/]+)?$/;
 
 export const MAX_FHIR_ID_LENGTH = 64;
 

@@ -63,7 +63,7 @@ export const NORMALIZERS: Readonly<Record<string, ResourceNormalizer>> = {
 export const ENCOUNTER_SKIP = "Encounter is not a record: the records that reference it carry its date, type and location";
 
 const ENTERED_IN_ERROR = "entered-in-error";
-const SERVED_AS_DOCUMENT = "DiagnosticReport presents the same note as a DocumentReference, which is served instead";
+export const SERVED_AS_DOCUMENT = "DiagnosticReport presents the same note as a DocumentReference, which is served instead";
 
 /** Normalizes every resource of a FHIR Bundle (any Bundle type) from one source (see bundle-entries.ts). */
 export function normalizeBundle(bundle: unknown, source: SourceInfo, scope: string): NormalizationResult {
@@ -135,7 +135,11 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
   }
   const { candidates, alsoFrom } = withDocumentFactsFolded(drafted.filter((candidate) => !servedAsDocuments.has(candidate)));
 
-  const keys = uniqueFactKeys(candidates);
+  const keys = uniqueFactKeys(
+    candidates,
+    (candidate, extraParts) => factKey([...candidate.draft.keyParts, ...extraParts]),
+    (candidate) => contentDigest(candidate.draft),
+  );
   const recordIds = new Map(
     [...keys].map(([candidate, key]) => [candidate, stableId("rec_", scope, candidate.draft.data.category, key)]),
   );
@@ -175,12 +179,12 @@ function normalizeEntries(unchecked: UncheckedEntry[], source: SourceInfo, scope
  * fact key, is one record: the document's resource is folded into it and listed in its `sources`, naming the
  * document. FHIR resources are never folded into one another (uniqueFactKeys keeps them apart).
  */
-function withDocumentFactsFolded(drafted: Candidate[]): { candidates: Candidate[]; alsoFrom: Map<Candidate, Candidate[]> } {
-  const clinicalKey = (candidate: Candidate) => candidate.clinicalKey;
-  const documentOf = ({ origin }: Candidate) => (origin ? `${origin.resourceType}/${origin.resourceId ?? ""}` : null);
-  const kept = new Map<string, Candidate>();
+export function withDocumentFactsFolded<C extends FoldableCandidate>(drafted: C[]): { candidates: C[]; alsoFrom: Map<C, C[]> } {
+  const clinicalKey = (candidate: C) => candidate.clinicalKey;
+  const documentOf = ({ origin }: C) => (origin ? `${origin.resourceType}/${origin.resourceId ?? ""}` : null);
+  const kept = new Map<string, C>();
   for (const candidate of drafted) if (!candidate.origin && !kept.has(clinicalKey(candidate))) kept.set(clinicalKey(candidate), candidate);
-  const alsoFrom = new Map<Candidate, Candidate[]>();
+  const alsoFrom = new Map<C, C[]>();
   const candidates = drafted.filter((candidate) => {
     if (!candidate.origin) return true;
     const same = kept.get(clinicalKey(candidate));
@@ -195,9 +199,12 @@ function withDocumentFactsFolded(drafted: Candidate[]): { candidates: Candidate[
   return { candidates, alsoFrom };
 }
 
-const CONTEXT_REASON = "not one of the ten categories; read only where other resources reference it";
+/** What folding and keying read of a candidate (the whole-source normalization's, or a paged one's bookkeeping). */
+export type FoldableCandidate = { clinicalKey: string; origin?: DocumentOrigin; resourceId: string | null };
 
-function normalizeSafely(
+export const CONTEXT_REASON = "not one of the ten categories; read only where other resources reference it";
+
+export function normalizeSafely(
   resourceType: string,
   resource: Json,
   normalizer: ResourceNormalizer,
@@ -223,34 +230,40 @@ function isEnteredInError(resource: Json): boolean {
  * The factKey of each candidate. Two distinct resources of one source must never share a key, so when clinical
  * content alone collides, the key also takes a digest of the whole normalized record (still source-independent:
  * two sources sending the same pair still agree), and only when even that collides, the resource's own id (and,
- * for resources repeated under one id, their order).
+ * for resources repeated under one id, their order). `keyOf` writes a candidate's key with extra parts after its
+ * own; `digestOf` is asked only for candidates whose clinical content collides.
  */
-function uniqueFactKeys(candidates: Candidate[]): Map<Candidate, string> {
-  const keys = new Map<Candidate, string>();
+export function uniqueFactKeys<C extends FoldableCandidate>(
+  candidates: C[],
+  keyOf: (candidate: C, extraParts: KeyPart[]) => string,
+  digestOf: (candidate: C) => string,
+): Map<C, string> {
+  const keys = new Map<C, string>();
   const byClinicalKey = groupBy(candidates, ({ clinicalKey }) => clinicalKey);
   for (const group of byClinicalKey.values()) {
     if (group.length === 1) {
-      const [only] = group as [Candidate];
-      keys.set(only, factKey(only.draft.keyParts));
+      const [only] = group as [C];
+      keys.set(only, keyOf(only, []));
       continue;
     }
-    for (const [digest, sameContent] of groupBy(group, ({ draft }) => contentDigest(draft))) {
+    for (const [digest, sameContent] of groupBy(group, digestOf)) {
       const idsAreUnique = new Set(sameContent.map(({ resourceId }) => resourceId)).size === sameContent.length;
       sameContent.forEach((candidate, ordinal) => {
-        const parts: KeyPart[] = [...candidate.draft.keyParts, `data:${digest}`];
+        const parts: KeyPart[] = [`data:${digest}`];
         if (sameContent.length > 1) parts.push(`resource:${candidate.resourceId ?? ""}${idsAreUnique ? "" : `#${ordinal}`}`);
-        keys.set(candidate, factKey(parts));
+        keys.set(candidate, keyOf(candidate, parts));
       });
     }
   }
   return keys;
 }
 
-function contentDigest(draft: RecordDraft): string {
+/** The digest uniqueFactKeys adds to the keys of colliding facts: of the draft's data, as the normalizer built it. */
+export function contentDigest(draft: RecordDraft): string {
   return createHash("sha256").update(JSON.stringify(draft.data)).digest("hex").slice(0, 16);
 }
 
-function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
+export function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const key = keyOf(item);

@@ -11,23 +11,36 @@ type Normalized = { resource: Json; resourceType: string };
  * Returns each such report with the document that serves its note.
  */
 export function reportsServedAsDocuments<C extends Normalized>(candidates: C[]): Map<C, C> {
+  return servedAsDocuments(candidates, (candidate) => noteKeys(candidate.resourceType, candidate.resource));
+}
+
+/**
+ * The same, for candidates that carry only what this reads of their resource: the keys of a DocumentReference's
+ * attachments or of a DiagnosticReport's presented forms (`noteKeys`), so a paged normalization need not keep them.
+ */
+export function servedAsDocuments<C extends { resourceType: string }>(candidates: C[], keysOf: (candidate: C) => readonly string[]): Map<C, C> {
   const documentByContent = new Map<string, C>();
   for (const candidate of candidates) {
     if (candidate.resourceType !== "DocumentReference") continue;
-    const attachments = objects(candidate.resource.content).map((content) => object(content.attachment));
-    for (const key of attachments.flatMap(contentKeys)) if (!documentByContent.has(key)) documentByContent.set(key, candidate);
+    for (const key of keysOf(candidate)) if (!documentByContent.has(key)) documentByContent.set(key, candidate);
   }
 
   const served = new Map<C, C>();
   for (const candidate of candidates) {
     if (candidate.resourceType !== "DiagnosticReport") continue;
-    const document = objects(candidate.resource.presentedForm)
-      .flatMap(contentKeys)
+    const document = keysOf(candidate)
       .map((key) => documentByContent.get(key))
       .find((found) => found !== undefined);
     if (document) served.set(candidate, document);
   }
   return served;
+}
+
+/** What identifies the note a DocumentReference or DiagnosticReport carries (its attachments' URLs and data); none for other types. */
+export function noteKeys(resourceType: string, resource: Json): string[] {
+  if (resourceType === "DocumentReference") return objects(resource.content).map((content) => object(content.attachment)).flatMap(contentKeys);
+  if (resourceType === "DiagnosticReport") return objects(resource.presentedForm).flatMap(contentKeys);
+  return [];
 }
 
 function contentKeys(attachment: Json | null): string[] {

@@ -1,5 +1,12 @@
 import { CATEGORIES, type Category } from "../categories";
-import type { NormalizationResult } from "./types";
+import type { SkippedResource } from "./types";
+
+/** What a summary reads of a normalization: each fact's category and warnings, the skips and the context. */
+export type NormalizationCounts = {
+  facts: readonly { category: Category; record: { warnings?: readonly string[] } }[];
+  skipped: readonly SkippedResource[];
+  context?: readonly SkippedResource[];
+};
 
 export type NormalizationSummary = {
   /** Records per category, every category present (0 when none). */
@@ -20,7 +27,7 @@ export type NormalizationSummary = {
  * What one normalization produced, for an import to store beside its run. Counted before any merge across sources,
  * so for one source records + skipped = the resources of mapped types it sent.
  */
-export function summarizeNormalization(result: NormalizationResult): NormalizationSummary {
+export function summarizeNormalization(result: NormalizationCounts): NormalizationSummary {
   const records = Object.fromEntries(CATEGORIES.map((category) => [category, 0])) as Record<Category, number>;
   for (const fact of result.facts) records[fact.category] += 1;
 

@@ -1,0 +1,292 @@
+import { randomUUID } from "node:crypto";
+import { stableId } from "@/lib/ids";
+import type { Category } from "../categories";
+import { recordSchemas, type NormalizedRecord, type SourceRef } from "../schemas";
+import { canonicalJson } from "../store/content-hash";
+import { recordSortAt } from "../store/sort-time";
+import type { UncheckedEntry } from "./bundle-entries";
+import type { DocumentOrigin } from "./ccda";
+import { encounterContext, type EncounterContexts } from "./encounter-context";
+import { factKey, type KeyPart } from "./fact-key";
+import { string, type Json } from "./read";
+import { withReportRecordId } from "./report-links";
+import {
+  CCDA_PATIENT,
+  CONTEXT_REASON,
+  contentDigest,
+  NORMALIZERS,
+  normalizeSafely,
+  SERVED_AS_DOCUMENT,
+  uniqueFactKeys,
+  withDocumentFactsFolded,
+} from "./resources";
+import { noteKeys, servedAsDocuments } from "./same-note";
+import { cleaned, objectEntries, SourceIndex, type CleanedEntry } from "./source-index";
+import type { SkippedResource, SourceInfo } from "./types";
+
+/**
+ * Where a paged normalization keeps each record it has drafted until the whole source is known: one line per
+ * record, appended in order and read back once, in that order. In memory for a test; an import keeps it in a file.
+ */
+export interface RecordSpool {
+  append(line: string): void;
+  lines(): Iterable<string>;
+}
+
+export function memorySpool(): RecordSpool {
+  const lines: string[] = [];
+  return { append: (line) => void lines.push(line), lines: () => lines };
+}
+
+/**
+ * A fact as a paged normalization hands it to the store: the record as canonical JSON (what content-hash.ts
+ * hashes and the store writes), and what the store reads of it without parsing it.
+ */
+export type SerializedFact = {
+  category: Category;
+  factKey: string;
+  recordId: string;
+  json: string;
+  sortAt: Date;
+  sources: SourceRef[];
+  warnings: readonly string[];
+};
+
+/**
+ * What a paged normalization keeps of each drafted record while the rest of the source is read: what the
+ * whole-source steps (notes served as documents, C-CDA facts folded, colliding fact keys, report links) decide
+ * by, not the record itself, which waits in the spool.
+ */
+type Drafted = {
+  clinicalKey: string;
+  resourceType: string;
+  resourceId: string | null;
+  origin?: DocumentOrigin;
+  category: Category;
+  /** contentDigest of the draft, for uniqueFactKeys should its clinical key collide. */
+  digest: string;
+  /** keyParts was empty (a key with parts added then has no leading separator). */
+  noKeyParts?: true;
+  /** The batch position of a DiagnosticReport or DocumentReference (report links name their records). */
+  position?: number;
+  /** The position of the report that groups this result, when its record names the report's record. */
+  groupedBy?: number;
+  noteKeys?: string[];
+  warnings?: string[];
+  /** Why the record breaks its schema (unreachable while readers and schemas agree). */
+  invalid?: string;
+  sortAt: number;
+  /** Set in `finish` for a fact whose clinical key collides: its key with the parts uniqueFactKeys added. */
+  key?: string;
+};
+
+// Stand-ins for the parts of a record only the whole source decides (written into the spooled JSON and replaced
+// when the record is read back): random, so no text a source sends can be taken for one.
+const NONCE = randomUUID();
+const RECORD_ID = `\u0002${NONCE}:recordId\u0002`;
+const REPORT_RECORD_ID = `\u0002${NONCE}:reportRecordId\u0002`;
+const SOURCES = `\u0002${NONCE}:sources\u0002`;
+const SLOT = /"\\u0002[0-9a-f-]{36}:(?:recordId|reportRecordId|sources)\\u0002"/g;
+// A valid id for the schema check of a record whose id is not yet known (record ids are checked by form only).
+const PROVISIONAL_ID = "rec_000000000000000000000000";
+// Separates a spooled record's text around its stand-ins; canonical JSON escapes every control character.
+const SEPARATOR = "\u0001";
+
+/**
+ * One source normalized page by page, with what `normalizeResources` gives for the whole source at once: the same
+ * facts, skips and context. The pages are read twice, in the same order: `index` each (what every resource needs
+ * of the others: source-index.ts), then `normalize` each, which drafts its records into the spool and keeps only
+ * what the whole-source steps decide by. `finish` takes those steps; `facts` then reads the records back, complete.
+ * What stays in memory is the index (context resources whole, a few fields of each record's resource, the C-CDA
+ * documents' resources) and a few hundred bytes per record, never a page of records beyond the one at hand.
+ */
+export class PagedNormalization {
+  private index: SourceIndex | null = new SourceIndex({ has: (type) => Object.hasOwn(NORMALIZERS, type) });
+  private readonly skipped: SkippedResource[] = [];
+  private readonly context: SkippedResource[] = [];
+  private drafted: Drafted[] = [];
+  private readonly encounters: EncounterContexts = new Map();
+  private normalized = 0;
+  private finished: Finished | null = null;
+
+  constructor(
+    private readonly source: SourceInfo,
+    private readonly scope: string,
+    private readonly spool: RecordSpool,
+  ) {}
+
+  /** First pass: one page, in the source's order. */
+  indexPage(page: UncheckedEntry[]): void {
+    this.indexed().add(page);
+  }
+
+  /** Second pass: the same pages again, in the same order. */
+  normalizePage(page: UncheckedEntry[]): void {
+    if (this.normalized === 0) this.indexed().completeIndex();
+    for (const { resource } of objectEntries(page)) this.normalizeEntry(this.normalized++, cleaned(resource), undefined);
+  }
+
+  /** After the second pass: the whole-source steps. Returns the skips and context, as normalizeResources lists them. */
+  finish(): { skipped: SkippedResource[]; context: SkippedResource[] } {
+    const index = this.indexed();
+    if (this.normalized === 0) index.completeIndex();
+    if (this.normalized !== index.sourceEntries) throw new Error("the pages normalized are not the pages indexed");
+    index.derived.forEach(({ entry, origin }, offset) => this.normalizeEntry(index.sourceEntries + offset, entry, origin));
+    // As normalizeEntries lists them: what the batch held that was no resource first.
+    this.skipped.unshift(...index.nestedSkips, ...index.nonObjectSkips);
+    // Every resource is drafted: what the records read of other resources is no longer needed.
+    this.index = null;
+    this.encounters.clear();
+
+    const served = servedAsDocuments(this.drafted, (candidate) => candidate.noteKeys ?? []);
+    for (const { resourceType, resourceId } of served.keys()) this.skipped.push({ resourceType, resourceId, reason: SERVED_AS_DOCUMENT });
+    const { candidates, alsoFrom } = withDocumentFactsFolded(this.drafted.filter((candidate) => !served.has(candidate)));
+    const collides = new Set<string>();
+    const seen = new Set<string>();
+    for (const { clinicalKey } of candidates) (seen.has(clinicalKey) ? collides : seen).add(clinicalKey);
+    seen.clear();
+    const keys = uniqueFactKeys(candidates, (candidate, extraParts) => keyWith(candidate, extraParts), (candidate) => candidate.digest);
+    const reportRecordIds = new Map<number, string>();
+    for (const [candidate, key] of keys) {
+      if (collides.has(candidate.clinicalKey)) candidate.key = key;
+      if (candidate.resourceType === "DiagnosticReport") reportRecordIds.set(candidate.position!, this.recordIdOf(candidate));
+      if (candidate.invalid) this.skipped.push({ resourceType: candidate.resourceType, resourceId: candidate.resourceId, reason: candidate.invalid });
+    }
+    for (const [report, document] of served) {
+      if (keys.has(document)) reportRecordIds.set(report.position!, this.recordIdOf(document));
+    }
+    const dropped = new Set<Drafted>(served.keys());
+    for (const folded of alsoFrom.values()) for (const candidate of folded) dropped.add(candidate);
+    this.finished = { dropped, alsoFrom, reportRecordIds };
+    return { skipped: this.skipped, context: this.context };
+  }
+
+  /** The category and warnings of each fact (for the import's fidelity summary), without reading the spool. */
+  factSummaries(): { category: Category; record: { warnings?: string[] } }[] {
+    const { dropped } = this.done();
+    return this.drafted.filter((candidate) => !dropped.has(candidate) && !candidate.invalid).map(({ category, warnings }) => ({ category, record: { warnings } }));
+  }
+
+  /** The facts, read back from the spool, in the order they were drafted; once. */
+  *facts(): Generator<SerializedFact> {
+    const { dropped, alsoFrom, reportRecordIds } = this.done();
+    let index = 0;
+    for (const line of this.spool.lines()) {
+      const candidate = this.drafted[index++]!;
+      if (dropped.has(candidate) || candidate.invalid) continue;
+      const sources = [candidate, ...(alsoFrom.get(candidate) ?? [])].map((from) => this.sourceRef(from));
+      const recordId = this.recordIdOf(candidate);
+      const values = [JSON.stringify(recordId)];
+      if (candidate.groupedBy !== undefined) values.push(JSON.stringify(reportRecordIds.get(candidate.groupedBy) ?? null));
+      values.push(canonicalJson(sources));
+      const parts = line.split(SEPARATOR);
+      if (parts.length !== values.length + 1) throw new Error("a spooled record does not have the parts it was written with");
+      let json = parts[0]!;
+      for (let slot = 0; slot < values.length; slot++) json += values[slot]! + parts[slot + 1]!;
+      yield { category: candidate.category, factKey: factKeyOf(candidate), recordId, json, sortAt: new Date(candidate.sortAt), sources, warnings: candidate.warnings ?? [] };
+    }
+    if (index !== this.drafted.length) throw new Error("the spool holds fewer records than were drafted");
+    this.drafted = [];
+  }
+
+  private indexed(): SourceIndex {
+    if (!this.index) throw new Error("the paged normalization is finished");
+    return this.index;
+  }
+
+  private done(): Finished {
+    if (!this.finished) throw new Error("the paged normalization is not finished");
+    return this.finished;
+  }
+
+  private recordIdOf(candidate: Drafted): string {
+    return stableId("rec_", this.scope, candidate.category, factKeyOf(candidate));
+  }
+
+  private sourceRef(candidate: Drafted): SourceRef {
+    return {
+      sourceId: this.source.sourceId,
+      sourceName: this.source.sourceName,
+      resourceType: candidate.resourceType,
+      resourceId: candidate.resourceId,
+      ...(candidate.origin ? { document: candidate.origin } : {}),
+    };
+  }
+
+  /** As normalizeEntries reads one resource, then drafts its record (the whole-source steps left for `finish`). */
+  private normalizeEntry(position: number, entry: CleanedEntry, origin: DocumentOrigin | undefined): void {
+    const { resource } = entry;
+    const resourceType = string(resource.resourceType);
+    const resourceId = string(resource.id);
+    const normalizer = resourceType === null ? undefined : NORMALIZERS[resourceType];
+    if (resourceType === null) {
+      this.skipped.push({ resourceType: "unknown", resourceId, reason: "resource has no resourceType" });
+      return;
+    }
+    if (!normalizer || (origin && resourceType === "Patient")) {
+      this.context.push({ resourceType, resourceId, reason: normalizer ? CCDA_PATIENT : CONTEXT_REASON });
+      return;
+    }
+    const index = this.indexed();
+    const { resolve, reportOf, placeholders } = index.contextFor(position, entry);
+    const outcome = normalizeSafely(resourceType, resource, normalizer, { resolve, reportOf }, placeholders);
+    if ("skipReason" in outcome) {
+      this.skipped.push({ resourceType, resourceId, reason: outcome.skipReason });
+      return;
+    }
+    const warnings = [...(outcome.warnings ?? []), ...(index.documentWarnings.get(position) ?? [])];
+    const category = outcome.data.category;
+    const key = factKey(outcome.keyParts);
+    const groupedBy = outcome.groupedBy && index.position(outcome.groupedBy, { position, entry });
+    const record = {
+      recordId: PROVISIONAL_ID,
+      ...withReportRecordId(outcome.data, outcome.groupedBy, new Map()),
+      encounter: category === "demographics" ? null : encounterContext(resource, resolve, this.encounters),
+      ...(warnings.length > 0 ? { warnings } : {}),
+      sources: [{ sourceId: this.source.sourceId, sourceName: this.source.sourceName, resourceType, resourceId, ...(origin ? { document: origin } : {}) }],
+    };
+    const hasReportSlot = groupedBy !== undefined && groupedBy !== null && "report" in outcome.data && Boolean(outcome.data.report);
+    const drafted: Drafted = {
+      clinicalKey: JSON.stringify([category, key]),
+      resourceType,
+      resourceId,
+      category,
+      digest: contentDigest(outcome),
+      sortAt: 0,
+      ...(origin ? { origin } : {}),
+      ...(outcome.keyParts.length === 0 ? { noKeyParts: true as const } : {}),
+      ...(resourceType === "DiagnosticReport" || resourceType === "DocumentReference" ? { position, noteKeys: noteKeys(resourceType, resource) } : {}),
+      ...(hasReportSlot ? { groupedBy } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
+    this.drafted.push(drafted);
+    const checked = recordSchemas[category].safeParse(record);
+    if (!checked.success) {
+      drafted.invalid = `normalized ${category} record is invalid: ${checked.error.issues[0]?.message}`;
+      this.spool.append("");
+      return;
+    }
+    const parsed = checked.data as Json & { report?: Json };
+    drafted.sortAt = recordSortAt(category, parsed as unknown as NormalizedRecord).getTime();
+    parsed.recordId = RECORD_ID;
+    if (hasReportSlot) parsed.report!.recordId = REPORT_RECORD_ID;
+    parsed.sources = SOURCES;
+    this.spool.append(canonicalJson(parsed).replace(SLOT, SEPARATOR));
+  }
+}
+
+type Finished = { dropped: Set<Drafted>; alsoFrom: Map<Drafted, Drafted[]>; reportRecordIds: Map<number, string> };
+
+/** The clinical key's own key (what factKey(keyParts) wrote), from the clinical key that holds it. */
+function baseKey(candidate: Drafted): string {
+  return (JSON.parse(candidate.clinicalKey) as [string, string])[1];
+}
+
+function keyWith(candidate: Drafted, extraParts: KeyPart[]): string {
+  if (extraParts.length === 0) return baseKey(candidate);
+  return candidate.noKeyParts ? factKey(extraParts) : `${baseKey(candidate)}|${factKey(extraParts)}`;
+}
+
+function factKeyOf(candidate: Drafted): string {
+  return candidate.key ?? baseKey(candidate);
+}
