@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CATEGORIES } from "../categories";
 import { canonicalJson } from "../store/content-hash";
+import { inReadOrder } from "../store/read-order";
 import { recordSortAt } from "../store/sort-time";
 import { bundleEntries, type UncheckedEntry } from "./bundle-entries";
 import { memorySpool, PagedNormalization } from "./paged-normalization";
@@ -93,6 +94,8 @@ function expectSame(expected: NormalizationResult, actual: ReturnType<typeof pag
   expect(actual.skipped).toEqual(expected.skipped);
   expect(actual.context).toEqual(expected.context);
   expect(actual.summary).toEqual(summarizeNormalization(expected));
+  // In read order, as the store writes new records in the order it is given them.
+  expect(actual.facts.map((fact) => fact.recordId)).toEqual(inReadOrder(expected.facts).map((fact) => fact.record.recordId));
   const order = (category: string, recordId: string) => `${String(CATEGORIES.indexOf(category as never)).padStart(2, "0")}${recordId}`;
   const facts = [...actual.facts].sort((left, right) => (order(left.category, left.recordId) < order(right.category, right.recordId) ? -1 : 1));
   expect(facts.map(({ category, factKey, recordId, json, sortAt, sources }) => ({ category, factKey, recordId, json, sortAt, sources }))).toEqual(

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { stableId } from "@/lib/ids";
-import type { Category } from "../categories";
+import { CATEGORIES, type Category } from "../categories";
 import { recordSchemas, type NormalizedRecord, type SourceRef } from "../schemas";
 import { canonicalJson } from "../store/content-hash";
 import { recordSortAt } from "../store/sort-time";
@@ -25,17 +25,18 @@ import { cleaned, objectEntries, SourceIndex, type CleanedEntry } from "./source
 import type { SkippedResource, SourceInfo } from "./types";
 
 /**
- * Where a paged normalization keeps each record it has drafted until the whole source is known: one line per
- * record, appended in order and read back once, in that order. In memory for a test; an import keeps it in a file.
+ * Where a paged normalization keeps each record it has drafted until the whole source is known: one text per
+ * record, appended, then read back by its number (in read order, which only the whole source decides). In memory
+ * for a test; an import keeps it in a file.
  */
 export interface RecordSpool {
-  append(line: string): void;
-  lines(): Iterable<string>;
+  append(text: string): void;
+  read(index: number): string;
 }
 
 export function memorySpool(): RecordSpool {
-  const lines: string[] = [];
-  return { append: (line) => void lines.push(line), lines: () => lines };
+  const texts: string[] = [];
+  return { append: (text) => void texts.push(text), read: (index) => texts[index]! };
 }
 
 /**
@@ -78,6 +79,8 @@ type Drafted = {
   sortAt: number;
   /** Set in `finish` for a fact whose clinical key collides: its key with the parts uniqueFactKeys added. */
   key?: string;
+  /** Its number in the spool. */
+  spooled: number;
 };
 
 // Stand-ins for the parts of a record only the whole source decides (written into the spooled JSON and replaced
@@ -167,26 +170,32 @@ export class PagedNormalization {
     return this.drafted.filter((candidate) => !dropped.has(candidate) && !candidate.invalid).map(({ category, warnings }) => ({ category, record: { warnings } }));
   }
 
-  /** The facts, read back from the spool, in the order they were drafted; once. */
+  /**
+   * The facts, read back from the spool, in read order (category, newest first, then record id, as read-order.ts
+   * orders new records), so the store writes new records as it reads them; once.
+   */
   *facts(): Generator<SerializedFact> {
     const { dropped, alsoFrom, reportRecordIds } = this.done();
-    let index = 0;
-    for (const line of this.spool.lines()) {
-      const candidate = this.drafted[index++]!;
-      if (dropped.has(candidate) || candidate.invalid) continue;
+    const facts = this.drafted.filter((candidate) => !dropped.has(candidate) && !candidate.invalid);
+    this.drafted = [];
+    const recordIds = new Map(facts.map((candidate) => [candidate, this.recordIdOf(candidate)]));
+    const position = new Map(CATEGORIES.map((category, index) => [category, index]));
+    facts.sort((left, right) => {
+      const [a, b] = [recordIds.get(left)!, recordIds.get(right)!];
+      return position.get(left.category)! - position.get(right.category)! || right.sortAt - left.sortAt || (a < b ? 1 : a > b ? -1 : 0);
+    });
+    for (const candidate of facts) {
       const sources = [candidate, ...(alsoFrom.get(candidate) ?? [])].map((from) => this.sourceRef(from));
-      const recordId = this.recordIdOf(candidate);
+      const recordId = recordIds.get(candidate)!;
       const values = [JSON.stringify(recordId)];
       if (candidate.groupedBy !== undefined) values.push(JSON.stringify(reportRecordIds.get(candidate.groupedBy) ?? null));
       values.push(canonicalJson(sources));
-      const parts = line.split(SEPARATOR);
+      const parts = this.spool.read(candidate.spooled).split(SEPARATOR);
       if (parts.length !== values.length + 1) throw new Error("a spooled record does not have the parts it was written with");
       let json = parts[0]!;
       for (let slot = 0; slot < values.length; slot++) json += values[slot]! + parts[slot + 1]!;
       yield { category: candidate.category, factKey: factKeyOf(candidate), recordId, json, sortAt: new Date(candidate.sortAt), sources, warnings: candidate.warnings ?? [] };
     }
-    if (index !== this.drafted.length) throw new Error("the spool holds fewer records than were drafted");
-    this.drafted = [];
   }
 
   private indexed(): SourceIndex {
@@ -253,6 +262,7 @@ export class PagedNormalization {
       category,
       digest: contentDigest(outcome),
       sortAt: 0,
+      spooled: this.drafted.length,
       ...(origin ? { origin } : {}),
       ...(outcome.keyParts.length === 0 ? { noKeyParts: true as const } : {}),
       ...(resourceType === "DiagnosticReport" || resourceType === "DocumentReference" ? { position, noteKeys: noteKeys(resourceType, resource) } : {}),

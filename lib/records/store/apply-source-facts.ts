@@ -3,10 +3,11 @@ import { copyRows, withPgTransaction } from "@/lib/db";
 import { CATEGORIES, type Category } from "../categories";
 import type { NormalizedFact } from "../normalize";
 import type { NormalizedRecord } from "../schemas";
+import type { SerializedFact } from "../normalize/paged-normalization";
 import { reserveSequences } from "./change-sequences";
-import { hashedJson } from "./content-hash";
-import { publicSources, withContribution, withoutSource, type Contribution } from "./provenance";
+import { canonicalJson, hashedJson, hashOf } from "./content-hash";
 import { inReadOrder } from "./read-order";
+import { publicSources, withContribution, withoutSource, type Contribution } from "./provenance";
 import { recordSortAt } from "./sort-time";
 
 export type SourceFacts = {
@@ -20,6 +21,9 @@ export type SourceFacts = {
    */
   categories?: readonly Category[];
 };
+
+/** The same, the facts as canonical JSON, read one at a time (a paged normalization's, see paged-normalization.ts). */
+export type SerializedSourceFacts = Omit<SourceFacts, "facts"> & { facts: Iterable<SerializedFact> };
 
 /** What an import changed: feed entries written (upserts, tombstones), facts left alone, and the categories touched. */
 export type ApplyOutcome = { upserts: number; deletes: number; unchanged: number; categories: Category[] };
@@ -39,18 +43,20 @@ type StoredRecord = {
 type RecordWrite = {
   id: string;
   category: Category;
-  factKey: string;
-  data: NormalizedRecord;
   /** `data` in canonical JSON, as written. */
   json: string;
   /** contentHash of `data`. */
   hash: string;
   contributions: Contribution[];
+  sortAt: Date;
   /** Whether what the API serves changed; a change only to internal provenance is written without a feed entry. */
   visible: boolean;
 };
 
 const IMPORT_TIMEOUT_MS = 120_000;
+
+/** Facts classified and written per this many: what the write holds of the source beyond its keys. */
+const FACTS_PER_WRITE = 1_000;
 
 type Change = { category: Category; recordId: string; changeType: "upsert" | "delete" };
 
@@ -61,79 +67,82 @@ type Change = { category: Category; recordId: string; changeType: "upsert" | "de
  * it again with the same facts writes nothing. Imports of one subject run one at a time (the subject row is locked);
  * imports of different subjects never wait on each other.
  */
-export async function applySourceFacts({ subjectId, sourceId, facts, categories: covered = CATEGORIES }: SourceFacts): Promise<ApplyOutcome> {
-  const reported = new Map<string, NormalizedFact>();
-  for (const fact of facts) {
-    const key = factKeyOf(fact.category, fact.factKey);
-    if (!reported.has(key)) reported.set(key, fact);
+export async function applySourceFacts({ facts, ...rest }: SourceFacts): Promise<ApplyOutcome> {
+  return applySerializedFacts({ ...rest, facts: serialized(facts) });
+}
+
+/** The first fact of each key (as applySerializedFacts keeps them), in read order. */
+function* serialized(facts: readonly NormalizedFact[]): Generator<SerializedFact> {
+  const firsts = new Map<string, NormalizedFact>();
+  for (const fact of facts) if (!firsts.has(factKeyOf(fact.category, fact.factKey))) firsts.set(factKeyOf(fact.category, fact.factKey), fact);
+  for (const { category, factKey, record, sortAt } of inReadOrder([...firsts.values()])) {
+    yield { category, factKey, recordId: record.recordId, json: canonicalJson(record), sortAt, sources: record.sources, warnings: record.warnings ?? [] };
   }
+}
+
+/**
+ * applySourceFacts for facts read one at a time, in read order (read-order.ts: new records are written in the order
+ * they come, so a category's records lie on consecutive heap pages): only the keys of the facts seen so far (the
+ * first of each (category, factKey) is the one written, and a stored fact whose key never came is no longer
+ * reported) and a thousand facts at a time stay in memory.
+ */
+export async function applySerializedFacts({ subjectId, sourceId, facts, categories: covered = CATEGORIES }: SerializedSourceFacts): Promise<ApplyOutcome> {
   return withPgTransaction(
     async (tx) => {
       const now = await lockSubject(tx, subjectId);
       const stored = await storedRecords(tx, subjectId, sourceId);
       const byKey = new Map(stored.map((record) => [factKeyOf(record.category, record.factKey), record]));
-
-      // Facts no record holds yet (all of a first import) are new records whatever their content: they are hashed
-      // and serialized as the COPY that inserts them streams (insertRecords), while the server parses the rows
-      // before them, rather than all up front.
-      const inserts: NormalizedFact[] = [];
-      const writes: RecordWrite[] = [];
-      const tombstones: StoredRecord[] = [];
+      const reported = new Set<string>();
+      const changes: Change[] = [];
+      let staged = false;
       let unchanged = 0;
 
-      for (const [key, fact] of reported) {
+      let inserts: SerializedFact[] = [];
+      let writes: RecordWrite[] = [];
+      const flush = async () => {
+        await insertRecords(tx, subjectId, sourceId, now, inserts);
+        staged = (await stageWrites(tx, writes, staged)) || staged;
+        inserts = [];
+        writes = [];
+      };
+
+      for (const fact of facts) {
+        const key = factKeyOf(fact.category, fact.factKey);
+        if (reported.has(key)) continue;
+        reported.add(key);
         const existing = byKey.get(key);
         if (!existing) {
           inserts.push(fact);
-          continue;
-        }
-        const { json, hash } = hashedJson(fact.record);
-        const contribution: Contribution = { sourceId, hash, refs: fact.record.sources };
-        const live = existing.deletedAt === null ? existing : undefined;
-        const contributions = live ? withContribution(live.sources, contribution) : [contribution];
-        const write = { id: existing.id, category: fact.category, factKey: fact.factKey, contributions };
-        if (contributions.length === 1) {
-          // The only contributor: the record is the fact as reported (its public sources are the fact's own).
-          const visible = !live || live.contentHash !== hash;
-          if (!visible && sameContributions(live.sources, contributions)) {
-            unchanged += 1;
-            continue;
+          changes.push({ category: fact.category, recordId: fact.recordId, changeType: "upsert" });
+        } else {
+          const write = factWrite(fact, existing, sourceId);
+          if (write === null) unchanged += 1;
+          else {
+            writes.push(write);
+            if (write.visible) changes.push({ category: write.category, recordId: write.id, changeType: "upsert" });
           }
-          writes.push({ ...write, data: fact.record, json, hash, visible });
-          continue;
         }
-        // The first contributor's report is the record's content; a later source only adds its references.
-        const owner = contributions[0]?.sourceId === sourceId ? fact.record : live!.data!;
-        const data = { ...owner, sources: publicSources(contributions) } as NormalizedRecord;
-        const hashed = hashedJson(data);
-        const visible = live!.contentHash !== hashed.hash;
-        if (!visible && sameContributions(live!.sources, contributions)) {
-          unchanged += 1;
-          continue;
-        }
-        writes.push({ ...write, data, ...hashed, visible });
+        if (inserts.length + writes.length >= FACTS_PER_WRITE) await flush();
       }
 
+      const tombstones: StoredRecord[] = [];
       for (const record of stored) {
         if (record.deletedAt !== null || reported.has(factKeyOf(record.category, record.factKey)) || !covered.includes(record.category as Category)) continue;
         if (!record.sources.some((contribution) => contribution.sourceId === sourceId)) continue;
         const contributions = withoutSource(record.sources, sourceId);
         if (contributions.length === 0) {
           tombstones.push(record);
+          changes.push({ category: record.category as Category, recordId: record.id, changeType: "delete" });
           continue;
         }
         const data = { ...record.data!, sources: publicSources(contributions) } as NormalizedRecord;
-        writes.push({ id: record.id, category: record.category as Category, factKey: record.factKey, data, ...hashedJson(data), contributions, visible: true });
+        writes.push({ id: record.id, category: record.category as Category, ...hashedJson(data), contributions, sortAt: recordSortAt(record.category as Category, data), visible: true });
+        changes.push({ category: record.category as Category, recordId: record.id, changeType: "upsert" });
       }
+      await flush();
 
-      await insertRecords(tx, subjectId, sourceId, now, inserts);
-      await updateRecords(tx, writes);
+      if (staged) await updateStaged(tx);
       await tombstone(tx, tombstones);
-      const changes: Change[] = [
-        ...inserts.map((fact) => ({ category: fact.category, recordId: fact.record.recordId, changeType: "upsert" as const })),
-        ...writes.filter((write) => write.visible).map((write) => ({ category: write.category, recordId: write.id, changeType: "upsert" as const })),
-        ...tombstones.map((record) => ({ category: record.category as Category, recordId: record.id, changeType: "delete" as const })),
-      ];
       await appendChanges(tx, subjectId, changes);
       const categories = CATEGORIES.filter((category) => changes.some((change) => change.category === category));
       return { upserts: changes.length - tombstones.length, deletes: tombstones.length, unchanged, categories };
@@ -142,6 +151,28 @@ export async function applySourceFacts({ subjectId, sourceId, facts, categories:
     // history takes seconds to write, more than the request path's limit.
     { timeoutMs: IMPORT_TIMEOUT_MS },
   );
+}
+
+/** How a reported fact changes the record that holds its key: null when it changes nothing. */
+function factWrite(fact: SerializedFact, existing: StoredRecord, sourceId: string): RecordWrite | null {
+  const hash = hashOf(fact.json);
+  const contribution: Contribution = { sourceId, hash, refs: fact.sources };
+  const live = existing.deletedAt === null ? existing : undefined;
+  const contributions = live ? withContribution(live.sources, contribution) : [contribution];
+  const write = { id: existing.id, category: fact.category, contributions };
+  if (contributions.length === 1) {
+    // The only contributor: the record is the fact as reported (its public sources are the fact's own).
+    const visible = !live || live.contentHash !== hash;
+    if (!visible && sameContributions(live.sources, contributions)) return null;
+    return { ...write, json: fact.json, hash, sortAt: fact.sortAt, visible };
+  }
+  // The first contributor's report is the record's content; a later source only adds its references.
+  const owner = contributions[0]?.sourceId === sourceId ? (JSON.parse(fact.json) as NormalizedRecord) : live!.data!;
+  const data = { ...owner, sources: publicSources(contributions) } as NormalizedRecord;
+  const hashed = hashedJson(data);
+  const visible = live!.contentHash !== hashed.hash;
+  if (!visible && sameContributions(live!.sources, contributions)) return null;
+  return { ...write, ...hashed, sortAt: recordSortAt(fact.category, data), visible };
 }
 
 function factKeyOf(category: string, factKey: string): string {
@@ -182,33 +213,39 @@ function sameContributions(left: readonly Contribution[], right: readonly Contri
 // and no statement carries the whole import as one parameter. Through one JSON document (`json_to_recordset`), the
 // server spent most of an import re-parsing every record's JSON; through array parameters, the driver spent as long
 // escaping them. The record's JSON is the canonical text its hash was computed from, so it is serialized once.
-const recordValues = (write: Pick<RecordWrite, "json" | "hash" | "contributions">, sortAt: Date) => [
+const recordValues = (write: Pick<RecordWrite, "json" | "hash" | "contributions" | "sortAt">) => [
   write.json,
   write.hash,
   JSON.stringify(write.contributions),
-  sortAt.toISOString(),
+  write.sortAt.toISOString(),
 ];
 
-/** New records, each the fact as its one source reported it, in read order; a row is hashed and serialized as the COPY asks for it. */
-async function insertRecords(tx: pg.ClientBase, subjectId: string, sourceId: string, now: string, facts: readonly NormalizedFact[]): Promise<void> {
+/** New records, each the fact as its one source reported it, in the order given (read order); a row is hashed as the COPY asks for it. */
+async function insertRecords(tx: pg.ClientBase, subjectId: string, sourceId: string, now: string, facts: readonly SerializedFact[]): Promise<void> {
   if (facts.length === 0) return;
   function* rows() {
-    for (const { category, factKey, record, sortAt } of inReadOrder(facts)) {
-      const { json, hash } = hashedJson(record);
-      const contributions: Contribution[] = [{ sourceId, hash, refs: record.sources }];
-      yield [record.recordId, subjectId, category, factKey, ...recordValues({ json, hash, contributions }, sortAt), now];
+    for (const { category, factKey, recordId, json, sortAt, sources } of facts) {
+      const hash = hashOf(json);
+      const contributions: Contribution[] = [{ sourceId, hash, refs: sources }];
+      yield [recordId, subjectId, category, factKey, ...recordValues({ json, hash, contributions, sortAt }), now];
     }
   }
   await copyRows(tx, "Record", ["id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt"], rows());
 }
 
 /** Updates go through a table of this transaction's own (dropped at its end), COPY-filled, joined by id. */
-async function updateRecords(tx: pg.ClientBase, writes: readonly RecordWrite[]): Promise<void> {
-  if (writes.length === 0) return;
-  await tx.query(
-    `CREATE TEMPORARY TABLE "RecordUpdate" ("id" text PRIMARY KEY, "data" json, "contentHash" text, "sources" jsonb, "sortAt" timestamp(3)) ON COMMIT DROP`,
-  );
-  await copyRows(tx, "RecordUpdate", ["id", "data", "contentHash", "sources", "sortAt"], writes.map((write) => [write.id, ...recordValues(write, recordSortAt(write.category, write.data))]));
+async function stageWrites(tx: pg.ClientBase, writes: readonly RecordWrite[], created: boolean): Promise<boolean> {
+  if (writes.length === 0) return false;
+  if (!created) {
+    await tx.query(
+      `CREATE TEMPORARY TABLE "RecordUpdate" ("id" text PRIMARY KEY, "data" json, "contentHash" text, "sources" jsonb, "sortAt" timestamp(3)) ON COMMIT DROP`,
+    );
+  }
+  await copyRows(tx, "RecordUpdate", ["id", "data", "contentHash", "sources", "sortAt"], writes.map((write) => [write.id, ...recordValues(write)]));
+  return true;
+}
+
+async function updateStaged(tx: pg.ClientBase): Promise<void> {
   await tx.query(
     `UPDATE "Record" AS r SET "data" = w."data", "contentHash" = w."contentHash", "sources" = w."sources", "sortAt" = w."sortAt",
        "deletedAt" = NULL, "updatedAt" = now()

@@ -24,7 +24,8 @@ export function hashedJson(value: unknown): { json: string; hash: string } {
   return { json, hash: hashOf(json) };
 }
 
-function hashOf(json: string): string {
+/** The content hash of a value's canonical JSON, given that text. */
+export function hashOf(json: string): string {
   return createHash("sha256").update(json).digest("hex");
 }
 
