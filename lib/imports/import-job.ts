@@ -2,7 +2,7 @@ import type PgBoss from "pg-boss";
 import type { JobDefinition } from "@/lib/jobs";
 import { QUEUE } from "@/lib/queue";
 import { readResourceTypesFor, resourceTypesFor } from "@/lib/records";
-import { fetchPatientResources, narrowSourceScope } from "@/lib/sources";
+import { fetchPatientResourcePages, narrowSourceScope } from "@/lib/sources";
 import { failureIsTransient, runSourceImport, type ImportAttempt } from "./run-source-import";
 
 type ImportJobData = { sourceId: string };
@@ -15,9 +15,9 @@ type ImportJobData = { sourceId: string };
 export async function importSource(sourceId: string, attempt: ImportAttempt = {}) {
   return runSourceImport(
     sourceId,
-    async (id, categories) => {
+    async (id, categories, onPage) => {
       await narrowSourceScope(id, readResourceTypesFor(categories));
-      return (await fetchPatientResources({ id }, resourceTypesFor(categories))).resources;
+      await fetchPatientResourcePages({ id }, resourceTypesFor(categories), onPage);
     },
     attempt,
   );

@@ -4,14 +4,27 @@ import { db, Prisma } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { applySourceFacts, CATEGORIES, fidelityColumn, normalizeResources, parseCategoryList, summarizeNormalization, type ApplyOutcome, type Category, type SourceInfo } from "@/lib/records";
-import { SourceError } from "@/lib/sources";
+import {
+  applySerializedFacts,
+  CATEGORIES,
+  fidelityColumn,
+  PagedNormalization,
+  parseCategoryList,
+  summarizeNormalization,
+  type ApplyOutcome,
+  type Category,
+  type SerializedFact,
+  type SourceInfo,
+} from "@/lib/records";
+import { SourceError, type SourcePage } from "@/lib/sources";
+import { ImportSpill, type SpilledPage } from "./import-spill";
 
 /**
  * Reads a source's current resources of the categories shared from its health system (the SMART on FHIR client,
- * for sandbox and live).
+ * for sandbox and live): handed to `onPage` a page at a time as they arrive (each page is in the import's spill
+ * when it returns), or returned at once (a fixed list, taken as given).
  */
-export type FetchSourceResources = (sourceId: string, categories: readonly Category[]) => Promise<FhirResource[]>;
+export type FetchSourceResources = (sourceId: string, categories: readonly Category[], onPage: (page: SourcePage) => Promise<void>) => Promise<FhirResource[] | void>;
 
 /** Wall-clock seconds of a completed import's phases: reading the source, normalizing, writing (merge included). */
 export type ImportPhases = { fetch: number; normalize: number; write: number };
@@ -76,9 +89,18 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     const failed = await db().source.updateMany({ where: { id: sourceId, failNextImport: true }, data: { failNextImport: false } });
     if (failed.count > 0) throw new SourceError("source_unavailable", "The health system could not be reached (sandbox source.fail).");
     const categories = await sharedCategories(source);
-    const { facts, summary, resourceCounts, resourceCount, read } = await readNormalized(sourceId, categories, fetchResources, { sourceId, sourceName: source.provider.name }, source.subjectId);
-    const writeStarted = performance.now();
-    const outcome = await applySourceFacts({ subjectId: source.subjectId, sourceId, facts, categories });
+    const spill = new ImportSpill();
+    let normalized: Awaited<ReturnType<typeof readNormalized>>;
+    let outcome: ApplyOutcome;
+    let writeStarted: number;
+    try {
+      normalized = await readNormalized(sourceId, categories, fetchResources, { sourceId, sourceName: source.provider.name }, source.subjectId, spill);
+      writeStarted = performance.now();
+      outcome = await applySerializedFacts({ subjectId: source.subjectId, sourceId, facts: normalized.facts, categories });
+    } finally {
+      spill.close();
+    }
+    const { summary, resourceCounts, resourceCount, read } = normalized;
     const seconds = { ...read, write: (performance.now() - writeStarted) / 1000 };
     const finishedAt = now();
     await db().$transaction([
@@ -117,7 +139,7 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
         },
       });
     }
-    const completed = { sourceId, importId, resources: resourceCount, records: facts.length, seconds };
+    const completed = { sourceId, importId, resources: resourceCount, records: normalized.written(), seconds };
     log.info(completed, "source import completed");
     if (importCompletedChannel.hasSubscribers) importCompletedChannel.publish(completed);
     return { importId, outcome, seconds };
@@ -156,23 +178,38 @@ async function sharedCategories(source: { subjectId: string; connectSessionId: s
 }
 
 /**
- * The source's resources read and normalized: the normalized facts of the shared categories and what the import
- * reports of them. The resources themselves are read here and let go on return, so the write that follows (and its
- * own allocations) does not run with the whole source's raw FHIR still held.
+ * The source's resources read and normalized, page by page: each page goes to the spill as it arrives, the pages
+ * are read back from it twice (PagedNormalization's index pass, then its normalizing pass, each a page at a time),
+ * and the drafted records wait in the spill too; `facts` reads them back, complete and in read order, for the
+ * write. Beyond the page at hand, memory holds the context resources, a few fields of each record's resource and a
+ * few hundred bytes of bookkeeping per record, never the source.
  */
-async function readNormalized(sourceId: string, categories: readonly Category[], fetchResources: FetchSourceResources, sourceInfo: SourceInfo, scope: string) {
+async function readNormalized(sourceId: string, categories: readonly Category[], fetchResources: FetchSourceResources, sourceInfo: SourceInfo, scope: string, spill: ImportSpill) {
   const fetchStarted = performance.now();
-  const resources = await fetchResources(sourceId, categories);
+  const pages: SpilledPage[] = [];
+  const returned = await fetchResources(sourceId, categories, async (page) => void pages.push(spill.appendPage(page)));
+  if (returned) pages.push(spill.appendPage({ rank: Number.MAX_SAFE_INTEGER, resources: returned }, false));
   const normalizeStarted = performance.now();
-  const normalized = normalizeResources(resources, sourceInfo, scope);
+  const normalization = new PagedNormalization(sourceInfo, scope, spill.recordSpool());
+  const resourceCounts: Record<string, number> = {};
+  let resourceCount = 0;
+  for (const page of spill.replay(pages)) {
+    for (const resource of page) resourceCounts[resource.resourceType] = (resourceCounts[resource.resourceType] ?? 0) + 1;
+    resourceCount += page.length;
+    normalization.indexPage(page.map((resource) => ({ resource, fullUrl: null })));
+  }
+  for (const page of spill.replay(pages)) normalization.normalizePage(page.map((resource) => ({ resource, fullUrl: null })));
+  const { skipped, context } = normalization.finish();
   // A type read for one category can yield another (a DiagnosticReport read for labs is a documents record).
-  const result = { ...normalized, facts: normalized.facts.filter((fact) => categories.includes(fact.category)) };
+  const summary = summarizeNormalization({ facts: normalization.factSummaries().filter((fact) => categories.includes(fact.category)), skipped, context });
   const read = { fetch: (normalizeStarted - fetchStarted) / 1000, normalize: (performance.now() - normalizeStarted) / 1000 };
-  return { facts: result.facts, summary: summarizeNormalization(result), resourceCounts: countByType(resources), resourceCount: resources.length, read };
-}
-
-function countByType(resources: readonly FhirResource[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const resource of resources) counts[resource.resourceType] = (counts[resource.resourceType] ?? 0) + 1;
-  return counts;
+  let written = 0;
+  function* facts(): Generator<SerializedFact> {
+    for (const fact of normalization.facts()) {
+      if (!categories.includes(fact.category)) continue;
+      written += 1;
+      yield fact;
+    }
+  }
+  return { facts: facts(), summary, resourceCounts, resourceCount, read, written: () => written };
 }

@@ -134,9 +134,10 @@ function nextLink(bundle: Bundle, fhirBaseUrl: string): string | null {
   return next;
 }
 
+/** A search's matches (none for a search whose pages went to an OnPage), or the status of a first page refused. */
 type SearchResult = FhirResource[] | { status: number };
-/** Called with each page's matches as it arrives. */
-type OnPage = (matches: FhirResource[]) => void;
+/** Called with each page's matches as it arrives; the search asks for its next page once it has returned. */
+type OnPage = (matches: FhirResource[]) => void | Promise<void>;
 
 /**
  * The type searched first: a patient's labs and vital signs are most of a history, and its pages follow one
@@ -149,15 +150,17 @@ const LONGEST_SEARCH = "Observation";
  * no further type is started, and once the searches under way have ended, the failure of the first type (in the
  * types' order) is thrown, as when the types were read one after another.
  */
-async function searchTypes(session: SourceSession, fhirBaseUrl: string, types: readonly string[], pageSize: number | undefined, onPage: OnPage): Promise<SearchResult[]> {
+async function searchTypes(session: SourceSession, fhirBaseUrl: string, types: readonly string[], pageSize: number | undefined, onPage: (resourceType: string, page: number, matches: FhirResource[]) => Promise<void>): Promise<SearchResult[]> {
   const settled: PromiseSettledResult<SearchResult>[] = [];
   const startOrder = [...types.keys()].sort((left, right) => Number(types[right] === LONGEST_SEARCH) - Number(types[left] === LONGEST_SEARCH));
   let next = 0;
   let failed = false;
   const searchOne = async (resourceType: string): Promise<SearchResult> => {
-    if (pageSize !== undefined) return searchType(session, fhirBaseUrl, resourceType, pageSize, onPage);
-    const result = await searchType(session, fhirBaseUrl, resourceType, DEFAULT_PAGE_SIZE, onPage);
-    return Array.isArray(result) || result.status !== 400 ? result : searchType(session, fhirBaseUrl, resourceType, FALLBACK_PAGE_SIZE, onPage);
+    let page = 0;
+    const typeOnPage = (matches: FhirResource[]) => onPage(resourceType, page++, matches);
+    if (pageSize !== undefined) return searchType(session, fhirBaseUrl, resourceType, pageSize, typeOnPage);
+    const result = await searchType(session, fhirBaseUrl, resourceType, DEFAULT_PAGE_SIZE, typeOnPage);
+    return Array.isArray(result) || result.status !== 400 ? result : searchType(session, fhirBaseUrl, resourceType, FALLBACK_PAGE_SIZE, typeOnPage);
   };
   await Promise.all(
     Array.from({ length: Math.min(SEARCHES_AT_ONCE, types.length) }, async () => {
@@ -178,7 +181,11 @@ async function searchTypes(session: SourceSession, fhirBaseUrl: string, types: r
   return settled.map((result) => (result as PromiseFulfilledResult<SearchResult>).value);
 }
 
-/** One search's matches of `resourceType`, following `next` links; the status of a first page refused with 400, 403 or 404. */
+/**
+ * One search's matches of `resourceType`, following `next` links, or, given `onPage`, each page's matches handed to
+ * it (the next page is asked for once it has returned, so a search holds one page at a time); the status of a first
+ * page refused with 400, 403 or 404.
+ */
 async function searchPages(session: SourceSession, fhirBaseUrl: string, first: URL, resourceType: string, onPage?: OnPage): Promise<SearchResult> {
   const found: FhirResource[] = [];
   const visited = new Set<string>();
@@ -198,8 +205,8 @@ async function searchPages(session: SourceSession, fhirBaseUrl: string, first: U
       if (entry.resource && entry.search?.mode !== "include" && entry.resource.resourceType === resourceType) matches.push(entry.resource);
     }
     url = nextLink(bundle, fhirBaseUrl);
-    onPage?.(matches);
-    for (const match of matches) found.push(match);
+    if (onPage) await onPage(matches);
+    else for (const match of matches) found.push(match);
   }
   return found;
 }
@@ -241,6 +248,46 @@ async function readPatient(session: SourceSession, fhirBaseUrl: string): Promise
  * from and written back to the Source row, sealed.
  */
 export async function fetchPatientResources(source: { id: string }, types: readonly string[] = importedResourceTypes(), options: FetchOptions = {}): Promise<FetchedPatientRecord> {
+  const pages: SourcePage[] = [];
+  const fetched = await fetchPatientResourcePages(source, types, async (page) => void pages.push(page), options);
+  return { ...fetched, resources: resourcesInOrder(pages) };
+}
+
+/**
+ * Some of a source's resources, as fetchPatientResourcePages hands them over: a search page's matches, the Patient,
+ * the context read, a linked Binary. `rank` orders the pages as fetchPatientResources lists their resources (the
+ * pages of different types arrive interleaved).
+ */
+export type SourcePage = { rank: number; resources: FhirResource[] };
+
+/**
+ * The resources of pages in the order fetchPatientResources lists them: pages by rank, each resource once (by
+ * type and id), where it first came, as its last copy (a server may serve one resource on two pages).
+ */
+export function resourcesInOrder(pages: readonly SourcePage[]): FhirResource[] {
+  const resources = new Map<string, FhirResource>();
+  for (const page of [...pages].sort((left, right) => left.rank - right.rank)) {
+    for (const resource of page.resources) resources.set(resourceKey(resource), resource);
+  }
+  return [...resources.values()];
+}
+
+/** How fetchPatientResources tells two copies of one resource: type and id (an id-less resource's id is `undefined`). */
+export function resourceKey(resource: { resourceType: string; id?: string }): string {
+  return `${resource.resourceType}/${resource.id}`;
+}
+
+/**
+ * fetchPatientResources, handing each page to `onPage` as it arrives rather than keeping them: a search asks for
+ * its next page once `onPage` has returned, so no more pages are held than searches run at once. The context read
+ * (at most MAX_CONTEXT_RESOURCES) and the linked Binaries follow as pages of their own.
+ */
+export async function fetchPatientResourcePages(
+  source: { id: string },
+  types: readonly string[],
+  onPage: (page: SourcePage) => Promise<void>,
+  options: FetchOptions = {},
+): Promise<Omit<FetchedPatientRecord, "resources">> {
   const policy = options.policy ?? DEFAULT_HTTP_POLICY;
   const row = await db().source.findUniqueOrThrow({ where: { id: source.id }, include: { provider: true } });
   const session = new SourceSession(row.id, row.provider, policy, openSourceTokens(row));
@@ -248,36 +295,47 @@ export async function fetchPatientResources(source: { id: string }, types: reado
   const fhirBaseUrl = row.provider.fhirBaseUrl.replace(/\/+$/, "");
 
   const patient = types.includes("Patient") ? await readPatient(session, fhirBaseUrl) : null;
-  const resources = new Map<string, FhirResource>(patient ? [[`Patient/${patient.id}`, patient]] : []);
+  if (patient) await onPage({ rank: 0, resources: [patient] });
   const unavailableTypes: FetchedPatientRecord["unavailableTypes"] = [];
   const searched = types.filter((type) => type !== "Patient");
+  // A type's pages rank after the types asked for before it, whichever search finishes first.
+  const rankOf = (resourceType: string, page: number) => 1 + searched.indexOf(resourceType) * (MAX_PAGES_PER_TYPE + 1) + page;
+  const afterSearches = 1 + searched.length * (MAX_PAGES_PER_TYPE + 1);
   const context = new ContextReader(fhirBaseUrl, (resourceType, ids) => searchContext(session, fhirBaseUrl, resourceType, ids), SEARCHES_AT_ONCE);
   if (patient) context.note([patient]);
-  const results = await searchTypes(session, fhirBaseUrl, searched, options.pageSize, (matches) => context.note(matches)).catch(async (error: unknown) => {
+  // The C-CDA documents the DocumentReferences link, as linkedCcdaBinaries lists them: a DocumentReference served
+  // twice keeps its first place and its last copy's links (a type's pages arrive in order).
+  const documentLinks = new Map<string, { documentReference: string; binaryId: string }[]>();
+  const results = await searchTypes(session, fhirBaseUrl, searched, options.pageSize, async (resourceType, page, matches) => {
+    context.note(matches);
+    for (const resource of matches) if (resource.resourceType === "DocumentReference") documentLinks.set(resourceKey(resource), linkedCcdaBinaries([resource], fhirBaseUrl));
+    await onPage({ rank: rankOf(resourceType, page), resources: matches });
+  }).catch(async (error: unknown) => {
     await context.abandon();
     throw error;
   });
-  // In the order the types were asked for, whichever search finished first.
   for (const [index, resourceType] of searched.entries()) {
     const result = results[index]!;
-    if (!Array.isArray(result)) {
-      unavailableTypes.push({ resourceType, status: result.status });
-      continue;
-    }
-    for (const resource of result) resources.set(`${resource.resourceType}/${resource.id}`, resource);
+    if (!Array.isArray(result)) unavailableTypes.push({ resourceType, status: result.status });
   }
   const { resources: contextResources, unread: unreadContext } = await context.finish();
-  for (const resource of contextResources) resources.set(`${resource.resourceType}/${resource.id}`, resource);
+  if (contextResources.length > 0) await onPage({ rank: afterSearches, resources: contextResources });
   if (unreadContext.length > 0) log.warn({ sourceId: row.id, unreadContext }, "context resources not read");
   const unreadDocuments: FetchedPatientRecord["unreadDocuments"] = [];
-  const links = linkedCcdaBinaries([...resources.values()], fhirBaseUrl);
-  for (const [index, link] of links.entries()) {
-    if (resources.has(`Binary/${link.binaryId}`)) continue;
-    const reason = index < MAX_LINKED_DOCUMENTS ? await readLinkedBinary(session, fhirBaseUrl, link.binaryId, resources) : `more than ${MAX_LINKED_DOCUMENTS} linked C-CDA documents in one import`;
-    if (reason !== null) unreadDocuments.push({ documentReference: link.documentReference, reason });
+  const links = new Map<string, string>();
+  for (const { binaryId, documentReference } of [...documentLinks.values()].flat()) if (!links.has(binaryId)) links.set(binaryId, documentReference);
+  let read = 0;
+  for (const [index, [binaryId, documentReference]] of [...links].entries()) {
+    if (index >= MAX_LINKED_DOCUMENTS) {
+      unreadDocuments.push({ documentReference, reason: `more than ${MAX_LINKED_DOCUMENTS} linked C-CDA documents in one import` });
+      continue;
+    }
+    const outcome = await readLinkedBinary(session, fhirBaseUrl, binaryId);
+    if (typeof outcome === "string") unreadDocuments.push({ documentReference, reason: outcome });
+    else await onPage({ rank: afterSearches + 1 + read++, resources: [outcome] });
   }
   if (unreadDocuments.length > 0) log.warn({ sourceId: row.id, unreadDocuments }, "linked C-CDA documents not read");
-  return { patientId: session.patientId, patient, resources: [...resources.values()], unavailableTypes, unreadDocuments };
+  return { patientId: session.patientId, patient, unavailableTypes, unreadDocuments };
 }
 
 /**
@@ -299,8 +357,8 @@ export function linkedCcdaBinaries(resources: FhirResource[], fhirBaseUrl: strin
   return [...links].map(([binaryId, documentReference]) => ({ binaryId, documentReference }));
 }
 
-/** Reads one linked Binary into the batch; why it could not be, or null. Never fails the import. */
-async function readLinkedBinary(session: SourceSession, fhirBaseUrl: string, binaryId: string, resources: Map<string, FhirResource>): Promise<string | null> {
+/** Reads one linked Binary; why it could not be, else the Binary. Never fails the import. */
+async function readLinkedBinary(session: SourceSession, fhirBaseUrl: string, binaryId: string): Promise<string | Binary> {
   const describe = `The Binary/${binaryId} read`;
   try {
     const response = await session.get(`${fhirBaseUrl}/Binary/${encodeURIComponent(binaryId)}`, describe);
@@ -308,8 +366,7 @@ async function readLinkedBinary(session: SourceSession, fhirBaseUrl: string, bin
     if (Number(response.headers.get("content-length") ?? 0) > MAX_BINARY_ANSWER_BYTES) return `${describe} is larger than ${CCDA_MAX_BYTES / 1024 / 1024} MiB`;
     const binary = readSourceJson(response, describe) as Binary;
     if (binary?.resourceType !== "Binary" || binary.id !== binaryId) return `${describe} did not answer that Binary`;
-    resources.set(`Binary/${binaryId}`, binary);
-    return null;
+    return binary;
   } catch (error) {
     // A refused token ends the import as any other read would; anything else leaves the document a document.
     if (error instanceof SourceError && error.code === "reauthorization_required") throw error;

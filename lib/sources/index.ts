@@ -2,7 +2,16 @@
 // live providers alike.
 export { AUTHORIZATION_MINUTES, beginAuthorization, scopeForCategories, type BeginAuthorizationInput, type BegunAuthorization } from "./begin-authorization";
 export { completeAuthorization, type CompleteAuthorizationInput, type CompletedAuthorization } from "./complete-authorization";
-export { fetchPatientResources, importedResourceTypes, type FetchedPatientRecord, type FetchOptions } from "./fetch-patient-resources";
+export {
+  fetchPatientResourcePages,
+  fetchPatientResources,
+  importedResourceTypes,
+  resourceKey,
+  resourcesInOrder,
+  type FetchedPatientRecord,
+  type FetchOptions,
+  type SourcePage,
+} from "./fetch-patient-resources";
 export { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 export { narrowedScope, narrowSourceScope } from "./narrow-source-scope";
 export { findProvider, type ProviderRow } from "./providers";

@@ -5,7 +5,8 @@
  */
 export { CCDA_MAX_BYTES, isCcdaContentType } from "./ccda";
 export { mergeFacts } from "./merge";
+export { memorySpool, PagedNormalization, type RecordSpool, type SerializedFact } from "./paged-normalization";
 export { ENCOUNTER_SKIP, NORMALIZERS, normalizeBundle, normalizeResources } from "./resources";
 export { resourceDisplayName } from "./names";
-export { summarizeNormalization, type NormalizationSummary } from "./summary";
+export { summarizeNormalization, type NormalizationCounts, type NormalizationSummary } from "./summary";
 export type { NormalizationResult, NormalizedFact, SkippedResource, SourceInfo } from "./types";
