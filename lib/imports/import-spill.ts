@@ -17,9 +17,11 @@ export type SpilledPage = {
 
 /** Text gathered before one write: the record spool appends a few hundred bytes at a time. */
 const WRITE_BUFFER_BYTES = 1 << 20;
+const RESOURCES_PER_PIECE = 100;
 const BLOCK = 16;
-/** Reads up to this long are decrypted with the reused block cipher; longer ones (pages) by a counter-mode cipher of their own. */
+/** Reads up to this long (records) may be served from a window of READ_WINDOW_BYTES around them; longer ones (pages) alone. */
 const SHORT_READ_BYTES = 16 * 1024;
+const READ_WINDOW_BYTES = 64 * 1024;
 
 /**
  * Where one import keeps what it has read and drafted while the rest of the source is read, off the heap: the
@@ -36,8 +38,12 @@ export class ImportSpill {
   /** Appends are contiguous, so one counter-mode cipher encrypts them all, its stream at the file's end. */
   private readonly appender = createCipheriv("aes-256-ctr", this.key, this.counter(0));
   private size = 0;
-  private pending: Buffer[] = [];
+  /** Appended text not yet written: encrypted and written a megabyte at a time, not a record at a time. */
+  private pending = "";
   private pendingBytes = 0;
+  /** The last range read (decrypted), which the next short read is likely to fall in. */
+  private window: { offset: number; data: Buffer } | null = null;
+  private lastRead: number | null = null;
   private closed = false;
 
   constructor(directory = os.tmpdir()) {
@@ -46,10 +52,20 @@ export class ImportSpill {
     fs.unlinkSync(file);
   }
 
-  /** Appends a page of resources, kept as given or (with `distinct`) to be listed as fetchPatientResources lists them. */
-  appendPage(page: SourcePage, distinct = true): SpilledPage {
-    const { offset, length } = this.append(JSON.stringify(page.resources));
-    return { rank: page.rank, offset, length, keys: distinct ? page.resources.map(resourceKey) : null };
+  /**
+   * Appends a page of resources, kept as given or (with `distinct`) to be listed as fetchPatientResources lists them,
+   * as pieces of RESOURCES_PER_PIECE: each is read back alone, so what a pass reads dies young (a thousand parsed
+   * resources outlive the allocations of their normalization and reach the old generation, whose garbage grows
+   * the heap before it is collected).
+   */
+  appendPage(page: SourcePage, distinct = true): SpilledPage[] {
+    const pieces: SpilledPage[] = [];
+    for (let start = 0; start < page.resources.length || start === 0; start += RESOURCES_PER_PIECE) {
+      const resources = page.resources.slice(start, start + RESOURCES_PER_PIECE);
+      const { offset, length } = this.append(JSON.stringify(resources));
+      pieces.push({ rank: page.rank, offset, length, keys: distinct ? resources.map(resourceKey) : null });
+    }
+    return pieces;
   }
 
   /**
@@ -57,22 +73,26 @@ export class ImportSpill {
    * resource of the distinct pages once, where it first came, as its last copy. Each call reads them anew.
    */
   *replay(pages: readonly SpilledPage[]): Generator<FhirResource[]> {
+    // Stable: a page's pieces keep their order.
     const ordered = [...pages].sort((left, right) => left.rank - right.rank);
+    const repeated = repeatedKeys(ordered);
     const last = new Map<string, { page: SpilledPage; index: number }>();
-    for (const page of ordered) page.keys?.forEach((key, index) => last.set(key, { page, index }));
+    for (const page of ordered) page.keys?.forEach((key, index) => repeated.has(key) && last.set(key, { page, index }));
     const listed = new Set<string>();
     for (const page of ordered) {
       const resources = this.readPage(page);
-      if (page.keys === null) {
+      if (page.keys === null || !page.keys.some((key) => repeated.has(key))) {
         yield resources;
         continue;
       }
       const listing: FhirResource[] = [];
-      page.keys.forEach((key) => {
-        if (listed.has(key)) return;
-        listed.add(key);
-        const copy = last.get(key)!;
-        listing.push(copy.page === page ? resources[copy.index]! : this.readPage(copy.page)[copy.index]!);
+      page.keys.forEach((key, index) => {
+        if (!repeated.has(key)) listing.push(resources[index]!);
+        else if (!listed.has(key)) {
+          listed.add(key);
+          const copy = last.get(key)!;
+          listing.push(copy.page === page ? resources[copy.index]! : this.readPage(copy.page)[copy.index]!);
+        }
       });
       yield listing;
     }
@@ -103,18 +123,36 @@ export class ImportSpill {
   }
 
   private append(text: string): { offset: number; length: number } {
-    const sealed = this.appender.update(text, "utf8");
+    const length = Buffer.byteLength(text, "utf8");
     const offset = this.size;
-    this.pending.push(sealed);
-    this.pendingBytes += sealed.length;
-    this.size += sealed.length;
+    this.pending += text;
+    this.pendingBytes += length;
+    this.size += length;
     if (this.pendingBytes >= WRITE_BUFFER_BYTES) this.flush();
-    return { offset, length: sealed.length };
+    return { offset, length };
   }
 
   private read(offset: number, length: number): string {
     if (this.pendingBytes > 0) this.flush();
-    // From the start of the block the range begins in, so the key stream lines up.
+    if (length > SHORT_READ_BYTES) return this.decrypted(offset, length).toString("utf8");
+    const window = this.window;
+    if (window === null || offset < window.offset || offset + length > window.offset + window.data.length) {
+      const near = this.lastRead !== null && Math.abs(offset - this.lastRead) < READ_WINDOW_BYTES;
+      this.lastRead = offset;
+      // A record near the last one read (records are read in read order, which is often the order they were
+      // spooled in, or its reverse) comes with its neighbours both ways; one far away, alone.
+      if (!near) return this.decrypted(offset, length).toString("utf8");
+      const start = Math.max(0, Math.floor(offset + length / 2 - READ_WINDOW_BYTES / 2));
+      const end = Math.min(this.size, start + READ_WINDOW_BYTES);
+      this.window = { offset: start, data: this.decrypted(start, Math.max(end - start, offset + length - start)) };
+    }
+    this.lastRead = offset;
+    const { offset: at, data } = this.window!;
+    return data.toString("utf8", offset - at, offset - at + length);
+  }
+
+  /** The plain bytes of a range: read from the start of its first block, so the key stream lines up. */
+  private decrypted(offset: number, length: number): Buffer {
     const first = Math.floor(offset / BLOCK);
     const skip = offset - first * BLOCK;
     const data = Buffer.allocUnsafe(skip + length);
@@ -124,21 +162,28 @@ export class ImportSpill {
       if (bytes === 0) throw new Error("the import spill ended early");
       read += bytes;
     }
-    if (length > SHORT_READ_BYTES) return createCipheriv("aes-256-ctr", this.key, this.counter(first)).update(data).toString("utf8", skip);
+    if (data.length > SHORT_READ_BYTES * 4) return createCipheriv("aes-256-ctr", this.key, this.counter(first)).update(data).subarray(skip);
+    // A short range (a record, a window of them) with the one block cipher this spill keeps: a cipher object per
+    // read held native memory the garbage collector does not see until it ran, tens of megabytes over an import.
     const count = Math.ceil(data.length / BLOCK);
     const counters = Buffer.allocUnsafe(count * BLOCK);
-    for (let index = 0; index < count; index++) this.counter(first + index).copy(counters, index * BLOCK);
+    for (let index = 0; index < count; index++) {
+      const block = first + index;
+      this.nonce.copy(counters, index * BLOCK);
+      counters.writeUInt32BE(Math.floor(block / 2 ** 32), index * BLOCK + 8);
+      counters.writeUInt32BE(block >>> 0, index * BLOCK + 12);
+    }
     const stream = this.blocks.update(counters);
     for (let index = skip; index < data.length; index++) data[index]! ^= stream[index]!;
-    return data.toString("utf8", skip);
+    return data.subarray(skip);
   }
 
   private flush(): void {
-    const data = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    const data = this.appender.update(this.pending, "utf8");
     const at = this.size - this.pendingBytes;
     let written = 0;
     while (written < data.length) written += fs.writeSync(this.fd, data, written, data.length - written, at + written);
-    this.pending = [];
+    this.pending = "";
     this.pendingBytes = 0;
   }
 
@@ -150,4 +195,12 @@ export class ImportSpill {
     counter.writeUInt32BE(block >>> 0, 12);
     return counter;
   }
+}
+
+/** The keys that more than one resource of the distinct pages has (none, from a server that pages consistently). */
+function repeatedKeys(pages: readonly SpilledPage[]): Set<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const page of pages) for (const key of page.keys ?? []) (seen.has(key) ? repeated : seen).add(key);
+  return repeated;
 }

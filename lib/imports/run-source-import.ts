@@ -187,8 +187,8 @@ async function sharedCategories(source: { subjectId: string; connectSessionId: s
 async function readNormalized(sourceId: string, categories: readonly Category[], fetchResources: FetchSourceResources, sourceInfo: SourceInfo, scope: string, spill: ImportSpill) {
   const fetchStarted = performance.now();
   const pages: SpilledPage[] = [];
-  const returned = await fetchResources(sourceId, categories, async (page) => void pages.push(spill.appendPage(page)));
-  if (returned) pages.push(spill.appendPage({ rank: Number.MAX_SAFE_INTEGER, resources: returned }, false));
+  const returned = await fetchResources(sourceId, categories, async (page) => void pages.push(...spill.appendPage(page)));
+  if (returned) pages.push(...spill.appendPage({ rank: Number.MAX_SAFE_INTEGER, resources: returned }, false));
   const normalizeStarted = performance.now();
   const normalization = new PagedNormalization(sourceInfo, scope, spill.recordSpool());
   const resourceCounts: Record<string, number> = {};

@@ -1,5 +1,5 @@
 import type { FhirResource } from "fhir/r4";
-import { CONTEXT_RESOURCE_TYPES } from "@/lib/records";
+import { CONTEXT_RESOURCE_TYPES, detached } from "@/lib/records";
 import { missingContextReferences } from "./context-references";
 import { SourceError } from "./source-error";
 
@@ -73,7 +73,7 @@ export class ContextReader {
       const type = this.typeState(resourceType);
       for (const id of ids) {
         if (type.noted.has(id)) continue;
-        type.noted.add(id);
+        type.noted.add(detached(id));
         // A type past the limit on its own will not be admitted (see MAX_CONTEXT_RESOURCES): no more of it is read.
         if (type.noted.size > MAX_CONTEXT_RESOURCES) this.close(type);
         if (type.state === "closed") continue;

@@ -2,7 +2,7 @@ import type { Binary, Bundle, DocumentReference, FhirResource, Patient } from "f
 import { db } from "@/lib/db";
 import { nestsDeeperThan } from "@/lib/http";
 import { log } from "@/lib/log";
-import { CATEGORIES, CCDA_MAX_BYTES, isCcdaContentType, resourceTypesFor } from "@/lib/records";
+import { CATEGORIES, CCDA_MAX_BYTES, detached, isCcdaContentType, resourceTypesFor } from "@/lib/records";
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import type { ProviderRow } from "./providers";
 import { REFRESH_MARGIN_MS, refreshSourceTokens } from "./refresh-access-token";
@@ -274,7 +274,7 @@ export function resourcesInOrder(pages: readonly SourcePage[]): FhirResource[] {
 
 /** How fetchPatientResources tells two copies of one resource: type and id (an id-less resource's id is `undefined`). */
 export function resourceKey(resource: { resourceType: string; id?: string }): string {
-  return `${resource.resourceType}/${resource.id}`;
+  return detached(`${resource.resourceType}/${resource.id}`);
 }
 
 /**
@@ -308,7 +308,11 @@ export async function fetchPatientResourcePages(
   const documentLinks = new Map<string, { documentReference: string; binaryId: string }[]>();
   const results = await searchTypes(session, fhirBaseUrl, searched, options.pageSize, async (resourceType, page, matches) => {
     context.note(matches);
-    for (const resource of matches) if (resource.resourceType === "DocumentReference") documentLinks.set(resourceKey(resource), linkedCcdaBinaries([resource], fhirBaseUrl));
+    for (const resource of matches) {
+      if (resource.resourceType !== "DocumentReference") continue;
+      const links = linkedCcdaBinaries([resource], fhirBaseUrl).map((link) => ({ documentReference: detached(link.documentReference), binaryId: detached(link.binaryId) }));
+      documentLinks.set(resourceKey(resource), links);
+    }
     await onPage({ rank: rankOf(resourceType, page), resources: matches });
   }).catch(async (error: unknown) => {
     await context.abandon();

@@ -8,5 +8,6 @@ export { mergeFacts } from "./merge";
 export { memorySpool, PagedNormalization, type RecordSpool, type SerializedFact } from "./paged-normalization";
 export { ENCOUNTER_SKIP, NORMALIZERS, normalizeBundle, normalizeResources } from "./resources";
 export { resourceDisplayName } from "./names";
+export { detached } from "./read";
 export { summarizeNormalization, type NormalizationCounts, type NormalizationSummary } from "./summary";
 export type { NormalizationResult, NormalizedFact, SkippedResource, SourceInfo } from "./types";

@@ -8,7 +8,7 @@ import type { UncheckedEntry } from "./bundle-entries";
 import type { DocumentOrigin } from "./ccda";
 import { encounterContext, type EncounterContexts } from "./encounter-context";
 import { factKey, type KeyPart } from "./fact-key";
-import { string, type Json } from "./read";
+import { detached, string, type Json } from "./read";
 import { withReportRecordId } from "./report-links";
 import {
   CCDA_PATIENT,
@@ -56,32 +56,33 @@ export type SerializedFact = {
 /**
  * What a paged normalization keeps of each drafted record while the rest of the source is read: what the
  * whole-source steps (notes served as documents, C-CDA facts folded, colliding fact keys, report links) decide
- * by, not the record itself, which waits in the spool.
+ * by, not the record itself, which waits in the spool. A class, so every one has the same few in-object fields.
  */
-type Drafted = {
-  clinicalKey: string;
-  resourceType: string;
-  resourceId: string | null;
-  origin?: DocumentOrigin;
-  category: Category;
-  /** contentDigest of the draft, for uniqueFactKeys should its clinical key collide. */
-  digest: string;
-  /** keyParts was empty (a key with parts added then has no leading separator). */
-  noKeyParts?: true;
-  /** The batch position of a DiagnosticReport or DocumentReference (report links name their records). */
-  position?: number;
+class Drafted {
+  /** The position of a DiagnosticReport or DocumentReference in the batch (report links name their records), else -1. */
+  position = -1;
   /** The position of the report that groups this result, when its record names the report's record. */
-  groupedBy?: number;
-  noteKeys?: string[];
-  warnings?: string[];
+  groupedBy: number | undefined = undefined;
+  noteKeys: string[] | undefined = undefined;
+  warnings: string[] | undefined = undefined;
   /** Why the record breaks its schema (unreachable while readers and schemas agree). */
-  invalid?: string;
-  sortAt: number;
+  invalid: string | undefined = undefined;
+  sortAt = 0;
   /** Set in `finish` for a fact whose clinical key collides: its key with the parts uniqueFactKeys added. */
-  key?: string;
-  /** Its number in the spool. */
-  spooled: number;
-};
+  key: string | undefined = undefined;
+
+  constructor(
+    readonly clinicalKey: string,
+    readonly resourceType: string,
+    readonly resourceId: string | null,
+    readonly category: Category,
+    /** Its number in the spool, where its contentDigest comes first (uniqueFactKeys asks for it only on a collision). */
+    readonly spooled: number,
+    readonly origin: DocumentOrigin | undefined,
+    /** keyParts was empty (a key with parts added then has no leading separator). */
+    readonly noKeyParts: boolean,
+  ) {}
+}
 
 // Stand-ins for the parts of a record only the whole source decides (written into the spooled JSON and replaced
 // when the record is read back): random, so no text a source sends can be taken for one.
@@ -94,6 +95,8 @@ const SLOT = /"\\u0002[0-9a-f-]{36}:(?:recordId|reportRecordId|sources)\\u0002"/
 const PROVISIONAL_ID = "rec_000000000000000000000000";
 // Separates a spooled record's text around its stand-ins; canonical JSON escapes every control character.
 const SEPARATOR = "\u0001";
+/** A spooled record starts with its contentDigest (hex, this long). */
+const DIGEST_LENGTH = 16;
 
 /**
  * One source normalized page by page, with what `normalizeResources` gives for the whole source at once: the same
@@ -104,7 +107,7 @@ const SEPARATOR = "\u0001";
  * documents' resources) and a few hundred bytes per record, never a page of records beyond the one at hand.
  */
 export class PagedNormalization {
-  private index: SourceIndex | null = new SourceIndex({ has: (type) => Object.hasOwn(NORMALIZERS, type) });
+  private index: SourceIndex | null = new SourceIndex();
   private readonly skipped: SkippedResource[] = [];
   private readonly context: SkippedResource[] = [];
   private drafted: Drafted[] = [];
@@ -148,15 +151,15 @@ export class PagedNormalization {
     const seen = new Set<string>();
     for (const { clinicalKey } of candidates) (seen.has(clinicalKey) ? collides : seen).add(clinicalKey);
     seen.clear();
-    const keys = uniqueFactKeys(candidates, (candidate, extraParts) => keyWith(candidate, extraParts), (candidate) => candidate.digest);
+    const keys = uniqueFactKeys(candidates, (candidate, extraParts) => keyWith(candidate, extraParts), (candidate) => this.spool.read(candidate.spooled).slice(0, DIGEST_LENGTH));
     const reportRecordIds = new Map<number, string>();
     for (const [candidate, key] of keys) {
       if (collides.has(candidate.clinicalKey)) candidate.key = key;
-      if (candidate.resourceType === "DiagnosticReport") reportRecordIds.set(candidate.position!, this.recordIdOf(candidate));
+      if (candidate.resourceType === "DiagnosticReport") reportRecordIds.set(candidate.position, this.recordIdOf(candidate));
       if (candidate.invalid) this.skipped.push({ resourceType: candidate.resourceType, resourceId: candidate.resourceId, reason: candidate.invalid });
     }
     for (const [report, document] of served) {
-      if (keys.has(document)) reportRecordIds.set(report.position!, this.recordIdOf(document));
+      if (keys.has(document)) reportRecordIds.set(report.position, this.recordIdOf(document));
     }
     const dropped = new Set<Drafted>(served.keys());
     for (const folded of alsoFrom.values()) for (const candidate of folded) dropped.add(candidate);
@@ -190,7 +193,7 @@ export class PagedNormalization {
       const values = [JSON.stringify(recordId)];
       if (candidate.groupedBy !== undefined) values.push(JSON.stringify(reportRecordIds.get(candidate.groupedBy) ?? null));
       values.push(canonicalJson(sources));
-      const parts = this.spool.read(candidate.spooled).split(SEPARATOR);
+      const parts = this.spool.read(candidate.spooled).slice(DIGEST_LENGTH).split(SEPARATOR);
       if (parts.length !== values.length + 1) throw new Error("a spooled record does not have the parts it was written with");
       let json = parts[0]!;
       for (let slot = 0; slot < values.length; slot++) json += values[slot]! + parts[slot + 1]!;
@@ -255,25 +258,27 @@ export class PagedNormalization {
       sources: [{ sourceId: this.source.sourceId, sourceName: this.source.sourceName, resourceType, resourceId, ...(origin ? { document: origin } : {}) }],
     };
     const hasReportSlot = groupedBy !== undefined && groupedBy !== null && "report" in outcome.data && Boolean(outcome.data.report);
-    const drafted: Drafted = {
-      clinicalKey: JSON.stringify([category, key]),
-      resourceType,
-      resourceId,
+    const drafted = new Drafted(
+      JSON.stringify([category, key]),
+      NORMALIZED_TYPES.get(resourceType) ?? detached(resourceType),
+      resourceId === null ? null : detached(resourceId),
       category,
-      digest: contentDigest(outcome),
-      sortAt: 0,
-      spooled: this.drafted.length,
-      ...(origin ? { origin } : {}),
-      ...(outcome.keyParts.length === 0 ? { noKeyParts: true as const } : {}),
-      ...(resourceType === "DiagnosticReport" || resourceType === "DocumentReference" ? { position, noteKeys: noteKeys(resourceType, resource) } : {}),
-      ...(hasReportSlot ? { groupedBy } : {}),
-      ...(warnings.length > 0 ? { warnings } : {}),
-    };
+      this.drafted.length,
+      origin,
+      outcome.keyParts.length === 0,
+    );
+    if (resourceType === "DiagnosticReport" || resourceType === "DocumentReference") {
+      drafted.position = position;
+      drafted.noteKeys = noteKeys(resourceType, resource).map(detached);
+    }
+    if (hasReportSlot) drafted.groupedBy = groupedBy;
+    if (warnings.length > 0) drafted.warnings = warnings;
+    const digest = contentDigest(outcome);
     this.drafted.push(drafted);
     const checked = recordSchemas[category].safeParse(record);
     if (!checked.success) {
       drafted.invalid = `normalized ${category} record is invalid: ${checked.error.issues[0]?.message}`;
-      this.spool.append("");
+      this.spool.append(digest);
       return;
     }
     const parsed = checked.data as Json & { report?: Json };
@@ -281,9 +286,12 @@ export class PagedNormalization {
     parsed.recordId = RECORD_ID;
     if (hasReportSlot) parsed.report!.recordId = REPORT_RECORD_ID;
     parsed.sources = SOURCES;
-    this.spool.append(canonicalJson(parsed).replace(SLOT, SEPARATOR));
+    this.spool.append(digest + canonicalJson(parsed).replace(SLOT, SEPARATOR));
   }
 }
+
+/** The normalized types' names, one string each, for what every drafted record keeps. */
+const NORMALIZED_TYPES = new Map(Object.keys(NORMALIZERS).map((type) => [type, type]));
 
 type Finished = { dropped: Set<Drafted>; alsoFrom: Map<Drafted, Drafted[]>; reportRecordIds: Map<number, string> };
 

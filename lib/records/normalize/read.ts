@@ -41,3 +41,11 @@ export function strings(value: unknown): string[] {
 export function code(value: unknown): string | null {
   return string(value)?.trim().toLowerCase() ?? null;
 }
+
+/**
+ * A copy of a string that is its own: V8 parses a JSON text's longer strings as slices of that text, so one id kept
+ * from a search page keeps the whole page's text alive. What outlives its page (bookkeeping per resource) is copied.
+ */
+export function detached(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}

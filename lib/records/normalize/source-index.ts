@@ -2,22 +2,33 @@ import { withNestedBundlesOpened, type UncheckedEntry } from "./bundle-entries";
 import { binaryNamed, ccdaResources, type DocumentOrigin } from "./ccda";
 import type { PlaceholderPaths } from "./placeholder-warnings";
 import { withoutPlaceholders } from "./placeholders";
-import { code, isObject, object, objects, string, type Json } from "./read";
+import { code, detached, isObject, object, objects, string, type Json } from "./read";
 import { TYPE_AND_ID, type ReferenceResolver } from "./references";
 import type { ReportFinder } from "./report-links";
 import type { SkippedResource } from "./types";
 
 /**
- * The fields any normalizer reads of a record-type resource it reaches through a reference: the concept a reason or
- * diagnosis names (`code`), a person's `name`, a billed prescription's medication. A source's records are mostly
- * such resources, so only these are kept of them; context resources (Encounter, Practitioner, Medication, ...) are
- * kept whole, as the readers of a visit or a medication read most of them. A reader of another field of a
- * referenced record must add it here (the paged-normalization equivalence test compares with the whole source).
+ * The fields any normalizer reads of a resource it reaches through a reference: a visit's class, type, period and
+ * place (encounter-context.ts), the concept a reason, diagnosis or medication names (`code`), a specimen's `type`, a
+ * person's or place's `name`, a billed prescription's medication, and the resources contained in a visit that its
+ * own references point at. Only these are kept of each resource until the source is normalized: a reader of another
+ * field of a referenced resource must add it here (the paged-normalization equivalence test compares with the
+ * whole source).
  */
-const RECORD_TARGET_FIELDS = ["resourceType", "id", "code", "name", "medicationCodeableConcept"];
-
-/** The types whose resources become records (or are reported skips) and so are kept as RECORD_TARGET_FIELDS only. */
-export type RecordTypes = { has(resourceType: string): boolean };
+const TARGET_FIELDS = [
+  "resourceType",
+  "id",
+  "name",
+  "code",
+  "type",
+  "class",
+  "serviceType",
+  "period",
+  "location",
+  "serviceProvider",
+  "contained",
+  "medicationCodeableConcept",
+];
 
 /** A resource of the batch as the normalizers read it: placeholder text removed (see placeholder-warnings.ts). */
 export type CleanedEntry = { resource: Json; placeholders: string[] };
@@ -42,6 +53,13 @@ export function cleaned(resource: Json): CleanedEntry {
   }
 }
 
+/**
+ * Where a resource the index holds lies in the batch, on the resource itself (a symbol, not enumerable: no reader
+ * copies or serializes it), as a WeakMap of every resource of the source cost more than the resources' own fields.
+ */
+const POSITION = Symbol("position in the batch");
+type Positioned = Json & { [POSITION]?: number };
+
 type DocumentAttachment =
   | { document: number; origin: DocumentOrigin; outcome: ReturnType<typeof ccdaResources> }
   | { document: number; origin: DocumentOrigin; url: string; contentType: string | null; ordinal: number };
@@ -50,7 +68,7 @@ type DocumentAttachment =
  * What every resource of one source needs to know of the others, gathered in one pass over the source's pages, so
  * that a second pass can normalize each page alone (paged-normalization.ts): where each reference resolves (by
  * position in the batch, as the whole-source resolver would: a fullUrl, then the last `Type/id`), what a
- * resolved resource shows (RECORD_TARGET_FIELDS of records, context resources whole), the report that groups each
+ * resolved resource shows (its TARGET_FIELDS), the report that groups each
  * result, and the resources the batch's C-CDA documents become (held, as the whole-source path holds them, until
  * they are normalized after the source's own). Positions count the batch's object entries, then the C-CDA ones.
  */
@@ -61,9 +79,10 @@ export class SourceIndex {
   sourceEntries = 0;
   private readonly byFullUrl = new Map<string, number>();
   private readonly byTypeAndId = new Map<string, number>();
-  private readonly targets: Json[] = [];
+  private readonly targets: (Json | undefined)[] = [];
+  /** Every reference any resource of the batch makes (the string, and its `Type/id`): what can be resolved at all. */
+  private referenced: Set<string> | null = new Set();
   private readonly placeholdersOf = new WeakMap<Json, string[]>();
-  private readonly positionOf = new WeakMap<Json, number>();
   private readonly reportResults: { report: number; references: string[] }[] = [];
   private readonly binaries = new Map<string, { position: number; resource: Json }>();
   private readonly attachments: DocumentAttachment[] = [];
@@ -73,8 +92,6 @@ export class SourceIndex {
   /** Why a document's C-CDA could not be read, by the document's position. */
   readonly documentWarnings = new Map<number, string[]>();
   private complete = false;
-
-  constructor(private readonly recordTypes: RecordTypes) {}
 
   /** One page of the source, in the source's order. */
   add(page: UncheckedEntry[]): void {
@@ -122,6 +139,7 @@ export class SourceIndex {
       }
     }
     this.reportResults.length = 0;
+    this.keepOnlyReferenced();
     this.complete = true;
   }
 
@@ -131,7 +149,7 @@ export class SourceIndex {
    * what is read of them.
    */
   contextFor(position: number, current: CleanedEntry): { resolve: ReferenceResolver; reportOf: ReportFinder; placeholders: PlaceholderPaths } {
-    const at = (target: number | undefined) => (target === undefined ? null : target === position ? current.resource : this.targets[target]!);
+    const at = (target: number | undefined) => (target === undefined ? null : target === position ? current.resource : (this.targets[target] ?? null));
     const resolve: ReferenceResolver = (reference, holder) => {
       const target = string(object(reference)?.reference);
       if (!target) return null;
@@ -139,7 +157,7 @@ export class SourceIndex {
       return at(this.positionOfTarget(target));
     };
     const reportOf: ReportFinder = (result) => {
-      const resultPosition = result === current.resource ? position : this.positionOf.get(result);
+      const resultPosition = result === current.resource ? position : (result as Positioned)[POSITION];
       return resultPosition === undefined ? null : at(this.reportOfResult.get(resultPosition));
     };
     const placeholders = { get: (resource: Json) => (resource === current.resource ? current.placeholders : this.placeholdersOf.get(resource)) } as PlaceholderPaths;
@@ -148,7 +166,7 @@ export class SourceIndex {
 
   /** The position of a resource the resolver returned (a report a result names), null for a contained one. */
   position(resource: Json, current: { position: number; entry: CleanedEntry }): number | null {
-    return resource === current.entry.resource ? current.position : (this.positionOf.get(resource) ?? null);
+    return resource === current.entry.resource ? current.position : ((resource as Positioned)[POSITION] ?? null);
   }
 
   /** As expandCcdaDocuments reads a DocumentReference's attachments and the batch's Binaries (ccda.ts). */
@@ -156,7 +174,7 @@ export class SourceIndex {
     const id = string(raw.id);
     if (raw.resourceType === "Binary" && id !== null) this.binaries.set(id, { position, resource: raw });
     if (raw.resourceType !== "DocumentReference") return;
-    const origin = { resourceType: String(raw.resourceType), resourceId: string(raw.id) };
+    const origin = { resourceType: "DocumentReference", resourceId: id === null ? null : detached(id) };
     objects(raw.content).forEach((content, ordinal) => {
       const attachment = object(content.attachment);
       if (!attachment) return;
@@ -176,16 +194,35 @@ export class SourceIndex {
     const { resource, placeholders } = entry;
     const type = string(resource.resourceType);
     const id = string(resource.id);
-    if (fullUrl) this.byFullUrl.set(fullUrl, position);
-    if (type && id) this.byTypeAndId.set(`${type}/${id}`, position);
-    const target = whole || type === null || type === "Encounter" || !this.recordTypes.has(type) ? resource : projection(resource);
+    if (fullUrl) this.byFullUrl.set(detached(fullUrl), position);
+    if (type && id) this.byTypeAndId.set(detached(`${type}/${id}`), position);
+    const target = whole ? resource : projection(resource);
     this.targets[position] = target;
-    this.positionOf.set(target, position);
+    eachReference(resource, this.referenced!);
+    Object.defineProperty(target, POSITION, { value: position });
     if (placeholders.length > 0) this.placeholdersOf.set(target, placeholders);
     if (resource.resourceType === "DiagnosticReport" && code(resource.status) !== "entered-in-error") {
-      const references = objects(resource.result).flatMap((reference) => string(reference.reference) ?? []);
+      const references = objects(resource.result).flatMap((reference) => detachedOrNone(string(reference.reference)));
       if (references.length > 0) this.reportResults.push({ report: position, references });
     }
+  }
+
+  /**
+   * Lets go of what no reference can reach: the resources no reference of the batch names (most of a source's
+   * records: a lab result is named only by its report, if at all), but the reports that group results (reportOf
+   * returns them) and the C-CDA documents' resources (normalized from here).
+   */
+  private keepOnlyReferenced(): void {
+    const referenced = this.referenced!;
+    const kept = new Set<number>(this.reportOfResult.values());
+    for (const positions of [this.byFullUrl, this.byTypeAndId]) {
+      for (const [key, position] of positions) {
+        if (referenced.has(key)) kept.add(position);
+        else positions.delete(key);
+      }
+    }
+    for (let position = 0; position < this.sourceEntries; position++) if (!kept.has(position)) this.targets[position] = undefined;
+    this.referenced = null;
   }
 
   /** Where a literal reference resolves, as referenceResolver finds it: a fullUrl, else the trailing `Type/id`. */
@@ -198,8 +235,35 @@ export class SourceIndex {
   }
 }
 
+/** TARGET_FIELDS of a resource, as a copy of their own (not slices of the page they were read from). */
 function projection(resource: Json): Json {
   const kept: Json = {};
-  for (const field of RECORD_TARGET_FIELDS) if (field in resource) kept[field] = resource[field];
-  return kept;
+  for (const field of TARGET_FIELDS) if (field in resource) kept[field] = resource[field];
+  return structuredClone(kept);
+}
+
+/**
+ * Notes every literal reference anywhere in a resource (nested elements, extensions, contained resources), as the
+ * resolver would look it up: the string (a fullUrl) and its trailing `Type/id`.
+ */
+function eachReference(value: unknown, referenced: Set<string>): void {
+  if (typeof value !== "object" || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) eachReference(item, referenced);
+    return;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = (value as Record<string, unknown>)[key];
+    if (key === "reference" && typeof item === "string") {
+      if (item.startsWith("#") || referenced.has(item)) continue;
+      referenced.add(detached(item));
+      const match = TYPE_AND_ID.exec(item);
+      if (match) referenced.add(detached(`${match[1]}/${match[2]}`));
+    } else eachReference(item, referenced);
+  }
+}
+
+function detachedOrNone(text: string | null): string[] {
+  return text === null ? [] : [detached(text)];
 }

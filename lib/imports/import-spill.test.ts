@@ -1,0 +1,66 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { FhirResource } from "fhir/r4";
+import { describe, expect, it } from "vitest";
+import { resourcesInOrder } from "@/lib/sources";
+import { ImportSpill } from "./import-spill";
+
+const resource = (resourceType: string, id: string | undefined, note = ""): FhirResource => ({ resourceType, ...(id === undefined ? {} : { id }), note }) as unknown as FhirResource;
+
+describe("ImportSpill", () => {
+  it("replays pages in the order fetchPatientResources lists them: by rank, each resource once, where it first came, as its last copy", () => {
+    const spill = new ImportSpill();
+    const pages = [
+      { rank: 5, resources: [resource("Observation", "b", "first"), resource("Observation", "c")] },
+      { rank: 0, resources: [resource("Patient", "p")] },
+      { rank: 3, resources: [resource("Condition", "a"), resource("Observation", "b", "earlier"), resource("Condition", undefined, "x")] },
+      { rank: 7, resources: [resource("Observation", "b", "last"), resource("Condition", undefined, "y")] },
+    ];
+    const spilled = pages.flatMap((page) => spill.appendPage(page));
+    for (let pass = 0; pass < 2; pass++) expect([...spill.replay(spilled)].flat()).toEqual(resourcesInOrder(pages));
+    spill.close();
+  });
+
+  it("keeps a page taken as given (a fetcher's returned list) with its repeats, after the ranked pages", () => {
+    const spill = new ImportSpill();
+    const given = [resource("Immunization", "a"), resource("Immunization", "a")];
+    const spilled = [...spill.appendPage({ rank: Number.MAX_SAFE_INTEGER, resources: given }, false), ...spill.appendPage({ rank: 1, resources: [resource("Patient", "p")] })];
+    expect([...spill.replay(spilled)]).toEqual([[resource("Patient", "p")], given]);
+    spill.close();
+  });
+
+  it("reads back each spooled record by number, whatever the order, across many write buffers and read windows", () => {
+    const spill = new ImportSpill();
+    const spool = spill.recordSpool();
+    const texts = Array.from({ length: 3000 }, (_, index) => `{"n":${index},"text":"${"é✓x".repeat(index % 700)}"}`);
+    for (const text of texts) spool.append(text);
+    const order = texts.map((_, index) => (index * 7919) % texts.length);
+    for (const index of order) expect(spool.read(index)).toBe(texts[index]);
+    for (let index = texts.length - 1; index >= 0; index--) expect(spool.read(index)).toBe(texts[index]);
+    spill.close();
+  });
+
+  it("leaves no file behind and writes nothing readable: the file is unlinked once opened, its content encrypted", () => {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "spill-test-"));
+    const spill = new ImportSpill(directory);
+    expect(fs.readdirSync(directory)).toEqual([]);
+    const secret = "patient-name-Zyxwvutsrq";
+    spill.recordSpool().append(JSON.stringify({ secret }));
+    spill.appendPage({ rank: 0, resources: [resource("Patient", secret)] });
+    // The spill's own descriptor, read through /proc: what any reader of the disk would find.
+    const fd = fs.readdirSync("/proc/self/fd").map(Number).find((candidate) => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${candidate}`).startsWith(path.join(directory, "chartkey-import-"));
+      } catch {
+        return false;
+      }
+    });
+    spill.recordSpool().append("x".repeat(2 << 20));
+    const bytes = fs.readFileSync(`/proc/self/fd/${fd}`);
+    expect(bytes.length).toBeGreaterThan(2 << 20);
+    expect(bytes.includes(Buffer.from(secret))).toBe(false);
+    spill.close();
+    fs.rmdirSync(directory);
+  });
+});
