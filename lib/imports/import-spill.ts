@@ -35,6 +35,9 @@ export class ImportSpill {
   private readonly key = randomBytes(32);
   private readonly nonce = randomBytes(8);
   private readonly blocks = createCipheriv("aes-256-ecb", this.key, null).setAutoPadding(false);
+  private readonly scratch = Buffer.allocUnsafe(READ_WINDOW_BYTES + 2 * BLOCK);
+  /** Counter blocks for a short read: the nonce written once, the block numbers per read. */
+  private readonly counters = Buffer.alloc(READ_WINDOW_BYTES + 2 * BLOCK);
   /** Appends are contiguous, so one counter-mode cipher encrypts them all, its stream at the file's end. */
   private readonly appender = createCipheriv("aes-256-ctr", this.key, this.counter(0));
   private size = 0;
@@ -47,6 +50,7 @@ export class ImportSpill {
   private closed = false;
 
   constructor(directory = os.tmpdir()) {
+    for (let at = 0; at < this.counters.length; at += BLOCK) this.nonce.copy(this.counters, at);
     const file = path.join(directory, `chartkey-import-${randomUUID()}`);
     this.fd = fs.openSync(file, "wx+", 0o600);
     fs.unlinkSync(file);
@@ -144,37 +148,42 @@ export class ImportSpill {
       if (!near) return this.decrypted(offset, length).toString("utf8");
       const start = Math.max(0, Math.floor(offset + length / 2 - READ_WINDOW_BYTES / 2));
       const end = Math.min(this.size, start + READ_WINDOW_BYTES);
-      this.window = { offset: start, data: this.decrypted(start, Math.max(end - start, offset + length - start)) };
+      const data = this.decrypted(start, Math.max(end - start, offset + length - start));
+      this.window = { offset: start, data };
     }
     this.lastRead = offset;
     const { offset: at, data } = this.window!;
     return data.toString("utf8", offset - at, offset - at + length);
   }
 
-  /** The plain bytes of a range: read from the start of its first block, so the key stream lines up. */
+  /**
+   * The plain bytes of a range: read from the start of its first block, so the key stream lines up. A short range
+   * (a record, a window of them) is read into, and decrypted in, buffers this spill reuses, with the one block
+   * cipher it keeps: it is valid until the next read. Every read's own buffers and cipher held native memory the
+   * garbage collector counts late, tens of megabytes over an import's write.
+   */
   private decrypted(offset: number, length: number): Buffer {
     const first = Math.floor(offset / BLOCK);
     const skip = offset - first * BLOCK;
-    const data = Buffer.allocUnsafe(skip + length);
+    const size = skip + length;
+    const short = size <= READ_WINDOW_BYTES + BLOCK;
+    const data = short ? this.scratch.subarray(0, size) : Buffer.allocUnsafe(size);
+    this.window = null;
     let read = 0;
     while (read < data.length) {
       const bytes = fs.readSync(this.fd, data, read, data.length - read, first * BLOCK + read);
       if (bytes === 0) throw new Error("the import spill ended early");
       read += bytes;
     }
-    if (data.length > SHORT_READ_BYTES * 4) return createCipheriv("aes-256-ctr", this.key, this.counter(first)).update(data).subarray(skip);
-    // A short range (a record, a window of them) with the one block cipher this spill keeps: a cipher object per
-    // read held native memory the garbage collector does not see until it ran, tens of megabytes over an import.
-    const count = Math.ceil(data.length / BLOCK);
-    const counters = Buffer.allocUnsafe(count * BLOCK);
+    if (!short) return createCipheriv("aes-256-ctr", this.key, this.counter(first)).update(data).subarray(skip);
+    const count = Math.ceil(size / BLOCK);
     for (let index = 0; index < count; index++) {
       const block = first + index;
-      this.nonce.copy(counters, index * BLOCK);
-      counters.writeUInt32BE(Math.floor(block / 2 ** 32), index * BLOCK + 8);
-      counters.writeUInt32BE(block >>> 0, index * BLOCK + 12);
+      this.counters.writeUInt32BE(Math.floor(block / 2 ** 32), index * BLOCK + 8);
+      this.counters.writeUInt32BE(block >>> 0, index * BLOCK + 12);
     }
-    const stream = this.blocks.update(counters);
-    for (let index = skip; index < data.length; index++) data[index]! ^= stream[index]!;
+    const stream = this.blocks.update(this.counters.subarray(0, count * BLOCK));
+    for (let index = skip; index < size; index++) data[index]! ^= stream[index]!;
     return data.subarray(skip);
   }
 

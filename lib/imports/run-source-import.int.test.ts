@@ -49,6 +49,41 @@ describe("a source import", () => {
     expect(await db().source.findUniqueOrThrow({ where: { id: source.id } })).toMatchObject({ syncStatus: "synced", lastError: null });
   });
 
+  it("keeps no page it is handed: pages destroyed once handed over, arriving out of order, import what the same resources returned at once import", async () => {
+    const resources = sourceResources("baseline-adult", "primary", 0);
+    const pages = Array.from({ length: Math.ceil(resources.length / 7) }, (_, index) => ({ rank: index, resources: structuredClone(resources.slice(index * 7, index * 7 + 7)) }));
+    const paged = await sourceAtPhase();
+    const handed: number[] = [];
+    await runSourceImport(paged.source.id, async (_id, _categories, onPage) => {
+      // Last page first: the import lists resources by rank, as fetchPatientResources does, whatever the arrival order.
+      for (const page of [...pages].reverse()) {
+        await onPage(page);
+        handed.push(page.rank);
+        // What the import kept of the page, if anything, is gone now.
+        for (const resource of page.resources) for (const key of Object.keys(resource)) delete (resource as unknown as Record<string, unknown>)[key];
+        page.resources.length = 0;
+      }
+    });
+    expect(handed).toHaveLength(pages.length);
+    const whole = await sourceAtPhase();
+    await runSourceImport(whole.source.id, async () => structuredClone(resources));
+
+    const stored = async ({ subject, source }: Awaited<ReturnType<typeof sourceAtPhase>>) => ({
+      records: (await db().record.findMany({ where: { subjectId: subject.id }, orderBy: [{ category: "asc" }, { factKey: "asc" }] })).map((record) => ({
+        category: record.category,
+        factKey: record.factKey,
+        // Record ids are the subject's own: the two subjects' differ.
+        data: JSON.stringify(record.data).replace(/rec_[0-9A-Za-z]{24}/g, "rec").replaceAll(source.id, "src"),
+        sortAt: record.sortAt,
+      })),
+      imported: await db().sourceImport.findFirstOrThrow({ where: { sourceId: source.id }, select: { recordCounts: true, skipCounts: true, fidelity: true, upserts: true } }),
+      resourceCounts: (await db().source.findUniqueOrThrow({ where: { id: source.id } })).resourceCounts,
+    });
+    const [fromPages, fromWhole] = [await stored(paged), await stored(whole)];
+    expect(fromPages.records.length).toBeGreaterThan(10);
+    expect(fromPages).toEqual(fromWhole);
+  });
+
   it("is idempotent: rerunning it (a retry, or a restart after a crash) writes nothing new", async () => {
     const { subject, source } = await sourceAtPhase();
     await runSourceImport(source.id, phase(0));
