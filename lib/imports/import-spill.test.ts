@@ -38,6 +38,10 @@ describe("ImportSpill", () => {
     const order = texts.map((_, index) => (index * 7919) % texts.length);
     for (const index of order) expect(spool.read(index)).toBe(texts[index]);
     for (let index = texts.length - 1; index >= 0; index--) expect(spool.read(index)).toBe(texts[index]);
+    // Read, then appended after: the block read before is read again with what follows.
+    spool.append("tail");
+    expect(spool.read(texts.length)).toBe("tail");
+    expect(spool.read(texts.length - 1)).toBe(texts.at(-1));
     spill.close();
   });
 

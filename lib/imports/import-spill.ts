@@ -19,9 +19,9 @@ export type SpilledPage = {
 const WRITE_BUFFER_BYTES = 1 << 20;
 const RESOURCES_PER_PIECE = 100;
 const BLOCK = 16;
-/** Reads up to this long (records) may be served from a window of READ_WINDOW_BYTES around them; longer ones (pages) alone. */
-const SHORT_READ_BYTES = 16 * 1024;
-const READ_WINDOW_BYTES = 64 * 1024;
+/** Reads up to this long (records) go through the blocks kept (CACHED_BLOCKS of them); longer ones (pages) alone. */
+const CACHED_BLOCK_BYTES = 64 * 1024;
+const CACHED_BLOCKS = 8;
 
 /**
  * Where one import keeps what it has read and drafted while the rest of the source is read, off the heap: the
@@ -34,23 +34,16 @@ export class ImportSpill {
   private readonly fd: number;
   private readonly key = randomBytes(32);
   private readonly nonce = randomBytes(8);
-  private readonly blocks = createCipheriv("aes-256-ecb", this.key, null).setAutoPadding(false);
-  private readonly scratch = Buffer.allocUnsafe(READ_WINDOW_BYTES + 2 * BLOCK);
-  /** Counter blocks for a short read: the nonce written once, the block numbers per read. */
-  private readonly counters = Buffer.alloc(READ_WINDOW_BYTES + 2 * BLOCK);
+  private readonly blocksRead = new Map<number, Buffer>();
   /** Appends are contiguous, so one counter-mode cipher encrypts them all, its stream at the file's end. */
   private readonly appender = createCipheriv("aes-256-ctr", this.key, this.counter(0));
   private size = 0;
   /** Appended text not yet written: encrypted and written a megabyte at a time, not a record at a time. */
   private pending = "";
   private pendingBytes = 0;
-  /** The last range read (decrypted), which the next short read is likely to fall in. */
-  private window: { offset: number; data: Buffer } | null = null;
-  private lastRead: number | null = null;
   private closed = false;
 
   constructor(directory = os.tmpdir()) {
-    for (let at = 0; at < this.counters.length; at += BLOCK) this.nonce.copy(this.counters, at);
     const file = path.join(directory, `chartkey-import-${randomUUID()}`);
     this.fd = fs.openSync(file, "wx+", 0o600);
     fs.unlinkSync(file);
@@ -138,53 +131,45 @@ export class ImportSpill {
 
   private read(offset: number, length: number): string {
     if (this.pendingBytes > 0) this.flush();
-    if (length > SHORT_READ_BYTES) return this.decrypted(offset, length).toString("utf8");
-    const window = this.window;
-    if (window === null || offset < window.offset || offset + length > window.offset + window.data.length) {
-      const near = this.lastRead !== null && Math.abs(offset - this.lastRead) < READ_WINDOW_BYTES;
-      this.lastRead = offset;
-      // A record near the last one read (records are read in read order, which is often the order they were
-      // spooled in, or its reverse) comes with its neighbours both ways; one far away, alone.
-      if (!near) return this.decrypted(offset, length).toString("utf8");
-      const start = Math.max(0, Math.floor(offset + length / 2 - READ_WINDOW_BYTES / 2));
-      const end = Math.min(this.size, start + READ_WINDOW_BYTES);
-      const data = this.decrypted(start, Math.max(end - start, offset + length - start));
-      this.window = { offset: start, data };
-    }
-    this.lastRead = offset;
-    const { offset: at, data } = this.window!;
-    return data.toString("utf8", offset - at, offset - at + length);
+    if (length > CACHED_BLOCK_BYTES) return this.decrypted(offset, length).toString("utf8");
+    const first = Math.floor(offset / CACHED_BLOCK_BYTES);
+    const last = Math.floor((offset + length - 1) / CACHED_BLOCK_BYTES);
+    const start = offset - first * CACHED_BLOCK_BYTES;
+    if (first === last) return this.cachedBlock(first).toString("utf8", start, start + length);
+    return Buffer.concat([this.cachedBlock(first).subarray(start), this.cachedBlock(last)]).toString("utf8", 0, length);
   }
 
   /**
-   * The plain bytes of a range: read from the start of its first block, so the key stream lines up. A short range
-   * (a record, a window of them) is read into, and decrypted in, buffers this spill reuses, with the one block
-   * cipher it keeps: it is valid until the next read. Every read's own buffers and cipher held native memory the
-   * garbage collector counts late, tens of megabytes over an import's write.
+   * One aligned block of the file, decrypted, from a few kept: records are read back in read order, which only the
+   * whole source decides, but which keeps to a few neighbourhoods of the file at a time (a category's newest
+   * records, written page by page), so most reads find their block kept.
    */
+  private cachedBlock(index: number): Buffer {
+    const kept = this.blocksRead.get(index);
+    if (kept) {
+      this.blocksRead.delete(index);
+      this.blocksRead.set(index, kept);
+      return kept;
+    }
+    const offset = index * CACHED_BLOCK_BYTES;
+    const block = this.decrypted(offset, Math.min(CACHED_BLOCK_BYTES, this.size - offset));
+    if (this.blocksRead.size >= CACHED_BLOCKS) this.blocksRead.delete(this.blocksRead.keys().next().value!);
+    this.blocksRead.set(index, block);
+    return block;
+  }
+
+  /** The plain bytes of a range: read from the start of its first block, so the key stream lines up. */
   private decrypted(offset: number, length: number): Buffer {
     const first = Math.floor(offset / BLOCK);
     const skip = offset - first * BLOCK;
-    const size = skip + length;
-    const short = size <= READ_WINDOW_BYTES + BLOCK;
-    const data = short ? this.scratch.subarray(0, size) : Buffer.allocUnsafe(size);
-    this.window = null;
+    const data = Buffer.allocUnsafe(skip + length);
     let read = 0;
     while (read < data.length) {
       const bytes = fs.readSync(this.fd, data, read, data.length - read, first * BLOCK + read);
       if (bytes === 0) throw new Error("the import spill ended early");
       read += bytes;
     }
-    if (!short) return createCipheriv("aes-256-ctr", this.key, this.counter(first)).update(data).subarray(skip);
-    const count = Math.ceil(size / BLOCK);
-    for (let index = 0; index < count; index++) {
-      const block = first + index;
-      this.counters.writeUInt32BE(Math.floor(block / 2 ** 32), index * BLOCK + 8);
-      this.counters.writeUInt32BE(block >>> 0, index * BLOCK + 12);
-    }
-    const stream = this.blocks.update(this.counters.subarray(0, count * BLOCK));
-    for (let index = skip; index < size; index++) data[index]! ^= stream[index]!;
-    return data.subarray(skip);
+    return createCipheriv("aes-256-ctr", this.key, this.counter(first)).update(data).subarray(skip);
   }
 
   private flush(): void {
@@ -194,6 +179,8 @@ export class ImportSpill {
     while (written < data.length) written += fs.writeSync(this.fd, data, written, data.length - written, at + written);
     this.pending = "";
     this.pendingBytes = 0;
+    // The last block kept may have been read short of what now follows it.
+    this.blocksRead.clear();
   }
 
   /** The counter block of a block number: the spill's nonce, then the number (counter mode, as OpenSSL counts). */
