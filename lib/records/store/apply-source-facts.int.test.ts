@@ -102,6 +102,30 @@ describe("the write path", () => {
     expect((await db().record.findUniqueOrThrow({ where: { id: removed!.record.recordId } })).deletedAt).toBeNull();
   });
 
+  it("a re-import with thousands of changed facts among new ones writes each once (changes staged in batches between COPYs)", async () => {
+    const { id } = await subject();
+    const all = normalizeBundle(scenarioBundle("long-history"), SOURCE_A, id).facts;
+    expect(all.length).toBeGreaterThan(4_000);
+    // Every other fact first; then all of them, with 2,500 of the stored ones changed (more than one staged batch).
+    const first = all.filter((_, index) => index % 2 === 0);
+    await applySourceFacts({ subjectId: id, sourceId: SOURCE_A.sourceId, facts: first });
+    const changedIds = new Set(first.slice(0, 2_500).map((fact) => fact.record.recordId));
+    const second = all.map((fact) =>
+      changedIds.has(fact.record.recordId) ? { ...fact, record: { ...fact.record, warnings: ["changed on the second import"] } as NormalizedFact["record"] } : fact,
+    );
+    const outcome = await applySourceFacts({ subjectId: id, sourceId: SOURCE_A.sourceId, facts: second });
+    const added = all.length - first.length;
+    expect(outcome).toMatchObject({ upserts: added + 2_500, deletes: 0, unchanged: first.length - 2_500 });
+
+    const records = await db().record.findMany({ where: { subjectId: id }, select: { id: true, data: true } });
+    expect(records).toHaveLength(all.length);
+    const warned = records.filter((record) => (record.data as { warnings?: string[] }).warnings?.includes("changed on the second import"));
+    expect(new Set(warned.map((record) => record.id))).toEqual(changedIds);
+    const changes = await feed(id);
+    expect(changes).toHaveLength(first.length + added + 2_500);
+    expect(new Set(changes.map((change) => `${change.category}/${change.sequence}`)).size).toBe(changes.length);
+  });
+
   it("a record two sources report stays while either has it, naming the sources that still do", async () => {
     const { id } = await subject();
     const fromA = baselineFacts(id, SOURCE_A);

@@ -55,7 +55,7 @@ type RecordWrite = {
 
 const IMPORT_TIMEOUT_MS = 120_000;
 
-/** Facts classified and written per this many: what the write holds of the source beyond its keys. */
+/** Changes to stored records staged per this many: what the write holds of the source beyond its keys. */
 const FACTS_PER_WRITE = 1_000;
 
 type Change = { category: Category; recordId: string; changeType: "upsert" | "delete" };
@@ -97,32 +97,37 @@ export async function applySerializedFacts({ subjectId, sourceId, facts, categor
       let staged = false;
       let unchanged = 0;
 
-      let inserts: SerializedFact[] = [];
+      // New records stream to one COPY as the facts are read, so this process drafts rows while PostgreSQL writes
+      // them; a COPY ends (and the next starts) only to stage a thousand changes to stored records.
+      const pending = facts[Symbol.iterator]();
+      let read = false;
       let writes: RecordWrite[] = [];
-      const flush = async () => {
-        await insertRecords(tx, subjectId, sourceId, now, inserts);
-        staged = (await stageWrites(tx, writes, staged)) || staged;
-        inserts = [];
-        writes = [];
-      };
-
-      for (const fact of facts) {
-        const key = factKeyOf(fact.category, fact.factKey);
-        if (reported.has(key)) continue;
-        reported.add(key);
-        const existing = byKey.get(key);
-        if (!existing) {
-          inserts.push(fact);
-          changes.push({ category: fact.category, recordId: fact.recordId, changeType: "upsert" });
-        } else {
+      function* newRecords(): Generator<SerializedFact> {
+        for (let next = pending.next(); !next.done; next = pending.next()) {
+          const fact = next.value;
+          const key = factKeyOf(fact.category, fact.factKey);
+          if (reported.has(key)) continue;
+          reported.add(key);
+          const existing = byKey.get(key);
+          if (!existing) {
+            changes.push({ category: fact.category, recordId: fact.recordId, changeType: "upsert" });
+            yield fact;
+            continue;
+          }
           const write = factWrite(fact, existing, sourceId);
           if (write === null) unchanged += 1;
           else {
             writes.push(write);
             if (write.visible) changes.push({ category: write.category, recordId: write.id, changeType: "upsert" });
+            if (writes.length >= FACTS_PER_WRITE) return;
           }
         }
-        if (inserts.length + writes.length >= FACTS_PER_WRITE) await flush();
+        read = true;
+      }
+      while (!read) {
+        await insertRecords(tx, subjectId, sourceId, now, newRecords());
+        staged = (await stageWrites(tx, writes, staged)) || staged;
+        writes = [];
       }
 
       const tombstones: StoredRecord[] = [];
@@ -139,7 +144,7 @@ export async function applySerializedFacts({ subjectId, sourceId, facts, categor
         writes.push({ id: record.id, category: record.category as Category, ...hashedJson(data), contributions, sortAt: recordSortAt(record.category as Category, data), visible: true });
         changes.push({ category: record.category as Category, recordId: record.id, changeType: "upsert" });
       }
-      await flush();
+      staged = (await stageWrites(tx, writes, staged)) || staged;
 
       if (staged) await updateStaged(tx);
       await tombstone(tx, tombstones);
@@ -220,11 +225,16 @@ const recordValues = (write: Pick<RecordWrite, "json" | "hash" | "contributions"
   write.sortAt.toISOString(),
 ];
 
-/** New records, each the fact as its one source reported it, in the order given (read order); a row is hashed as the COPY asks for it. */
-async function insertRecords(tx: pg.ClientBase, subjectId: string, sourceId: string, now: string, facts: readonly SerializedFact[]): Promise<void> {
-  if (facts.length === 0) return;
+/**
+ * New records, each the fact as its one source reported it, in the order given (read order); a row is hashed as the
+ * COPY asks for it. No COPY is sent for none.
+ */
+async function insertRecords(tx: pg.ClientBase, subjectId: string, sourceId: string, now: string, facts: Iterator<SerializedFact>): Promise<void> {
+  const first = facts.next();
+  if (first.done) return;
   function* rows() {
-    for (const { category, factKey, recordId, json, sortAt, sources } of facts) {
+    for (let next = first; !next.done; next = facts.next()) {
+      const { category, factKey, recordId, json, sortAt, sources } = next.value;
       const hash = hashOf(json);
       const contributions: Contribution[] = [{ sourceId, hash, refs: sources }];
       yield [recordId, subjectId, category, factKey, ...recordValues({ json, hash, contributions, sortAt }), now];
