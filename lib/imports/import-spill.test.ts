@@ -30,7 +30,7 @@ describe("ImportSpill", () => {
     spill.close();
   });
 
-  it("reads back each spooled record by number, whatever the order, across many write buffers and read windows", () => {
+  it("reads back each spooled record by number, whatever the order, across many write buffers", () => {
     const spill = new ImportSpill();
     const spool = spill.recordSpool();
     const texts = Array.from({ length: 3000 }, (_, index) => `{"n":${index},"text":"${"é✓x".repeat(index % 700)}"}`);
@@ -38,10 +38,26 @@ describe("ImportSpill", () => {
     const order = texts.map((_, index) => (index * 7919) % texts.length);
     for (const index of order) expect(spool.read(index)).toBe(texts[index]);
     for (let index = texts.length - 1; index >= 0; index--) expect(spool.read(index)).toBe(texts[index]);
-    // Read, then appended after: the block read before is read again with what follows.
+    // Read, then appended after (still in the write buffer): read from the file all the same.
     spool.append("tail");
     expect(spool.read(texts.length)).toBe("tail");
     expect(spool.read(texts.length - 1)).toBe(texts.at(-1));
+    spill.close();
+  });
+
+  it("reads many records at once in the order asked, neighbours merged into one read and far ones apart", () => {
+    const spill = new ImportSpill();
+    const spool = spill.recordSpool();
+    // Records from a few bytes to over 100 kB (beyond the gap two neighbours are merged across), multibyte text.
+    const texts = Array.from({ length: 2000 }, (_, index) => `{"n":${index},"text":"${"é✓x".repeat(index % 97 === 0 ? 20_000 : index % 300)}"}`);
+    for (const text of texts) spool.append(text);
+    const asked = [...texts.keys()].map((index) => (index * 7919) % texts.length);
+    for (let start = 0; start < asked.length; start += 500) {
+      const batch = asked.slice(start, start + 500);
+      expect(spool.readMany(batch)).toEqual(batch.map((index) => texts[index]));
+    }
+    expect(spool.readMany([5, 5, 1999, 0])).toEqual([texts[5], texts[5], texts[1999], texts[0]]);
+    expect(spool.readMany([])).toEqual([]);
     spill.close();
   });
 

@@ -15,12 +15,12 @@ export type SpilledPage = {
   keys: string[] | null;
 };
 
-/** Text gathered before one write: the record spool appends a few hundred bytes at a time. */
+/** Text gathered before one write (the record spool appends a few hundred bytes at a time); longer text is written at once. */
 const WRITE_BUFFER_BYTES = 1 << 20;
-const RESOURCES_PER_PIECE = 100;
-/** Reads up to this long (records) go through the blocks kept (CACHED_BLOCKS of them); longer ones (pages) alone. */
-const CACHED_BLOCK_BYTES = 64 * 1024;
-const CACHED_BLOCKS = 8;
+const RESOURCES_PER_PIECE = 50;
+/** readMany reads two ranges at most this far apart as one, and no more than MERGED_READ_BYTES at once. */
+const MERGED_GAP_BYTES = 32 * 1024;
+const MERGED_READ_BYTES = 4 << 20;
 
 /**
  * Where one import keeps what it has read and drafted while the rest of the source is read, off the heap: the
@@ -33,10 +33,11 @@ const CACHED_BLOCKS = 8;
  */
 export class ImportSpill {
   private readonly fd: number;
-  private readonly blocksRead = new Map<number, Buffer>();
   private size = 0;
-  /** Appended text not yet written: written a megabyte at a time, not a record at a time. */
-  private pending = "";
+  /** Reused for every read and write (see bytes). */
+  private readBuffer = Buffer.allocUnsafeSlow(WRITE_BUFFER_BYTES);
+  private writeBuffer = Buffer.allocUnsafeSlow(WRITE_BUFFER_BYTES);
+  /** Bytes of writeBuffer appended and not yet written: written a megabyte at a time, not a record at a time. */
   private pendingBytes = 0;
   private closed = false;
 
@@ -50,7 +51,7 @@ export class ImportSpill {
    * Appends a page of resources, kept as given or (with `distinct`) to be listed as fetchPatientResources lists them,
    * as pieces of RESOURCES_PER_PIECE: each is read back alone, so what a pass reads dies young (a thousand parsed
    * resources outlive the allocations of their normalization and reach the old generation, whose garbage grows
-   * the heap before it is collected).
+   * the heap before it is collected), and its text (about 75 kB) stays below V8's large objects.
    */
   appendPage(page: SourcePage, distinct = true): SpilledPage[] {
     const pieces: SpilledPage[] = [];
@@ -103,6 +104,7 @@ export class ImportSpill {
         lengths.push(length);
       },
       read: (index) => this.read(offsets[index]!, lengths[index]!),
+      readMany: (indices) => this.readMany(indices.map((index) => ({ offset: offsets[index]!, length: lengths[index]! }))),
     };
   }
 
@@ -116,67 +118,88 @@ export class ImportSpill {
     return JSON.parse(this.read(page.offset, page.length)) as FhirResource[];
   }
 
+  /**
+   * Text encoded straight into the write buffer: text joined into a megabyte string first is a string of the large
+   * object space, garbage only a full collection frees, of which V8 lets a few times the live heap gather.
+   */
   private append(text: string): { offset: number; length: number } {
     const length = Buffer.byteLength(text, "utf8");
+    if (this.pendingBytes + length > this.writeBuffer.length) this.flush();
     const offset = this.size;
-    this.pending += text;
-    this.pendingBytes += length;
+    if (length > this.writeBuffer.length) this.writeAt(Buffer.from(text, "utf8"), length, offset);
+    else {
+      this.writeBuffer.write(text, this.pendingBytes, "utf8");
+      this.pendingBytes += length;
+    }
     this.size += length;
-    if (this.pendingBytes >= WRITE_BUFFER_BYTES) this.flush();
     return { offset, length };
   }
 
+
+  /**
+   * One range, read exactly: records are read back in read order, which only the whole source decides and which
+   * jumps about the file; a block cache read 64 KiB for each record of about one and spent a fifth of an import's CPU.
+   */
   private read(offset: number, length: number): string {
     if (this.pendingBytes > 0) this.flush();
-    if (length > CACHED_BLOCK_BYTES) return this.bytes(offset, length).toString("utf8");
-    const first = Math.floor(offset / CACHED_BLOCK_BYTES);
-    const last = Math.floor((offset + length - 1) / CACHED_BLOCK_BYTES);
-    const start = offset - first * CACHED_BLOCK_BYTES;
-    if (first === last) return this.cachedBlock(first).toString("utf8", start, start + length);
-    return Buffer.concat([this.cachedBlock(first).subarray(start), this.cachedBlock(last)]).toString("utf8", 0, length);
+    return this.bytes(offset, length).toString("utf8");
   }
 
   /**
-   * One aligned block of the file, from a few kept: records are read back in read order, which only the
-   * whole source decides, but which keeps to a few neighbourhoods of the file at a time (a category's newest
-   * records, written page by page), so most reads find their block kept.
+   * Ranges, in the order asked, read in the order they lie in the file, neighbours within MERGED_GAP_BYTES of each
+   * other by one read (a record is about a kilobyte; a system call costs about as much as copying tens of them).
    */
-  private cachedBlock(index: number): Buffer {
-    const kept = this.blocksRead.get(index);
-    if (kept) {
-      this.blocksRead.delete(index);
-      this.blocksRead.set(index, kept);
-      return kept;
+  private readMany(ranges: readonly { offset: number; length: number }[]): string[] {
+    if (this.pendingBytes > 0) this.flush();
+    const texts: string[] = new Array<string>(ranges.length);
+    const order = ranges.map((_, index) => index).sort((left, right) => ranges[left]!.offset - ranges[right]!.offset);
+    for (let first = 0; first < order.length; ) {
+      const start = ranges[order[first]!]!.offset;
+      let end = start + ranges[order[first]!]!.length;
+      let last = first + 1;
+      for (; last < order.length; last++) {
+        const next = ranges[order[last]!]!;
+        if (next.offset - end > MERGED_GAP_BYTES || next.offset + next.length - start > MERGED_READ_BYTES) break;
+        end = Math.max(end, next.offset + next.length);
+      }
+      const bytes = this.bytes(start, end - start);
+      for (let at = first; at < last; at++) {
+        const { offset, length } = ranges[order[at]!]!;
+        texts[order[at]!] = bytes.toString("utf8", offset - start, offset - start + length);
+      }
+      first = last;
     }
-    const offset = index * CACHED_BLOCK_BYTES;
-    const block = this.bytes(offset, Math.min(CACHED_BLOCK_BYTES, this.size - offset));
-    if (this.blocksRead.size >= CACHED_BLOCKS) this.blocksRead.delete(this.blocksRead.keys().next().value!);
-    this.blocksRead.set(index, block);
-    return block;
+    return texts;
   }
 
-  /** A range of the file, as written. */
+  /**
+   * A range of the file, as written, in a buffer this spill reuses (valid until its next read): a fresh buffer of
+   * megabytes is fresh memory, and on this machine's virtual machine each new page of it is a fault of about 13 µs,
+   * more than copying the page.
+   */
   private bytes(offset: number, length: number): Buffer {
-    const data = Buffer.allocUnsafe(length);
+    if (this.readBuffer.length < length) this.readBuffer = Buffer.allocUnsafeSlow(Math.max(length, this.readBuffer.length * 2));
+    const data = this.readBuffer;
     let read = 0;
     while (read < length) {
       const bytes = fs.readSync(this.fd, data, read, length - read, offset + read);
       if (bytes === 0) throw new Error("the import spill ended early");
       read += bytes;
     }
-    return data;
+    return data.subarray(0, length);
   }
 
   private flush(): void {
-    const data = Buffer.from(this.pending, "utf8");
-    const at = this.size - this.pendingBytes;
-    let written = 0;
-    while (written < data.length) written += fs.writeSync(this.fd, data, written, data.length - written, at + written);
-    this.pending = "";
+    this.writeAt(this.writeBuffer, this.pendingBytes, this.size - this.pendingBytes);
     this.pendingBytes = 0;
-    // The last block kept may have been read short of what now follows it.
-    this.blocksRead.clear();
   }
+
+  private writeAt(data: Buffer, length: number, at: number): void {
+    let written = 0;
+    while (written < length) written += fs.writeSync(this.fd, data, written, length - written, at + written);
+  }
+
+
 }
 
 /** The keys that more than one resource of the distinct pages has (none, from a server that pages consistently). */

@@ -32,12 +32,17 @@ import type { SkippedResource, SourceInfo } from "./types";
 export interface RecordSpool {
   append(text: string): void;
   read(index: number): string;
+  /** Several at once, in the order asked: a file reads them in the order they lie, a few neighbours per read. */
+  readMany(indices: readonly number[]): string[];
 }
 
 export function memorySpool(): RecordSpool {
   const texts: string[] = [];
-  return { append: (text) => void texts.push(text), read: (index) => texts[index]! };
+  return { append: (text) => void texts.push(text), read: (index) => texts[index]!, readMany: (indices) => indices.map((index) => texts[index]!) };
 }
+
+/** Records read back from the spool per this many (what the write holds of them at once). */
+const RECORDS_PER_READ = 500;
 
 /**
  * A fact as a paged normalization hands it to the store: the record as canonical JSON (what content-hash.ts
@@ -187,18 +192,24 @@ export class PagedNormalization {
       const [a, b] = [recordIds.get(left)!, recordIds.get(right)!];
       return position.get(left.category)! - position.get(right.category)! || right.sortAt - left.sortAt || (a < b ? 1 : a > b ? -1 : 0);
     });
-    for (const candidate of facts) {
-      const sources = [candidate, ...(alsoFrom.get(candidate) ?? [])].map((from) => this.sourceRef(from));
-      const recordId = recordIds.get(candidate)!;
-      const values = [JSON.stringify(recordId)];
-      if (candidate.groupedBy !== undefined) values.push(JSON.stringify(reportRecordIds.get(candidate.groupedBy) ?? null));
-      values.push(canonicalJson(sources));
-      const parts = this.spool.read(candidate.spooled).slice(DIGEST_LENGTH).split(SEPARATOR);
-      if (parts.length !== values.length + 1) throw new Error("a spooled record does not have the parts it was written with");
-      let json = parts[0]!;
-      for (let slot = 0; slot < values.length; slot++) json += values[slot]! + parts[slot + 1]!;
-      yield { category: candidate.category, factKey: factKeyOf(candidate), recordId, json, sortAt: new Date(candidate.sortAt), sources, warnings: candidate.warnings ?? [] };
+    for (let start = 0; start < facts.length; start += RECORDS_PER_READ) {
+      const batch = facts.slice(start, start + RECORDS_PER_READ);
+      const texts = this.spool.readMany(batch.map((candidate) => candidate.spooled));
+      for (const [index, candidate] of batch.entries()) yield this.serialized(candidate, texts[index]!, recordIds.get(candidate)!, alsoFrom, reportRecordIds);
     }
+  }
+
+  /** A drafted record as the store takes it: its spooled text with the parts only the whole source decides filled in. */
+  private serialized(candidate: Drafted, spooled: string, recordId: string, alsoFrom: Finished["alsoFrom"], reportRecordIds: Finished["reportRecordIds"]): SerializedFact {
+    const sources = [candidate, ...(alsoFrom.get(candidate) ?? [])].map((from) => this.sourceRef(from));
+    const values = [JSON.stringify(recordId)];
+    if (candidate.groupedBy !== undefined) values.push(JSON.stringify(reportRecordIds.get(candidate.groupedBy) ?? null));
+    values.push(canonicalJson(sources));
+    const parts = spooled.slice(DIGEST_LENGTH).split(SEPARATOR);
+    if (parts.length !== values.length + 1) throw new Error("a spooled record does not have the parts it was written with");
+    let json = parts[0]!;
+    for (let slot = 0; slot < values.length; slot++) json += values[slot]! + parts[slot + 1]!;
+    return { category: candidate.category, factKey: factKeyOf(candidate), recordId, json, sortAt: new Date(candidate.sortAt), sources, warnings: candidate.warnings ?? [] };
   }
 
   private indexed(): SourceIndex {
