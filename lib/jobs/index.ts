@@ -1,3 +1,4 @@
+export * from "./heap-growth";
 export * from "./lifecycle";
 export * from "./lifecycle-job";
 export * from "./prune-cycles";

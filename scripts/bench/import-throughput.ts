@@ -30,6 +30,9 @@ const { grantReceipt } = await import("@/lib/consent");
 const { newId } = await import("@/lib/ids");
 const { importCompletedChannel } = await import("@/lib/imports");
 const { importSource } = await import("@/lib/imports/import-job");
+const { boundWorkerHeapGrowth } = await import("@/lib/jobs");
+// The import is timed as a worker runs it, with a worker's heap (lib/jobs/heap-growth.ts).
+boundWorkerHeapGrowth();
 const { CATEGORIES } = await import("@/lib/records");
 const { runSimulation, simulateApplicationSession } = await import("@/lib/simulation");
 const { ensureSandboxProviders } = await import("@/lib/sources");
