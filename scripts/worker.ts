@@ -3,10 +3,12 @@ import { loadLocalEnv } from "@/lib/config";
 
 await loadLocalEnv();
 const { closeDb, openPlatformDatabase } = await import("@/lib/db");
-const { startWorker } = await import("@/lib/jobs");
+const { boundWorkerHeapGrowth, startWorker } = await import("@/lib/jobs");
 const { JOBS } = await import("./platform-jobs");
 const { flushLog } = await import("@/lib/log");
 
+// A process of its own for jobs: its heap is kept close to its live size (see heap-growth.ts).
+boundWorkerHeapGrowth();
 const database = await openPlatformDatabase();
 // Alone on a database server it has just started, the worker reruns the jobs a crashed predecessor left active.
 const worker = await startWorker(database.url, JOBS, { serverJustStarted: database.origin === "embedded" });

@@ -1,6 +1,5 @@
 import type PgBoss from "pg-boss";
 import { log } from "@/lib/log";
-import { boundWorkerHeapGrowth } from "./heap-growth";
 import { retryInterruptedJobs } from "./interrupted-jobs";
 import { surviveLostDatabase } from "./lost-database";
 import { queueErrors, startQueue } from "./queue";
@@ -16,7 +15,6 @@ export type RunningWorker = { boss: PgBoss; wakeups: PollerWakeups; stop: () => 
  * `serverJustStarted` (the caller started the database server itself) reruns the jobs a dead worker left active.
  */
 export async function startWorker(databaseUrl: string, given: readonly WorkerJob[], options: { serverJustStarted?: boolean } = {}): Promise<RunningWorker> {
-  boundWorkerHeapGrowth();
   const boss = await startQueue(databaseUrl, given);
   const jobs = given.filter((job): job is JobDefinition => !isWorkerLoop(job));
   surviveLostDatabase();

@@ -59,7 +59,7 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
     }
   }
   lines.push("## Seed (through the write path)", "");
-  lines.push("| Dataset | Subjects | Records | Subject rows | Receipts and imports (normalize, write) | Records/s | CPU: seed + PostgreSQL | Records per CPU second | VACUUM ANALYZE after | Load |");
+  lines.push("| Dataset | Subjects | Records | Subject rows | Receipts and imports (normalize, write) | Records/s | CPU: seed + PostgreSQL | Records per CPU second | VACUUM ANALYZE and CHECKPOINT after | Load |");
   lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const [name, run] of [["large", seed.large], ["small", seed.small]] as const) {
     const cpu = run.cpu ? `${run.cpu.bench.toFixed(1)} + ${run.cpu.database.toFixed(1)} s` : "–";

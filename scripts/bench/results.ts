@@ -3,7 +3,7 @@ import type { Measurement } from "./load";
 import type { Machine } from "./machine";
 import type { ProfileSummary } from "./profile";
 
-/** Seconds are wall-clock: subjects, sources and receipts; imports (normalize + applySourceFacts); VACUUM ANALYZE after. */
+/** Seconds are wall-clock: subjects, sources and receipts; imports (normalize + applySourceFacts); VACUUM ANALYZE and CHECKPOINT after. */
 export type SeedRun = {
   subjects: number;
   records: number;
