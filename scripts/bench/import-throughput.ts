@@ -63,6 +63,9 @@ const rssBefore = process.memoryUsage.rss();
 const phases: { fetch: number; normalize: number; write: number }[] = [];
 importCompletedChannel.subscribe((message) => phases.push((message as { seconds: (typeof phases)[number] }).seconds));
 
+/** A worker's next imports timed (and bare floors), the median reported. */
+const NEXT_IMPORTS = 3;
+
 const load = loadAverage();
 const first = await timedImport(application.id, key);
 // The kernel's high-water mark of this process's resident set so far: the first import's peak (setup stays near
@@ -84,10 +87,17 @@ if (events !== 1) throw new Error(`the imports emitted ${events} records.updated
 // imports source after source, so this is what most imports meet: its code compiled for this work and its heap
 // already grown to an import's size (on this virtual machine every page of fresh memory costs a fault of ~13 us,
 // several hundred milliseconds for the first import's). Its memory is not reported: the first import's is.
-const nextApplication = await keyedApplication("Bench next import", { continuous: true });
+// Three of them, each another patient, the median reported: one import of a few seconds on a shared machine moves
+// with whatever else ran in those seconds.
 const nextLoad = loadAverage();
-const next = await timedImport(nextApplication.application.id, nextApplication.key);
-if ((await db().record.count({ where: { subjectId: next.subjectId } })) !== records) throw new Error("the next import wrote another number of records");
+const nextImports = [];
+for (let count = 0; count < NEXT_IMPORTS; count++) {
+  const nextApplication = await keyedApplication(`Bench next import ${count + 1}`, { continuous: true });
+  const imported = await timedImport(nextApplication.application.id, nextApplication.key);
+  if ((await db().record.count({ where: { subjectId: imported.subjectId } })) !== records) throw new Error("the next import wrote another number of records");
+  nextImports.push(imported);
+}
+const next = median(nextImports, (imported) => imported.seconds);
 ehr.stop();
 
 /** An application of the bench's developer (continuous sync: its imports emit `records.updated`) and a sandbox key. */
@@ -96,6 +106,11 @@ async function keyedApplication(name: string, { continuous }: { continuous: bool
   if (continuous) await db().application.update({ where: { id: created.id }, data: { syncMode: "continuous" } });
   const sandboxKey = await authenticateKey(`Bearer ${(await createApiKey({ applicationId: created.id, environment: "sandbox" })).key}`);
   return { application: created, key: sandboxKey };
+}
+
+/** The element of the middle rank by `value` (of an odd count, the median). */
+function median<T>(items: readonly T[], value: (item: T) => number): T {
+  return [...items].sort((left, right) => value(left) - value(right))[Math.floor(items.length / 2)]!;
 }
 
 /** A Connect session of the application simulated with the scenario, ready for its import (`runSimulation`). */
@@ -153,7 +168,6 @@ async function subjectWithSource() {
 }
 
 // The floor: the same rows, read back as text, written for another subject by one bare COPY per table.
-const floorSubject = (await subjectWithSource()).subjectId;
 const client = new pg.Client({ connectionString: url });
 await client.connect();
 const { rows } = await client.query<Record<"id" | "category" | "factKey" | "data" | "contentHash" | "sources" | "sortAt" | "updatedAt", string>>(
@@ -161,26 +175,32 @@ const { rows } = await client.query<Record<"id" | "category" | "factKey" | "data
    FROM "Record" WHERE "subjectId" = $1 ORDER BY "category", "id"`,
   [subjectId],
 );
-const floorStarted = performance.now();
-await client.query("BEGIN");
-await copyRows(
-  client,
-  "Record",
-  ["id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt"],
-  rows.map((row) => [`f${row.id}`, floorSubject, row.category, row.factKey, row.data, row.contentHash, row.sources, row.sortAt, row.updatedAt]),
-);
-const sequences = new Map<string, number>();
-await copyRows(
-  client,
-  "RecordChange",
-  ["subjectId", "category", "sequence", "recordId", "changeType"],
-  rows.map((row) => {
-    sequences.set(row.category, (sequences.get(row.category) ?? 0) + 1);
-    return [floorSubject, row.category, String(sequences.get(row.category)), `f${row.id}`, "upsert"];
-  }),
-);
-await client.query("COMMIT");
-const floorSeconds = (performance.now() - floorStarted) / 1000;
+// The floor is timed as often as the next import, each time for another subject, and its median taken.
+const floorRuns: number[] = [];
+for (let count = 0; count < NEXT_IMPORTS; count++) {
+  const floorSubject = (await subjectWithSource()).subjectId;
+  const floorStarted = performance.now();
+  await client.query("BEGIN");
+  await copyRows(
+    client,
+    "Record",
+    ["id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt"],
+    rows.map((row) => [`f${count}${row.id}`, floorSubject, row.category, row.factKey, row.data, row.contentHash, row.sources, row.sortAt, row.updatedAt]),
+  );
+  const sequences = new Map<string, number>();
+  await copyRows(
+    client,
+    "RecordChange",
+    ["subjectId", "category", "sequence", "recordId", "changeType"],
+    rows.map((row) => {
+      sequences.set(row.category, (sequences.get(row.category) ?? 0) + 1);
+      return [floorSubject, row.category, String(sequences.get(row.category)), `f${count}${row.id}`, "upsert"];
+    }),
+  );
+  await client.query("COMMIT");
+  floorRuns.push((performance.now() - floorStarted) / 1000);
+}
+const floorSeconds = median(floorRuns, (seconds) => seconds);
 await client.end();
 
 const { seconds } = first;
