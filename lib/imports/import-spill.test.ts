@@ -8,16 +8,9 @@ import { ImportSpill } from "./import-spill";
 
 const resource = (resourceType: string, id: string | undefined, note = ""): FhirResource => ({ resourceType, ...(id === undefined ? {} : { id }), note }) as unknown as FhirResource;
 
-// Held in memory, in the file from the start, and moved to the file partway (the records' text outgrows it).
-const BUDGETS: [string, number][] = [
-  ["held in memory", Number.POSITIVE_INFINITY],
-  ["in its file", 0],
-  ["moved to its file partway", 20_000],
-];
-
-describe.each(BUDGETS)("ImportSpill, %s", (_name, memoryBytes) => {
+describe("ImportSpill", () => {
   it("replays pages in the order fetchPatientResources lists them: by rank, each resource once, where it first came, as its last copy", () => {
-    const spill = new ImportSpill({ memoryBytes });
+    const spill = new ImportSpill();
     const pages = [
       { rank: 5, resources: [resource("Observation", "b", "first"), resource("Observation", "c")] },
       { rank: 0, resources: [resource("Patient", "p")] },
@@ -30,7 +23,7 @@ describe.each(BUDGETS)("ImportSpill, %s", (_name, memoryBytes) => {
   });
 
   it("keeps a page taken as given (a fetcher's returned list) with its repeats, after the ranked pages", () => {
-    const spill = new ImportSpill({ memoryBytes });
+    const spill = new ImportSpill();
     const given = [resource("Immunization", "a"), resource("Immunization", "a")];
     const spilled = [...spill.appendPage({ rank: Number.MAX_SAFE_INTEGER, resources: given }, false), ...spill.appendPage({ rank: 1, resources: [resource("Patient", "p")] })];
     expect([...spill.replay(spilled)]).toEqual([[resource("Patient", "p")], given]);
@@ -38,7 +31,7 @@ describe.each(BUDGETS)("ImportSpill, %s", (_name, memoryBytes) => {
   });
 
   it("reads back each spooled record by number, whatever the order, across many write buffers", () => {
-    const spill = new ImportSpill({ memoryBytes });
+    const spill = new ImportSpill();
     const spool = spill.recordSpool();
     const texts = Array.from({ length: 3000 }, (_, index) => `{"n":${index},"text":"${"é✓x".repeat(index % 700)}"}`);
     for (const text of texts) spool.append(text);
@@ -53,7 +46,7 @@ describe.each(BUDGETS)("ImportSpill, %s", (_name, memoryBytes) => {
   });
 
   it("reads many records at once in the order asked, neighbours merged into one read and far ones apart", () => {
-    const spill = new ImportSpill({ memoryBytes });
+    const spill = new ImportSpill();
     const spool = spill.recordSpool();
     // Records from a few bytes to over 100 kB (beyond the gap two neighbours are merged across), multibyte text.
     const texts = Array.from({ length: 2000 }, (_, index) => `{"n":${index},"text":"${"é✓x".repeat(index % 97 === 0 ? 20_000 : index % 300)}"}`);
@@ -68,16 +61,11 @@ describe.each(BUDGETS)("ImportSpill, %s", (_name, memoryBytes) => {
     spill.close();
   });
 
-});
-
-describe("ImportSpill's file", () => {
   it("leaves no file behind: the file is unlinked once opened, and only this process's user could have opened it", () => {
     const directory = fs.mkdtempSync(path.join(os.tmpdir(), "spill-test-"));
-    const spill = new ImportSpill({ memoryBytes: 1 << 20, directory });
+    const spill = new ImportSpill(directory);
     expect(fs.readdirSync(directory)).toEqual([]);
-    expect(spill.inFile).toBe(false);
     spill.recordSpool().append("x".repeat(2 << 20));
-    expect(spill.inFile).toBe(true);
     // The spill's own descriptor, through /proc: the file it names is deleted, and was created for its owner only.
     const fd = fs.readdirSync("/proc/self/fd").find((candidate) => {
       try {
@@ -90,33 +78,6 @@ describe("ImportSpill's file", () => {
     expect(fs.fstatSync(Number(fd)).mode & 0o777).toBe(0o600);
     expect(fs.fstatSync(Number(fd)).size).toBeGreaterThanOrEqual(2 << 20);
     spill.close();
-    fs.rmdirSync(directory);
-  });
-
-  it("opens no file while what it holds fits its memory, and moves what it held to the file, in order, once it does not", () => {
-    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "spill-test-"));
-    const spill = new ImportSpill({ memoryBytes: 4_000, directory });
-    const spool = spill.recordSpool();
-    const pieces = spill.appendPage({ rank: 1, resources: [resource("Condition", "a", "x".repeat(1_000))] });
-    spool.append("first");
-    const openFiles = () => fs.readdirSync("/proc/self/fd").filter((fd) => {
-      try {
-        return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(path.join(directory, "chartkey-import-"));
-      } catch {
-        return false;
-      }
-    });
-    expect(spill.inFile).toBe(false);
-    expect(openFiles()).toEqual([]);
-    expect(pieces[0]!.held).not.toBeNull();
-    spool.append("y".repeat(3_000));
-    expect(spill.inFile).toBe(true);
-    expect(openFiles()).toHaveLength(1);
-    expect(pieces[0]!.held).toBeNull();
-    expect([...spill.replay(pieces)]).toEqual([[resource("Condition", "a", "x".repeat(1_000))]]);
-    expect(spool.readMany([1, 0])).toEqual(["y".repeat(3_000), "first"]);
-    spill.close();
-    expect(openFiles()).toEqual([]);
     fs.rmdirSync(directory);
   });
 });

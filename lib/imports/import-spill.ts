@@ -5,15 +5,10 @@ import path from "node:path";
 import type { FhirResource } from "fhir/r4";
 import type { RecordSpool } from "@/lib/records";
 import { resourceKey, type SourcePage } from "@/lib/sources";
-import { importMemoryBytes } from "./import-memory";
 
-/**
- * A piece of a page as the spill holds it: its resources themselves while they fit the import's memory, else where
- * their JSON lies in the file; and each resource's type and id.
- */
+/** A page as the spill holds it: where its resources' JSON lies, and each resource's type and id. */
 export type SpilledPage = {
   rank: number;
-  held: FhirResource[] | null;
   offset: number;
   length: number;
   /** resourceKey of each resource, for the order fetchPatientResources lists them in (resourcesInOrder); null: kept as given. */
@@ -28,34 +23,28 @@ const MERGED_GAP_BYTES = 32 * 1024;
 const MERGED_READ_BYTES = 4 << 20;
 
 /**
- * Where one import keeps what it has read and drafted while the rest of the source is read: the source's pages
- * (read back twice, see PagedNormalization) and its drafted records (read back once), in memory up to
- * `memoryBytes` (import-memory.ts), and from then on off the heap, in a temporary file readable by this process's user only, removed
- * as soon as it is opened: it lives as long as this process holds it open, so a worker that dies leaves nothing
- * behind, and no other process can open it by name. It is not encrypted, as PostgreSQL's own temporary files (a
- * sort or hash of the same records) are not: encrypting it in counter mode cost this machine about a third of a
- * 10,000-resource import's CPU time (AES at about 230 MB/s here, over four times the source: written, read twice,
- * its records written and read).
+ * Where one import keeps what it has read and drafted while the rest of the source is read, off the heap: the
+ * source's pages (read back twice, see PagedNormalization) and its drafted records (read back once). A temporary
+ * file readable by this process's user only, removed as soon as it is opened: it lives as long as this process
+ * holds it open, so a worker that dies leaves nothing behind, and no other process can open it by name. It is not
+ * encrypted, as PostgreSQL's own temporary files (a sort or hash of the same records) are not: encrypting it in
+ * counter mode cost this machine about a third of a 10,000-resource import's CPU time (AES at about 230 MB/s here,
+ * over four times the source: written, read twice, its records written and read).
  */
 export class ImportSpill {
-  private file: SpillFile | null = null;
+  private readonly fd: number;
+  private size = 0;
+  /** Reused for every read and write (see bytes). */
+  private readBuffer = Buffer.allocUnsafeSlow(WRITE_BUFFER_BYTES);
+  private writeBuffer = Buffer.allocUnsafeSlow(WRITE_BUFFER_BYTES);
+  /** Bytes of writeBuffer appended and not yet written: written a megabyte at a time, not a record at a time. */
+  private pendingBytes = 0;
   private closed = false;
-  /** What is held in memory (JSON characters), while the file is not open. */
-  private heldBytes = 0;
-  private readonly heldPages: SpilledPage[] = [];
-  /** The record spool's texts while held, then where each lies in the file. */
-  private readonly records = { texts: [] as string[], offsets: [] as number[], lengths: [] as number[], spooled: false };
-  private readonly memoryBytes: number;
-  private readonly directory: string;
 
-  constructor({ memoryBytes = importMemoryBytes(), directory = os.tmpdir() }: { memoryBytes?: number; directory?: string } = {}) {
-    this.memoryBytes = memoryBytes;
-    this.directory = directory;
-  }
-
-  /** Whether what the import holds went to the file (it outgrew memoryBytes). */
-  get inFile(): boolean {
-    return this.file !== null;
+  constructor(directory = os.tmpdir()) {
+    const file = path.join(directory, `chartkey-import-${randomUUID()}`);
+    this.fd = fs.openSync(file, "wx+", 0o600);
+    fs.unlinkSync(file);
   }
 
   /**
@@ -68,13 +57,8 @@ export class ImportSpill {
     const pieces: SpilledPage[] = [];
     for (let start = 0; start < page.resources.length || start === 0; start += RESOURCES_PER_PIECE) {
       const resources = page.resources.slice(start, start + RESOURCES_PER_PIECE);
-      const text = JSON.stringify(resources);
-      const piece: SpilledPage = { rank: page.rank, held: null, offset: 0, length: 0, keys: distinct ? resources.map(resourceKey) : null };
-      if (this.holds(text)) {
-        piece.held = resources;
-        this.heldPages.push(piece);
-      } else Object.assign(piece, this.opened().append(text));
-      pieces.push(piece);
+      const { offset, length } = this.append(JSON.stringify(resources));
+      pieces.push({ rank: page.rank, offset, length, keys: distinct ? resources.map(resourceKey) : null });
     }
     return pieces;
   }
@@ -109,97 +93,36 @@ export class ImportSpill {
     }
   }
 
-  /** The import's RecordSpool (one per spill), held with the pages. */
+  /** A RecordSpool in this file. */
   recordSpool(): RecordSpool {
-    if (this.records.spooled) throw new Error("an import spill has one record spool");
-    this.records.spooled = true;
-    const { texts, offsets, lengths } = this.records;
+    const offsets: number[] = [];
+    const lengths: number[] = [];
     return {
       append: (text) => {
-        if (this.holds(text)) return void texts.push(text);
-        const { offset, length } = this.opened().append(text);
+        const { offset, length } = this.append(text);
         offsets.push(offset);
         lengths.push(length);
       },
-      read: (index) => (this.file === null ? texts[index]! : this.file.read(offsets[index]!, lengths[index]!)),
-      readMany: (indices) =>
-        this.file === null ? indices.map((index) => texts[index]!) : this.file.readMany(indices.map((index) => ({ offset: offsets[index]!, length: lengths[index]! }))),
+      read: (index) => this.read(offsets[index]!, lengths[index]!),
+      readMany: (indices) => this.readMany(indices.map((index) => ({ offset: offsets[index]!, length: lengths[index]! }))),
     };
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.file?.close();
+    fs.closeSync(this.fd);
   }
 
   private readPage(page: SpilledPage): FhirResource[] {
-    return page.held ?? (JSON.parse(this.opened().read(page.offset, page.length)) as FhirResource[]);
-  }
-
-  /** Whether `text` is held in memory: it still fits, and nothing has gone to the file yet. */
-  private holds(text: string): boolean {
-    if (this.file === null && this.heldBytes + text.length <= this.memoryBytes) {
-      this.heldBytes += text.length;
-      return true;
-    }
-    if (this.file === null) this.openFile();
-    return false;
-  }
-
-  private opened(): SpillFile {
-    if (this.file === null) throw new Error("the import spill's file is not open");
-    return this.file;
-  }
-
-  /** The file, opened once the import outgrows its memory: what was held goes to it, in the order it came. */
-  private openFile(): void {
-    const file = new SpillFile(this.directory);
-    this.file = file;
-    for (const piece of this.heldPages) {
-      Object.assign(piece, file.append(JSON.stringify(piece.held)));
-      piece.held = null;
-    }
-    this.heldPages.length = 0;
-    for (const text of this.records.texts) {
-      const { offset, length } = file.append(text);
-      this.records.offsets.push(offset);
-      this.records.lengths.push(length);
-    }
-    this.records.texts.length = 0;
-    this.heldBytes = 0;
-  }
-
-}
-
-/**
- * The spill's temporary file: created readable by this process's user only and unlinked at once, written through
- * one buffer and read through another, both reused.
- */
-class SpillFile {
-  private readonly fd: number;
-  private size = 0;
-  /** Reused for every read and write (see bytes). */
-  private readBuffer = Buffer.allocUnsafeSlow(WRITE_BUFFER_BYTES);
-  private readonly writeBuffer = Buffer.allocUnsafeSlow(WRITE_BUFFER_BYTES);
-  /** Bytes of writeBuffer appended and not yet written: written a megabyte at a time, not a record at a time. */
-  private pendingBytes = 0;
-
-  constructor(directory: string) {
-    const file = path.join(directory, `chartkey-import-${randomUUID()}`);
-    this.fd = fs.openSync(file, "wx+", 0o600);
-    fs.unlinkSync(file);
-  }
-
-  close(): void {
-    fs.closeSync(this.fd);
+    return JSON.parse(this.read(page.offset, page.length)) as FhirResource[];
   }
 
   /**
    * Text encoded straight into the write buffer: text joined into a megabyte string first is a string of the large
    * object space, garbage only a full collection frees, of which V8 lets a few times the live heap gather.
    */
-  append(text: string): { offset: number; length: number } {
+  private append(text: string): { offset: number; length: number } {
     const length = Buffer.byteLength(text, "utf8");
     if (this.pendingBytes + length > this.writeBuffer.length) this.flush();
     const offset = this.size;
@@ -212,11 +135,12 @@ class SpillFile {
     return { offset, length };
   }
 
+
   /**
    * One range, read exactly: records are read back in read order, which only the whole source decides and which
    * jumps about the file; a block cache read 64 KiB for each record of about one and spent a fifth of an import's CPU.
    */
-  read(offset: number, length: number): string {
+  private read(offset: number, length: number): string {
     if (this.pendingBytes > 0) this.flush();
     return this.bytes(offset, length).toString("utf8");
   }
@@ -225,7 +149,7 @@ class SpillFile {
    * Ranges, in the order asked, read in the order they lie in the file, neighbours within MERGED_GAP_BYTES of each
    * other by one read (a record is about a kilobyte; a system call costs about as much as copying tens of them).
    */
-  readMany(ranges: readonly { offset: number; length: number }[]): string[] {
+  private readMany(ranges: readonly { offset: number; length: number }[]): string[] {
     if (this.pendingBytes > 0) this.flush();
     const texts: string[] = new Array<string>(ranges.length);
     const order = ranges.map((_, index) => index).sort((left, right) => ranges[left]!.offset - ranges[right]!.offset);
@@ -274,6 +198,8 @@ class SpillFile {
     let written = 0;
     while (written < length) written += fs.writeSync(this.fd, data, written, length - written, at + written);
   }
+
+
 }
 
 /** The keys that more than one resource of the distinct pages has (none, from a server that pages consistently). */

@@ -22,8 +22,7 @@ import { ImportSpill, type SpilledPage } from "./import-spill";
 /**
  * Reads a source's current resources of the categories shared from its health system (the SMART on FHIR client,
  * for sandbox and live): handed to `onPage` a page at a time as they arrive (each page is in the import's spill
- * when it returns, and its resources are the import's: held as they are while the import's memory holds them), or
- * returned at once (a fixed list, taken as given).
+ * when it returns), or returned at once (a fixed list, taken as given).
  */
 export type FetchSourceResources = (sourceId: string, categories: readonly Category[], onPage: (page: SourcePage) => Promise<void>) => Promise<FhirResource[] | void>;
 
@@ -45,8 +44,6 @@ export type ImportAttempt = {
    */
   lastAttempt?: boolean;
   now?: () => Date;
-  /** What the import holds in memory before it moves the source to a temporary file (see ImportSpill). */
-  memoryBytes?: number;
 };
 
 /** The code `sync.failed` and the source's `lastError` carry: the SMART client's, or `import_failed` for our own. */
@@ -70,7 +67,7 @@ export function failureIsTransient(error: unknown): boolean {
  * category, skips per resource type and reason, warnings) and what it changed are kept with it.
  */
 export async function runSourceImport(sourceId: string, fetchResources: FetchSourceResources, attempt: ImportAttempt = {}): Promise<ImportResult> {
-  const { lastAttempt = true, now = () => new Date(), memoryBytes } = attempt;
+  const { lastAttempt = true, now = () => new Date() } = attempt;
   const source = await db().source.findUniqueOrThrow({
     where: { id: sourceId },
     include: {
@@ -92,7 +89,7 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     const failed = await db().source.updateMany({ where: { id: sourceId, failNextImport: true }, data: { failNextImport: false } });
     if (failed.count > 0) throw new SourceError("source_unavailable", "The health system could not be reached (sandbox source.fail).");
     const categories = await sharedCategories(source);
-    const spill = new ImportSpill({ memoryBytes });
+    const spill = new ImportSpill();
     let normalized: Awaited<ReturnType<typeof readNormalized>>;
     let outcome: ApplyOutcome;
     let writeStarted: number;
@@ -184,9 +181,8 @@ async function sharedCategories(source: { subjectId: string; connectSessionId: s
  * The source's resources read and normalized, page by page: each page goes to the spill as it arrives, the pages
  * are read back from it twice (PagedNormalization's index pass, then its normalizing pass, each a page at a time),
  * and the drafted records wait in the spill too; `facts` reads them back, complete and in read order, for the
- * write. The spill holds them in memory up to the import's budget (import-memory.ts), then in its file; beyond the
- * budget and the page at hand, memory holds the context resources, a few fields of each record's resource and a few
- * hundred bytes of bookkeeping per record.
+ * write. Beyond the page at hand, memory holds the context resources, a few fields of each record's resource and a
+ * few hundred bytes of bookkeeping per record, never the source.
  */
 async function readNormalized(sourceId: string, categories: readonly Category[], fetchResources: FetchSourceResources, sourceInfo: SourceInfo, scope: string, spill: ImportSpill) {
   const fetchStarted = performance.now();
