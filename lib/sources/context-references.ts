@@ -1,28 +1,8 @@
 import type { FhirResource } from "fhir/r4";
-import { CONTEXT_RESOURCE_TYPES } from "@/lib/records";
+import { CONTEXT_RESOURCE_TYPES, eachLiteralReference } from "@/lib/records";
 
 // A literal reference's trailing `Type/id` (relative, or under the FHIR base), ignoring a version suffix.
 const TYPE_AND_ID = /^([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]+)(?:\/_history\/[^/]+)?$/;
-
-/**
- * Calls `found` with every `reference` string anywhere in a resource (references nest in backbone elements and
- * extensions). A plain recursive walk: it runs over every value an import reads, where a generator per value and
- * an entries array per object made most of its cost.
- */
-function eachReference(value: unknown, found: (reference: string) => void): void {
-  if (typeof value !== "object" || value === null) return;
-  if (Array.isArray(value)) {
-    for (const item of value) eachReference(item, found);
-    return;
-  }
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    const item = (value as Record<string, unknown>)[key];
-    if (key === "reference" && typeof item === "string") found(item);
-    // A contained resource's references stay inside its holder (`#id`) or point out like the holder's own.
-    else eachReference(item, found);
-  }
-}
 
 /**
  * The context resources (`CONTEXT_RESOURCE_TYPES`) the batch references but does not hold, by type, each id
@@ -42,6 +22,6 @@ export function missingContextReferences(resources: readonly FhirResource[], fhi
     if (!CONTEXT_RESOURCE_TYPES.includes(type) || held.has(`${type}/${id}`)) return;
     missing.set(type, (missing.get(type) ?? new Set()).add(id));
   };
-  for (const resource of resources) eachReference(resource, note);
+  for (const resource of resources) eachLiteralReference(resource, note);
   return new Map([...missing].map(([type, ids]) => [type, [...ids]]));
 }

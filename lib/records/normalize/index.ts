@@ -9,5 +9,6 @@ export { memorySpool, PagedNormalization, type RecordSpool, type SerializedFact 
 export { ENCOUNTER_SKIP, NORMALIZERS, normalizeBundle, normalizeResources } from "./resources";
 export { resourceDisplayName } from "./names";
 export { detached } from "./read";
+export { eachLiteralReference } from "./references";
 export { summarizeNormalization, type NormalizationCounts, type NormalizationSummary } from "./summary";
 export type { NormalizationResult, NormalizedFact, SkippedResource, SourceInfo } from "./types";

@@ -59,3 +59,23 @@ export function referenceDisplay(reference: unknown, holder: Json, resolve: Refe
   if (!isObject(reference)) return null;
   return string(reference.display) ?? resourceDisplayName(resolve(reference, holder));
 }
+
+/**
+ * Calls `found` with every literal `reference` string anywhere in a resource (references nest in backbone elements,
+ * extensions and contained resources). A plain recursive walk: it runs over every value an import reads, where a
+ * generator per value and an entries array per object made most of its cost.
+ */
+export function eachLiteralReference(value: unknown, found: (reference: string) => void): void {
+  if (typeof value !== "object" || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) eachLiteralReference(item, found);
+    return;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = (value as Record<string, unknown>)[key];
+    if (key === "reference" && typeof item === "string") found(item);
+    // A contained resource's references stay inside its holder (`#id`) or point out like the holder's own.
+    else eachLiteralReference(item, found);
+  }
+}

@@ -3,7 +3,7 @@ import { binaryNamed, ccdaResources, type DocumentOrigin } from "./ccda";
 import type { PlaceholderPaths } from "./placeholder-warnings";
 import { withoutPlaceholders } from "./placeholders";
 import { code, detached, isObject, object, objects, string, type Json } from "./read";
-import { TYPE_AND_ID, type ReferenceResolver } from "./references";
+import { eachLiteralReference, TYPE_AND_ID, type ReferenceResolver } from "./references";
 import type { ReportFinder } from "./report-links";
 import type { SkippedResource } from "./types";
 
@@ -198,7 +198,14 @@ export class SourceIndex {
     if (type && id) this.byTypeAndId.set(detached(`${type}/${id}`), position);
     const target = whole ? resource : projection(resource);
     this.targets[position] = target;
-    eachReference(resource, this.referenced!);
+    const referenced = this.referenced!;
+    // Every reference as the resolver would look it up: the string (a fullUrl) and its trailing `Type/id`.
+    eachLiteralReference(resource, (reference) => {
+      if (reference.startsWith("#") || referenced.has(reference)) return;
+      referenced.add(detached(reference));
+      const match = TYPE_AND_ID.exec(reference);
+      if (match) referenced.add(detached(`${match[1]}/${match[2]}`));
+    });
     Object.defineProperty(target, POSITION, { value: position });
     if (placeholders.length > 0) this.placeholdersOf.set(target, placeholders);
     if (resource.resourceType === "DiagnosticReport" && code(resource.status) !== "entered-in-error") {
@@ -240,28 +247,6 @@ function projection(resource: Json): Json {
   const kept: Json = {};
   for (const field of TARGET_FIELDS) if (field in resource) kept[field] = resource[field];
   return JSON.parse(JSON.stringify(kept)) as Json;
-}
-
-/**
- * Notes every literal reference anywhere in a resource (nested elements, extensions, contained resources), as the
- * resolver would look it up: the string (a fullUrl) and its trailing `Type/id`.
- */
-function eachReference(value: unknown, referenced: Set<string>): void {
-  if (typeof value !== "object" || value === null) return;
-  if (Array.isArray(value)) {
-    for (const item of value) eachReference(item, referenced);
-    return;
-  }
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    const item = (value as Record<string, unknown>)[key];
-    if (key === "reference" && typeof item === "string") {
-      if (item.startsWith("#") || referenced.has(item)) continue;
-      referenced.add(detached(item));
-      const match = TYPE_AND_ID.exec(item);
-      if (match) referenced.add(detached(`${match[1]}/${match[2]}`));
-    } else eachReference(item, referenced);
-  }
 }
 
 function detachedOrNone(text: string | null): string[] {
