@@ -36,7 +36,7 @@ export class ImportSpill {
   private size = 0;
   /** Reused for every read and write (see bytes). */
   private readBuffer = Buffer.allocUnsafeSlow(WRITE_BUFFER_BYTES);
-  private writeBuffer = Buffer.allocUnsafeSlow(WRITE_BUFFER_BYTES);
+  private readonly writeBuffer = Buffer.allocUnsafeSlow(WRITE_BUFFER_BYTES);
   /** Bytes of writeBuffer appended and not yet written: written a megabyte at a time, not a record at a time. */
   private pendingBytes = 0;
   private closed = false;
