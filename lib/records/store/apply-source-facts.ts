@@ -74,7 +74,10 @@ export async function applySourceFacts({ facts, ...rest }: SourceFacts): Promise
 /** The first fact of each key (as applySerializedFacts keeps them), in read order. */
 function* serialized(facts: readonly NormalizedFact[]): Generator<SerializedFact> {
   const firsts = new Map<string, NormalizedFact>();
-  for (const fact of facts) if (!firsts.has(factKeyOf(fact.category, fact.factKey))) firsts.set(factKeyOf(fact.category, fact.factKey), fact);
+  for (const fact of facts) {
+    const key = factKeyOf(fact.category, fact.factKey);
+    if (!firsts.has(key)) firsts.set(key, fact);
+  }
   for (const { category, factKey, record, sortAt } of inReadOrder([...firsts.values()])) {
     yield { category, factKey, recordId: record.recordId, json: canonicalJson(record), sortAt, sources: record.sources, warnings: record.warnings ?? [] };
   }
@@ -84,7 +87,7 @@ function* serialized(facts: readonly NormalizedFact[]): Generator<SerializedFact
  * applySourceFacts for facts read one at a time, in read order (read-order.ts: new records are written in the order
  * they come, so a category's records lie on consecutive heap pages): only the keys of the facts seen so far (the
  * first of each (category, factKey) is the one written, and a stored fact whose key never came is no longer
- * reported) and a thousand facts at a time stay in memory.
+ * reported) and up to a thousand changes to stored records stay in memory; new records stream to COPY as they come.
  */
 export async function applySerializedFacts({ subjectId, sourceId, facts, categories: covered = CATEGORIES }: SerializedSourceFacts): Promise<ApplyOutcome> {
   return withPgTransaction(
