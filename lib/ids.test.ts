@@ -13,4 +13,8 @@ describe("ids", () => {
     expect(stableId("rec_", "a", "b")).not.toBe(stableId("rec_", "ab", ""));
     expect(stableId("rec_", "a", "b")).toMatch(/^rec_[0-9A-Za-z]{24}$/);
   });
+
+  it("stableId gives the ids records are stored under (a change would duplicate every stored record on its next import)", () => {
+    expect(stableId("rec_", "u_scope", "labs", "loinc:2339-0|2020-01-01T10:00:00.000Z|97 mg/dL")).toBe("rec_eV7cetUGrTqys545lwQ8uz6T");
+  });
 });

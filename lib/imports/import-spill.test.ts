@@ -19,6 +19,10 @@ describe("ImportSpill", () => {
     ];
     const spilled = pages.flatMap((page) => spill.appendPage(page));
     for (let pass = 0; pass < 2; pass++) expect([...spill.replay(spilled)].flat()).toEqual(resourcesInOrder(pages));
+    // Settled, only the pages with a copy of Observation/b keep their keys, and the replay is the same.
+    const settled = ImportSpill.settled(spilled);
+    expect(settled.map((page) => [page.rank, page.keys !== null])).toEqual([[5, true], [0, false], [3, true], [7, true]]);
+    expect([...spill.replay(settled)].flat()).toEqual(resourcesInOrder(pages));
     spill.close();
   });
 
@@ -34,7 +38,7 @@ describe("ImportSpill", () => {
     const spill = new ImportSpill();
     const spool = spill.recordSpool();
     const texts = Array.from({ length: 3000 }, (_, index) => `{"n":${index},"text":"${"é✓x".repeat(index % 700)}"}`);
-    for (const text of texts) spool.append(text);
+    texts.forEach((text, index) => expect(spool.append(text)).toBe(index));
     const order = texts.map((_, index) => (index * 7919) % texts.length);
     for (const index of order) expect(spool.read(index)).toBe(texts[index]);
     for (let index = texts.length - 1; index >= 0; index--) expect(spool.read(index)).toBe(texts[index]);

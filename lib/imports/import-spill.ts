@@ -64,6 +64,16 @@ export class ImportSpill {
   }
 
   /**
+   * The pages, once every page is in, as `replay` needs them: each page's keys are kept only where another copy of
+   * one of its resources came (a server that pages consistently sends none). Held through the import, they would be
+   * a string per resource.
+   */
+  static settled(pages: readonly SpilledPage[]): SpilledPage[] {
+    const repeated = repeatedKeys(pages);
+    return pages.map((page) => (page.keys?.some((key) => repeated.has(key)) ? page : { ...page, keys: null }));
+  }
+
+  /**
    * The pages' resources in the order fetchPatientResources lists them (resourcesInOrder): pages by rank, each
    * resource of the distinct pages once, where it first came, as its last copy. Each call reads them anew.
    */
@@ -100,8 +110,8 @@ export class ImportSpill {
     return {
       append: (text) => {
         const { offset, length } = this.append(text);
-        offsets.push(offset);
         lengths.push(length);
+        return offsets.push(offset) - 1;
       },
       read: (index) => this.read(offsets[index]!, lengths[index]!),
       readMany: (indices) => this.readMany(indices.map((index) => ({ offset: offsets[index]!, length: lengths[index]! }))),

@@ -181,14 +181,17 @@ async function sharedCategories(source: { subjectId: string; connectSessionId: s
  * The source's resources read and normalized, page by page: each page goes to the spill as it arrives, the pages
  * are read back from it twice (PagedNormalization's index pass, then its normalizing pass, each a page at a time),
  * and the drafted records wait in the spill too; `facts` reads them back, complete and in read order, for the
- * write. Beyond the page at hand, memory holds the context resources, a few fields of each record's resource and a
- * few hundred bytes of bookkeeping per record, never the source.
+ * write. Beyond the page at hand, memory holds a few fields of each resource a reference reaches (the others' wait in
+ * the spill until the whole source says which are reached) and a few hundred bytes of bookkeeping per record, never
+ * the source.
  */
 async function readNormalized(sourceId: string, categories: readonly Category[], fetchResources: FetchSourceResources, sourceInfo: SourceInfo, scope: string, spill: ImportSpill) {
   const fetchStarted = performance.now();
-  const pages: SpilledPage[] = [];
-  const returned = await fetchResources(sourceId, categories, async (page) => void pages.push(...spill.appendPage(page)));
-  if (returned) pages.push(...spill.appendPage({ rank: Number.MAX_SAFE_INTEGER, resources: returned }, false));
+  const fetched: SpilledPage[] = [];
+  const returned = await fetchResources(sourceId, categories, async (page) => void fetched.push(...spill.appendPage(page)));
+  if (returned) fetched.push(...spill.appendPage({ rank: Number.MAX_SAFE_INTEGER, resources: returned }, false));
+  const pages = ImportSpill.settled(fetched);
+  fetched.length = 0;
   const normalizeStarted = performance.now();
   const normalization = new PagedNormalization(sourceInfo, scope, spill.recordSpool());
   const resourceCounts: Record<string, number> = {};

@@ -5,7 +5,8 @@
  */
 export { CCDA_MAX_BYTES, isCcdaContentType } from "./ccda";
 export { mergeFacts } from "./merge";
-export { memorySpool, PagedNormalization, type RecordSpool, type SerializedFact } from "./paged-normalization";
+export { PagedNormalization, type SerializedFact } from "./paged-normalization";
+export { memorySpool, type RecordSpool } from "./record-spool";
 export { ENCOUNTER_SKIP, NORMALIZERS, normalizeBundle, normalizeResources } from "./resources";
 export { resourceDisplayName } from "./names";
 export { detached } from "./read";

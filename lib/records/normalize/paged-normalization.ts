@@ -20,26 +20,10 @@ import {
   uniqueFactKeys,
   withDocumentFactsFolded,
 } from "./resources";
+import type { RecordSpool } from "./record-spool";
 import { noteKeys, servedAsDocuments } from "./same-note";
 import { cleaned, objectEntries, SourceIndex, type CleanedEntry } from "./source-index";
 import type { SkippedResource, SourceInfo } from "./types";
-
-/**
- * Where a paged normalization keeps each record it has drafted until the whole source is known: one text per
- * record, appended, then read back by its number (in read order, which only the whole source decides). In memory
- * for a test; an import keeps it in a file.
- */
-export interface RecordSpool {
-  append(text: string): void;
-  read(index: number): string;
-  /** Several at once, in the order asked: a file reads them in the order they lie, a few neighbours per read. */
-  readMany(indices: readonly number[]): string[];
-}
-
-export function memorySpool(): RecordSpool {
-  const texts: string[] = [];
-  return { append: (text) => void texts.push(text), read: (index) => texts[index]!, readMany: (indices) => indices.map((index) => texts[index]!) };
-}
 
 /** Records read back from the spool per this many (what the write holds of them at once). */
 const RECORDS_PER_READ = 500;
@@ -61,33 +45,49 @@ export type SerializedFact = {
 /**
  * What a paged normalization keeps of each drafted record while the rest of the source is read: what the
  * whole-source steps (notes served as documents, C-CDA facts folded, colliding fact keys, report links) decide
- * by, not the record itself, which waits in the spool. A class, so every one has the same few in-object fields.
+ * by, not the record itself, which waits in the spool with its fact key. A class, so every one has the same few
+ * in-object fields; what few records have is in `extra`.
  */
 class Drafted {
-  /** The position of a DiagnosticReport or DocumentReference in the batch (report links name their records), else -1. */
-  position = -1;
-  /** The position of the report that groups this result, when its record names the report's record. */
-  groupedBy: number | undefined = undefined;
-  noteKeys: string[] | undefined = undefined;
-  warnings: string[] | undefined = undefined;
-  /** Why the record breaks its schema (unreachable while readers and schemas agree). */
-  invalid: string | undefined = undefined;
+  extra: DraftedExtra | undefined = undefined;
   sortAt = 0;
-  /** Set in `finish` for a fact whose clinical key collides: its key with the parts uniqueFactKeys added. */
-  key: string | undefined = undefined;
 
   constructor(
+    /**
+     * The id of the record its clinical key (category and fact key) gives under the scope: equal exactly when the
+     * clinical keys are (what folding and keying group by), and the record's id unless its key collides. Held in
+     * place of the key, which is longer (the key waits in the spool).
+     */
     readonly clinicalKey: string,
     readonly resourceType: string,
     readonly resourceId: string | null,
     readonly category: Category,
-    /** Its number in the spool, where its contentDigest comes first (uniqueFactKeys asks for it only on a collision). */
+    /** Its number in the spool, where its contentDigest and its fact key come first (see `spooledHead`). */
     readonly spooled: number,
-    readonly origin: DocumentOrigin | undefined,
-    /** keyParts was empty (a key with parts added then has no leading separator). */
-    readonly noKeyParts: boolean,
   ) {}
+
+  get origin(): DocumentOrigin | undefined {
+    return this.extra?.origin;
+  }
+
+  get recordId(): string {
+    return this.extra?.keyed?.recordId ?? this.clinicalKey;
+  }
 }
+
+type DraftedExtra = {
+  origin?: DocumentOrigin;
+  /** The position of a DiagnosticReport or DocumentReference in the batch (report links name their records). */
+  position?: number;
+  /** The position of the report that groups this result, when its record names the report's record. */
+  groupedBy?: number;
+  noteKeys?: string[];
+  warnings?: string[];
+  /** Why the record breaks its schema (unreachable while readers and schemas agree). */
+  invalid?: string;
+  /** Set in `finish` for a fact whose clinical key collides: its key with the parts uniqueFactKeys added, and the id it gives. */
+  keyed?: { key: string; recordId: string };
+};
 
 // Stand-ins for the parts of a record only the whole source decides (written into the spooled JSON and replaced
 // when the record is read back): random, so no text a source sends can be taken for one.
@@ -100,7 +100,7 @@ const SLOT = /"\\u0002[0-9a-f-]{36}:(?:recordId|reportRecordId|sources)\\u0002"/
 const PROVISIONAL_ID = "rec_000000000000000000000000";
 // Separates a spooled record's text around its stand-ins; canonical JSON escapes every control character.
 const SEPARATOR = "\u0001";
-/** A spooled record starts with its contentDigest (hex, this long). */
+/** A spooled record starts with its contentDigest (hex, this long), then its fact key as JSON, then SEPARATOR. */
 const DIGEST_LENGTH = 16;
 
 /**
@@ -108,11 +108,12 @@ const DIGEST_LENGTH = 16;
  * facts, skips and context. The pages are read twice, in the same order: `index` each (what every resource needs
  * of the others: source-index.ts), then `normalize` each, which drafts its records into the spool and keeps only
  * what the whole-source steps decide by. `finish` takes those steps; `facts` then reads the records back, complete.
- * What stays in memory is the index (context resources whole, a few fields of each record's resource, the C-CDA
- * documents' resources) and a few hundred bytes per record, never a page of records beyond the one at hand.
+ * What stays in memory is the index (the positions of the source's resources by id, a few fields of each resource a
+ * reference reaches, the C-CDA documents' resources) and a few hundred bytes per record, never a page of records
+ * beyond the one at hand.
  */
 export class PagedNormalization {
-  private index: SourceIndex | null = new SourceIndex();
+  private index: SourceIndex | null;
   private readonly skipped: SkippedResource[] = [];
   private readonly context: SkippedResource[] = [];
   private drafted: Drafted[] = [];
@@ -124,7 +125,9 @@ export class PagedNormalization {
     private readonly source: SourceInfo,
     private readonly scope: string,
     private readonly spool: RecordSpool,
-  ) {}
+  ) {
+    this.index = new SourceIndex(spool);
+  }
 
   /** First pass: one page, in the source's order. */
   indexPage(page: UncheckedEntry[]): void {
@@ -149,22 +152,26 @@ export class PagedNormalization {
     this.index = null;
     this.encounters.clear();
 
-    const served = servedAsDocuments(this.drafted, (candidate) => candidate.noteKeys ?? []);
+    const served = servedAsDocuments(this.drafted, (candidate) => candidate.extra?.noteKeys ?? []);
     for (const { resourceType, resourceId } of served.keys()) this.skipped.push({ resourceType, resourceId, reason: SERVED_AS_DOCUMENT });
     const { candidates, alsoFrom } = withDocumentFactsFolded(this.drafted.filter((candidate) => !served.has(candidate)));
     const collides = new Set<string>();
     const seen = new Set<string>();
     for (const { clinicalKey } of candidates) (seen.has(clinicalKey) ? collides : seen).add(clinicalKey);
     seen.clear();
-    const keys = uniqueFactKeys(candidates, (candidate, extraParts) => keyWith(candidate, extraParts), (candidate) => this.spool.read(candidate.spooled).slice(0, DIGEST_LENGTH));
+    const heads = new Map<Drafted, SpooledHead>();
+    const headOf = (candidate: Drafted) => heads.get(candidate) ?? heads.set(candidate, this.spooledHead(candidate)).get(candidate)!;
+    // A candidate whose clinical key is its own keeps the key it was drafted with (in the spool), and its id.
+    const keyOf = (candidate: Drafted, extraParts: KeyPart[]) => (extraParts.length === 0 ? "" : keyWith(headOf(candidate).key, extraParts));
+    const keys = uniqueFactKeys(candidates, keyOf, (candidate) => headOf(candidate).digest);
     const reportRecordIds = new Map<number, string>();
     for (const [candidate, key] of keys) {
-      if (collides.has(candidate.clinicalKey)) candidate.key = key;
-      if (candidate.resourceType === "DiagnosticReport") reportRecordIds.set(candidate.position, this.recordIdOf(candidate));
-      if (candidate.invalid) this.skipped.push({ resourceType: candidate.resourceType, resourceId: candidate.resourceId, reason: candidate.invalid });
+      if (collides.has(candidate.clinicalKey)) (candidate.extra ??= {}).keyed = { key, recordId: stableId("rec_", this.scope, candidate.category, key) };
+      if (candidate.resourceType === "DiagnosticReport") reportRecordIds.set(candidate.extra!.position!, candidate.recordId);
+      if (candidate.extra?.invalid) this.skipped.push({ resourceType: candidate.resourceType, resourceId: candidate.resourceId, reason: candidate.extra.invalid });
     }
     for (const [report, document] of served) {
-      if (keys.has(document)) reportRecordIds.set(report.position, this.recordIdOf(document));
+      if (keys.has(document)) reportRecordIds.set(report.extra!.position!, document.recordId);
     }
     const dropped = new Set<Drafted>(served.keys());
     for (const folded of alsoFrom.values()) for (const candidate of folded) dropped.add(candidate);
@@ -175,7 +182,7 @@ export class PagedNormalization {
   /** The category and warnings of each fact (for the import's fidelity summary), without reading the spool. */
   factSummaries(): { category: Category; record: { warnings?: string[] } }[] {
     const { dropped } = this.done();
-    return this.drafted.filter((candidate) => !dropped.has(candidate) && !candidate.invalid).map(({ category, warnings }) => ({ category, record: { warnings } }));
+    return this.drafted.filter((candidate) => !dropped.has(candidate) && !candidate.extra?.invalid).map(({ category, extra }) => ({ category, record: { warnings: extra?.warnings } }));
   }
 
   /**
@@ -184,32 +191,41 @@ export class PagedNormalization {
    */
   *facts(): Generator<SerializedFact> {
     const { dropped, alsoFrom, reportRecordIds } = this.done();
-    const facts = this.drafted.filter((candidate) => !dropped.has(candidate) && !candidate.invalid);
+    const facts = this.drafted.filter((candidate) => !dropped.has(candidate) && !candidate.extra?.invalid);
     this.drafted = [];
-    const recordIds = new Map(facts.map((candidate) => [candidate, this.recordIdOf(candidate)]));
     const position = new Map(CATEGORIES.map((category, index) => [category, index]));
     facts.sort((left, right) => {
-      const [a, b] = [recordIds.get(left)!, recordIds.get(right)!];
+      const [a, b] = [left.recordId, right.recordId];
       return position.get(left.category)! - position.get(right.category)! || right.sortAt - left.sortAt || (a < b ? 1 : a > b ? -1 : 0);
     });
     for (let start = 0; start < facts.length; start += RECORDS_PER_READ) {
       const batch = facts.slice(start, start + RECORDS_PER_READ);
       const texts = this.spool.readMany(batch.map((candidate) => candidate.spooled));
-      for (const [index, candidate] of batch.entries()) yield this.serialized(candidate, texts[index]!, recordIds.get(candidate)!, alsoFrom, reportRecordIds);
+      for (const [index, candidate] of batch.entries()) yield this.serialized(candidate, texts[index]!, alsoFrom, reportRecordIds);
     }
   }
 
   /** A drafted record as the store takes it: its spooled text with the parts only the whole source decides filled in. */
-  private serialized(candidate: Drafted, spooled: string, recordId: string, alsoFrom: Finished["alsoFrom"], reportRecordIds: Finished["reportRecordIds"]): SerializedFact {
+  private serialized(candidate: Drafted, spooled: string, alsoFrom: Finished["alsoFrom"], reportRecordIds: Finished["reportRecordIds"]): SerializedFact {
+    const { extra, recordId } = candidate;
     const sources = [candidate, ...(alsoFrom.get(candidate) ?? [])].map((from) => this.sourceRef(from));
     const values = [JSON.stringify(recordId)];
-    if (candidate.groupedBy !== undefined) values.push(JSON.stringify(reportRecordIds.get(candidate.groupedBy) ?? null));
+    if (extra?.groupedBy !== undefined) values.push(JSON.stringify(reportRecordIds.get(extra.groupedBy) ?? null));
     values.push(canonicalJson(sources));
-    const parts = spooled.slice(DIGEST_LENGTH).split(SEPARATOR);
-    if (parts.length !== values.length + 1) throw new Error("a spooled record does not have the parts it was written with");
+    const keyEnd = spooled.indexOf(SEPARATOR, DIGEST_LENGTH);
+    const parts = spooled.slice(keyEnd + 1).split(SEPARATOR);
+    if (keyEnd < 0 || parts.length !== values.length + 1) throw new Error("a spooled record does not have the parts it was written with");
     let json = parts[0]!;
     for (let slot = 0; slot < values.length; slot++) json += values[slot]! + parts[slot + 1]!;
-    return { category: candidate.category, factKey: factKeyOf(candidate), recordId, json, sortAt: new Date(candidate.sortAt), sources, warnings: candidate.warnings ?? [] };
+    const factKey = extra?.keyed?.key ?? ((JSON.parse(spooled.slice(DIGEST_LENGTH, keyEnd)) as string | null) ?? "");
+    return { category: candidate.category, factKey, recordId, json, sortAt: new Date(candidate.sortAt), sources, warnings: extra?.warnings ?? [] };
+  }
+
+  /** What a spooled text starts with: the record's contentDigest and its fact key as drafted (null: it had no key parts). */
+  private spooledHead(candidate: Drafted): SpooledHead {
+    const spooled = this.spool.read(candidate.spooled);
+    const keyEnd = spooled.indexOf(SEPARATOR, DIGEST_LENGTH);
+    return { digest: spooled.slice(0, DIGEST_LENGTH), key: JSON.parse(spooled.slice(DIGEST_LENGTH, keyEnd)) as string | null };
   }
 
   private indexed(): SourceIndex {
@@ -220,10 +236,6 @@ export class PagedNormalization {
   private done(): Finished {
     if (!this.finished) throw new Error("the paged normalization is not finished");
     return this.finished;
-  }
-
-  private recordIdOf(candidate: Drafted): string {
-    return stableId("rec_", this.scope, candidate.category, factKeyOf(candidate));
   }
 
   private sourceRef(candidate: Drafted): SourceRef {
@@ -269,35 +281,42 @@ export class PagedNormalization {
       sources: [{ sourceId: this.source.sourceId, sourceName: this.source.sourceName, resourceType, resourceId, ...(origin ? { document: origin } : {}) }],
     };
     const hasReportSlot = groupedBy !== undefined && groupedBy !== null && "report" in outcome.data && Boolean(outcome.data.report);
+    const digest = contentDigest(outcome);
+    // The spooled text starts with what keying reads: the digest, and the key (null when it had no parts: a key
+    // with parts added then has no leading separator). JSON escapes every control character, SEPARATOR included.
+    const head = digest + JSON.stringify(outcome.keyParts.length === 0 ? null : key) + SEPARATOR;
+    const extra: DraftedExtra = {};
+    if (origin) extra.origin = origin;
+    if (resourceType === "DiagnosticReport" || resourceType === "DocumentReference") {
+      extra.position = position;
+      extra.noteKeys = noteKeys(resourceType, resource).map(detached);
+    }
+    if (hasReportSlot) extra.groupedBy = groupedBy;
+    if (warnings.length > 0) extra.warnings = warnings;
+    const checked = recordSchemas[category].safeParse(record);
+    let spooled: number;
+    let sortAt = 0;
+    if (!checked.success) {
+      extra.invalid = `normalized ${category} record is invalid: ${checked.error.issues[0]?.message}`;
+      spooled = this.spool.append(head);
+    } else {
+      const parsed = checked.data as Json & { report?: Json };
+      sortAt = recordSortAt(category, parsed as unknown as NormalizedRecord).getTime();
+      parsed.recordId = RECORD_ID;
+      if (hasReportSlot) parsed.report!.recordId = REPORT_RECORD_ID;
+      parsed.sources = SOURCES;
+      spooled = this.spool.append(head + canonicalJson(parsed).replace(SLOT, SEPARATOR));
+    }
     const drafted = new Drafted(
-      JSON.stringify([category, key]),
+      stableId("rec_", this.scope, category, key),
       NORMALIZED_TYPES.get(resourceType) ?? detached(resourceType),
       resourceId === null ? null : detached(resourceId),
       category,
-      this.drafted.length,
-      origin,
-      outcome.keyParts.length === 0,
+      spooled,
     );
-    if (resourceType === "DiagnosticReport" || resourceType === "DocumentReference") {
-      drafted.position = position;
-      drafted.noteKeys = noteKeys(resourceType, resource).map(detached);
-    }
-    if (hasReportSlot) drafted.groupedBy = groupedBy;
-    if (warnings.length > 0) drafted.warnings = warnings;
-    const digest = contentDigest(outcome);
+    drafted.sortAt = sortAt;
+    if (Object.keys(extra).length > 0) drafted.extra = extra;
     this.drafted.push(drafted);
-    const checked = recordSchemas[category].safeParse(record);
-    if (!checked.success) {
-      drafted.invalid = `normalized ${category} record is invalid: ${checked.error.issues[0]?.message}`;
-      this.spool.append(digest);
-      return;
-    }
-    const parsed = checked.data as Json & { report?: Json };
-    drafted.sortAt = recordSortAt(category, parsed as unknown as NormalizedRecord).getTime();
-    parsed.recordId = RECORD_ID;
-    if (hasReportSlot) parsed.report!.recordId = REPORT_RECORD_ID;
-    parsed.sources = SOURCES;
-    this.spool.append(digest + canonicalJson(parsed).replace(SLOT, SEPARATOR));
   }
 }
 
@@ -306,16 +325,10 @@ const NORMALIZED_TYPES = new Map(Object.keys(NORMALIZERS).map((type) => [type, t
 
 type Finished = { dropped: Set<Drafted>; alsoFrom: Map<Drafted, Drafted[]>; reportRecordIds: Map<number, string> };
 
-/** The clinical key's own key (what factKey(keyParts) wrote), from the clinical key that holds it. */
-function baseKey(candidate: Drafted): string {
-  return (JSON.parse(candidate.clinicalKey) as [string, string])[1];
-}
+/** What a spooled record starts with (see `spooledHead`). */
+type SpooledHead = { digest: string; key: string | null };
 
-function keyWith(candidate: Drafted, extraParts: KeyPart[]): string {
-  if (extraParts.length === 0) return baseKey(candidate);
-  return candidate.noKeyParts ? factKey(extraParts) : `${baseKey(candidate)}|${factKey(extraParts)}`;
-}
-
-function factKeyOf(candidate: Drafted): string {
-  return candidate.key ?? baseKey(candidate);
+/** A drafted key (null: it had no parts) with the parts uniqueFactKeys added. */
+function keyWith(key: string | null, extraParts: KeyPart[]): string {
+  return key === null ? factKey(extraParts) : `${key}|${factKey(extraParts)}`;
 }

@@ -3,6 +3,7 @@ import { binaryNamed, ccdaResources, type DocumentOrigin } from "./ccda";
 import type { PlaceholderPaths } from "./placeholder-warnings";
 import { withoutPlaceholders } from "./placeholders";
 import { code, detached, isObject, object, objects, string, type Json } from "./read";
+import type { RecordSpool } from "./record-spool";
 import { eachLiteralReference, TYPE_AND_ID, type ReferenceResolver } from "./references";
 import type { ReportFinder } from "./report-links";
 import type { SkippedResource } from "./types";
@@ -79,7 +80,15 @@ export class SourceIndex {
   sourceEntries = 0;
   private readonly byFullUrl = new Map<string, number>();
   private readonly byTypeAndId = new Map<string, number>();
+  /** The resources a reference may reach, by position: held from the end of the index (projected), or whole (C-CDA). */
   private readonly targets: (Json | undefined)[] = [];
+  /**
+   * Where each resource's projection lies in the spool until the whole source says which are referenced: most
+   * are not (a lab result is named only by its report, if at all), and held, they were most of a large import's memory.
+   */
+  private spooledTargets: number[] = [];
+  /** Placeholder paths of a spooled projection, by position (few resources have any). */
+  private readonly spooledPlaceholders = new Map<number, string[]>();
   /** Every reference any resource of the batch makes (the string, and its `Type/id`): what can be resolved at all. */
   private referenced: Set<string> | null = new Set();
   private readonly placeholdersOf = new WeakMap<Json, string[]>();
@@ -92,6 +101,8 @@ export class SourceIndex {
   /** Why a document's C-CDA could not be read, by the document's position. */
   readonly documentWarnings = new Map<number, string[]>();
   private complete = false;
+
+  constructor(private readonly spool: RecordSpool) {}
 
   /** One page of the source, in the source's order. */
   add(page: UncheckedEntry[]): void {
@@ -196,8 +207,11 @@ export class SourceIndex {
     const id = string(resource.id);
     if (fullUrl) this.byFullUrl.set(detached(fullUrl), position);
     if (type && id) this.byTypeAndId.set(detached(`${type}/${id}`), position);
-    const target = whole ? resource : projection(resource);
-    this.targets[position] = target;
+    if (whole) this.hold(resource, position, placeholders);
+    else {
+      this.spooledTargets[position] = this.spool.append(JSON.stringify(projection(resource)));
+      if (placeholders.length > 0) this.spooledPlaceholders.set(position, placeholders);
+    }
     const referenced = this.referenced!;
     // Every reference as the resolver would look it up: the string (a fullUrl) and its trailing `Type/id`.
     eachLiteralReference(resource, (reference) => {
@@ -206,18 +220,23 @@ export class SourceIndex {
       const match = TYPE_AND_ID.exec(reference);
       if (match) referenced.add(detached(`${match[1]}/${match[2]}`));
     });
-    Object.defineProperty(target, POSITION, { value: position });
-    if (placeholders.length > 0) this.placeholdersOf.set(target, placeholders);
     if (resource.resourceType === "DiagnosticReport" && code(resource.status) !== "entered-in-error") {
       const references = objects(resource.result).flatMap((reference) => detachedOrNone(string(reference.reference)));
       if (references.length > 0) this.reportResults.push({ report: position, references });
     }
   }
 
+  /** A resource a reference may reach, as the resolver returns it: knowing its position and placeholder paths. */
+  private hold(target: Json, position: number, placeholders: string[]): void {
+    this.targets[position] = target;
+    Object.defineProperty(target, POSITION, { value: position });
+    if (placeholders.length > 0) this.placeholdersOf.set(target, placeholders);
+  }
+
   /**
-   * Lets go of what no reference can reach: the resources no reference of the batch names (most of a source's
-   * records: a lab result is named only by its report, if at all), but the reports that group results (reportOf
-   * returns them) and the C-CDA documents' resources (normalized from here).
+   * Holds what a reference can reach, read back from the spool, and lets go of the rest: the resources no reference
+   * of the batch names (most of a source's records: a lab result is named only by its report, if at all), but the
+   * reports that group results (reportOf returns them) and the C-CDA documents' resources (normalized from here).
    */
   private keepOnlyReferenced(): void {
     const referenced = this.referenced!;
@@ -228,7 +247,11 @@ export class SourceIndex {
         else positions.delete(key);
       }
     }
-    for (let position = 0; position < this.sourceEntries; position++) if (!kept.has(position)) this.targets[position] = undefined;
+    const restored = [...kept].filter((position) => position < this.sourceEntries).sort((left, right) => left - right);
+    const texts = this.spool.readMany(restored.map((position) => this.spooledTargets[position]!));
+    restored.forEach((position, index) => this.hold(JSON.parse(texts[index]!) as Json, position, this.spooledPlaceholders.get(position) ?? []));
+    this.spooledTargets = [];
+    this.spooledPlaceholders.clear();
     this.referenced = null;
   }
 
@@ -242,11 +265,11 @@ export class SourceIndex {
   }
 }
 
-/** TARGET_FIELDS of a resource, as a copy of their own (slices of its own short JSON, not of the page it was read from; structuredClone cost more). */
+/** TARGET_FIELDS of a resource (spooled as JSON, and read back as a copy of their own, not slices of the page it was read from). */
 function projection(resource: Json): Json {
   const kept: Json = {};
   for (const field of TARGET_FIELDS) if (field in resource) kept[field] = resource[field];
-  return JSON.parse(JSON.stringify(kept)) as Json;
+  return kept;
 }
 
 function detachedOrNone(text: string | null): string[] {
