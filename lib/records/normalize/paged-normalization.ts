@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { stableId } from "@/lib/ids";
-import { CATEGORIES, type Category } from "../categories";
+import type { Category } from "../categories";
 import { recordSchemas, type NormalizedRecord, type SourceRef } from "../schemas";
 import { canonicalJson } from "../store/content-hash";
+import { compareInReadOrder } from "../store/read-order";
 import { recordSortAt } from "../store/sort-time";
 import type { UncheckedEntry } from "./bundle-entries";
 import type { DocumentOrigin } from "./ccda";
@@ -193,11 +194,7 @@ export class PagedNormalization {
     const { dropped, alsoFrom, reportRecordIds } = this.done();
     const facts = this.drafted.filter((candidate) => !dropped.has(candidate) && !candidate.extra?.invalid);
     this.drafted = [];
-    const position = new Map(CATEGORIES.map((category, index) => [category, index]));
-    facts.sort((left, right) => {
-      const [a, b] = [left.recordId, right.recordId];
-      return position.get(left.category)! - position.get(right.category)! || right.sortAt - left.sortAt || (a < b ? 1 : a > b ? -1 : 0);
-    });
+    facts.sort(compareInReadOrder);
     for (let start = 0; start < facts.length; start += RECORDS_PER_READ) {
       const batch = facts.slice(start, start + RECORDS_PER_READ);
       const texts = this.spool.readMany(batch.map((candidate) => candidate.spooled));

@@ -16,10 +16,22 @@ const CATEGORY_POSITION = new Map<string, number>(CATEGORIES.map((category, inde
  */
 export function inReadOrder(facts: readonly NormalizedFact[]): OrderedFact[] {
   const ordered = facts.map((fact) => ({ ...fact, sortAt: recordSortAt(fact.category, fact.record) }));
-  return ordered.sort(
-    (left, right) =>
-      CATEGORY_POSITION.get(left.category)! - CATEGORY_POSITION.get(right.category)! ||
-      right.sortAt.getTime() - left.sortAt.getTime() ||
-      (left.record.recordId < right.record.recordId ? 1 : left.record.recordId > right.record.recordId ? -1 : 0),
+  return ordered.sort((left, right) =>
+    compareInReadOrder(
+      { category: left.category, sortAt: left.sortAt.getTime(), recordId: left.record.recordId },
+      { category: right.category, sortAt: right.sortAt.getTime(), recordId: right.record.recordId },
+    ),
+  );
+}
+
+/** What read order ranks a record by: its category, the instant it sorts at (milliseconds), its id. */
+export type ReadOrderRank = { readonly category: string; readonly sortAt: number; readonly recordId: string };
+
+/** Read order (see inReadOrder): category in CATEGORIES order, then newest first, then record id descending. */
+export function compareInReadOrder(left: ReadOrderRank, right: ReadOrderRank): number {
+  return (
+    CATEGORY_POSITION.get(left.category)! - CATEGORY_POSITION.get(right.category)! ||
+    right.sortAt - left.sortAt ||
+    (left.recordId < right.recordId ? 1 : left.recordId > right.recordId ? -1 : 0)
   );
 }
