@@ -64,7 +64,7 @@ const phases: { fetch: number; normalize: number; write: number }[] = [];
 importCompletedChannel.subscribe((message) => phases.push((message as { seconds: (typeof phases)[number] }).seconds));
 
 /** A worker's next imports timed (and bare floors), the median reported. */
-const NEXT_IMPORTS = 3;
+const NEXT_IMPORTS = 5;
 
 const load = loadAverage();
 const first = await timedImport(application.id, key);
@@ -87,7 +87,7 @@ if (events !== 1) throw new Error(`the imports emitted ${events} records.updated
 // imports source after source, so this is what most imports meet: its code compiled for this work and its heap
 // already grown to an import's size (on this virtual machine every page of fresh memory costs a fault of ~13 us,
 // several hundred milliseconds for the first import's). Its memory is not reported: the first import's is.
-// Three of them, each another patient, the median reported: one import of a few seconds on a shared machine moves
+// Five of them, each another patient, the median reported: one import of a few seconds on a shared machine moves
 // with whatever else ran in those seconds.
 const nextLoad = loadAverage();
 const nextImports = [];
