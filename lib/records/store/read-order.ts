@@ -1,5 +1,5 @@
 import { CATEGORIES } from "../categories";
-import type { NormalizedFact } from "../normalize";
+import type { NormalizedFact } from "../normalize/types";
 import { recordSortAt } from "./sort-time";
 
 /** A new record's fact with the instant it orders by. */
