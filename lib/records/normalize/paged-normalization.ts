@@ -161,7 +161,7 @@ export class PagedNormalization {
     for (const { clinicalKey } of candidates) (seen.has(clinicalKey) ? collides : seen).add(clinicalKey);
     seen.clear();
     const heads = new Map<Drafted, SpooledHead>();
-    const headOf = (candidate: Drafted) => heads.get(candidate) ?? heads.set(candidate, this.spooledHead(candidate)).get(candidate)!;
+    const headOf = (candidate: Drafted) => heads.get(candidate) ?? heads.set(candidate, spooledHead(this.spool.read(candidate.spooled))).get(candidate)!;
     // A candidate whose clinical key is its own keeps the key it was drafted with (in the spool), and its id.
     const keyOf = (candidate: Drafted, extraParts: KeyPart[]) => (extraParts.length === 0 ? "" : keyWith(headOf(candidate).key, extraParts));
     const keys = uniqueFactKeys(candidates, keyOf, (candidate) => headOf(candidate).digest);
@@ -209,21 +209,15 @@ export class PagedNormalization {
     const values = [JSON.stringify(recordId)];
     if (extra?.groupedBy !== undefined) values.push(JSON.stringify(reportRecordIds.get(extra.groupedBy) ?? null));
     values.push(canonicalJson(sources));
-    const keyEnd = spooled.indexOf(SEPARATOR, DIGEST_LENGTH);
-    const parts = spooled.slice(keyEnd + 1).split(SEPARATOR);
-    if (keyEnd < 0 || parts.length !== values.length + 1) throw new Error("a spooled record does not have the parts it was written with");
+    const head = spooledHead(spooled);
+    const parts = spooled.slice(head.end).split(SEPARATOR);
+    if (parts.length !== values.length + 1) throw new Error("a spooled record does not have the parts it was written with");
     let json = parts[0]!;
     for (let slot = 0; slot < values.length; slot++) json += values[slot]! + parts[slot + 1]!;
-    const factKey = extra?.keyed?.key ?? ((JSON.parse(spooled.slice(DIGEST_LENGTH, keyEnd)) as string | null) ?? "");
+    const factKey = extra?.keyed?.key ?? head.key ?? "";
     return { category: candidate.category, factKey, recordId, json, sortAt: new Date(candidate.sortAt), sources, warnings: extra?.warnings ?? [] };
   }
 
-  /** What a spooled text starts with: the record's contentDigest and its fact key as drafted (null: it had no key parts). */
-  private spooledHead(candidate: Drafted): SpooledHead {
-    const spooled = this.spool.read(candidate.spooled);
-    const keyEnd = spooled.indexOf(SEPARATOR, DIGEST_LENGTH);
-    return { digest: spooled.slice(0, DIGEST_LENGTH), key: JSON.parse(spooled.slice(DIGEST_LENGTH, keyEnd)) as string | null };
-  }
 
   private indexed(): SourceIndex {
     if (!this.index) throw new Error("the paged normalization is finished");
@@ -322,8 +316,17 @@ const NORMALIZED_TYPES = new Map(Object.keys(NORMALIZERS).map((type) => [type, t
 
 type Finished = { dropped: Set<Drafted>; alsoFrom: Map<Drafted, Drafted[]>; reportRecordIds: Map<number, string> };
 
-/** What a spooled record starts with (see `spooledHead`). */
-type SpooledHead = { digest: string; key: string | null };
+/**
+ * What a spooled record's text starts with: the record's contentDigest, its fact key as drafted (null: it had no key
+ * parts), and where the record's own text starts, after them.
+ */
+type SpooledHead = { digest: string; key: string | null; end: number };
+
+function spooledHead(spooled: string): SpooledHead {
+  const keyEnd = spooled.indexOf(SEPARATOR, DIGEST_LENGTH);
+  if (keyEnd < 0) throw new Error("a spooled record does not have the parts it was written with");
+  return { digest: spooled.slice(0, DIGEST_LENGTH), key: JSON.parse(spooled.slice(DIGEST_LENGTH, keyEnd)) as string | null, end: keyEnd + 1 };
+}
 
 /** A drafted key (null: it had no parts) with the parts uniqueFactKeys added. */
 function keyWith(key: string | null, extraParts: KeyPart[]): string {
