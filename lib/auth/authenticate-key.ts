@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type pg from "pg";
-import { notificationListener, pgPool } from "@/lib/db";
+import { counterPool, notificationListener, pgPool } from "@/lib/db";
 import { ApiError, KEY_POLICY, rateLimited, rateLimitHeaders, type RateLimitPolicy } from "@/lib/http";
 import { hashApiKey, keyEnvironment, type Environment } from "./api-key-format";
 import type { KeyAuth } from "./key-auth";
@@ -28,6 +28,8 @@ export class KeyAuthenticator {
   constructor(
     private readonly pool: () => pg.Pool,
     readonly cache: KeyCache,
+    /** Where the counting writes go (the limit's window, lastUsedAt): see counterPool in lib/db. */
+    private readonly counters: () => pg.Pool = pool,
   ) {}
 
   /**
@@ -74,7 +76,7 @@ export class KeyAuthenticator {
    */
   async consume(auth: KeyAuth, policy: RateLimitPolicy = KEY_POLICY): Promise<KeyAdmission> {
     const now = Date.now();
-    const { rows } = await this.pool().query<{ points: number; expire: string }>(
+    const { rows } = await this.counters().query<{ points: number; expire: string }>(
       keyAdmission({
         windowKey: `${policy.name}:${auth.apiKeyId}`,
         windowMs: policy.windowSeconds * 1000,
@@ -112,7 +114,7 @@ export class KeyAuthenticator {
     const now = Date.now();
     if (now - (this.lastUsedWrites.get(apiKeyId) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
     this.lastUsedWrites.set(apiKeyId, now);
-    this.pool()
+    this.counters()
       .query(touchKey(apiKeyId, new Date(now)))
       .catch(() => this.lastUsedWrites.delete(apiKeyId));
   }
@@ -138,7 +140,7 @@ function toKeyAuth(key: KeyRow, environment: Environment): KeyAuth {
 
 /** The process's own: on the process's pool, with its cache listening on the process's notification connection. */
 export function keyAuthenticator(): KeyAuthenticator {
-  return processState("auth.key-authenticator", () => new KeyAuthenticator(pgPool, new KeyCache(notificationListener)));
+  return processState("auth.key-authenticator", () => new KeyAuthenticator(pgPool, new KeyCache(notificationListener), counterPool));
 }
 
 /** Resolves `Authorization: Bearer <key>` with this process's authenticator (see KeyAuthenticator.authenticate). */

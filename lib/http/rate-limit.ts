@@ -1,5 +1,5 @@
 import { RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { pgPool } from "@/lib/db";
+import { counterPool } from "@/lib/db";
 import { keyRequestsPerMinute } from "@/lib/config";
 import { ApiError } from "./api-error";
 import { HEADER } from "./headers";
@@ -22,7 +22,8 @@ export function postgresLimiter(policy: RateLimitPolicy): RateLimiterAbstract {
   let limiter = limiters.get(policy.name);
   if (!limiter) {
     limiter = new RateLimiterPostgres({
-      storeClient: pgPool(),
+      // Its windows are counters every request writes: committed without waiting for the disk (see counterPool).
+      storeClient: counterPool(),
       storeType: "pool",
       tableName: "rate_limits",
       tableCreated: true,

@@ -1,8 +1,9 @@
 // The bench's baseline: a bare node:http server that answers the benchmarked /api/v1 endpoints with the work they
 // need and nothing else, through `pg` directly: the key lookup by SHA-256 hash, the per-key rate limit consumed in
-// PostgreSQL with rate-limiter-flexible's RateLimiterPostgres on the platform's `rate_limits` table, the consent
-// check, and the same record SQL, answering the same JSON (cursors signed the same way, so the platform accepts
-// them). No framework, no ORM, no logging. It serves only what the bench sends and is not part of the product.
+// PostgreSQL with rate-limiter-flexible's RateLimiterPostgres on the platform's `rate_limits` table (committed, as
+// the platform commits it, without waiting for the disk), the consent check, and the same record SQL, answering the
+// same JSON (cursors signed the same way, so the platform accepts them). No framework, no ORM, no logging. It serves
+// only what the bench sends and is not part of the product.
 //
 // Usage: DATABASE_URL=... CHARTKEY_SECRET=... PORT=... tsx scripts/bench/baseline-server.ts
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
@@ -24,8 +25,11 @@ pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, (text) => new Date(`${text.r
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
 pool.on("error", () => {});
+// The limiter's windows committed as the platform commits them: without waiting for the disk (lib/db counterPool).
+const counters = new pg.Pool({ connectionString: process.env.DATABASE_URL, options: "-c synchronous_commit=off", max: 10 });
+counters.on("error", () => {});
 const limiter = new RateLimiterPostgres({
-  storeClient: pool,
+  storeClient: counters,
   storeType: "pool",
   tableName: "rate_limits",
   tableCreated: true,
