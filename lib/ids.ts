@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { processState } from "@/lib/process-state";
+import { sha256Bytes } from "@/lib/sha256";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const ID_LENGTH = 24;
@@ -58,5 +59,5 @@ export function newId(prefix: IdPrefix): string {
  */
 export function stableId(prefix: IdPrefix, ...parts: string[]): string {
   let counter = 0;
-  return idOf(prefix, () => createHash("sha256").update(JSON.stringify([counter++, ...parts])).digest());
+  return idOf(prefix, () => sha256Bytes(JSON.stringify([counter++, ...parts])));
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "@/lib/sha256";
 import { stableId } from "@/lib/ids";
 import { recordSchemas, type NormalizedRecord } from "../schemas";
 import { normalizeAllergy } from "./allergy";
@@ -260,7 +260,7 @@ export function uniqueFactKeys<C extends FoldableCandidate>(
 
 /** The digest uniqueFactKeys adds to the keys of colliding facts: of the draft's data, as the normalizer built it. */
 export function contentDigest(draft: RecordDraft): string {
-  return createHash("sha256").update(JSON.stringify(draft.data)).digest("hex").slice(0, 16);
+  return sha256Hex(JSON.stringify(draft.data)).slice(0, 16);
 }
 
 export function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "@/lib/sha256";
 
 /**
  * JSON with object keys sorted at every depth, so equal content always serializes, and hashes, the same. Every
@@ -26,7 +26,7 @@ export function hashedJson(value: unknown): { json: string; hash: string } {
 
 /** The content hash of a value's canonical JSON, given that text. */
 export function hashOf(json: string): string {
-  return createHash("sha256").update(json).digest("hex");
+  return sha256Hex(json);
 }
 
 /**
