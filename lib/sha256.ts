@@ -5,8 +5,8 @@ type OneShot = { (algorithm: string, data: string, encoding: "hex"): string; (al
 /**
  * Node's one-shot digest (`crypto.hash`, Node 20.12 and later), or the same through a Hash object on the Node 20
  * releases before it. One shot skips creating the Hash object, which for the short texts hashed by the thousand in
- * an import (record ids, record contents) cost more than the hashing: about 1 µs of 1.5 (bench note in
- * docs/scaling.md).
+ * an import (record ids, record contents) cost more than the hashing: on the bench's machine 0.46 µs against 1.1 µs
+ * for a 50-character text, 2.1 against 3.1 µs for a kilobyte.
  */
 const oneShot: OneShot =
   (crypto as { hash?: OneShot }).hash ??
