@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { KEY_POLICY } from "@/lib/http";
+import { ApiError, KEY_POLICY } from "@/lib/http";
 
 /** The per-key limiter as rate-limiter-flexible builds it on its own pool: another app instance's limiter, in tests. */
 export function keyLimiterOn(pool: pg.Pool): RateLimiterPostgres {
@@ -21,5 +21,13 @@ export function consumeOn(limiter: RateLimiterPostgres, keyId: string): Promise<
   return limiter.consume(keyId, 1).then(
     () => "admitted",
     (rejection: unknown) => (rejection instanceof RateLimiterRes ? "rate_limited" : Promise.reject(rejection)),
+  );
+}
+
+/** What became of a platform request or admission: `admitted`, or the code of the ApiError that refused it. */
+export function outcomeOf(promise: Promise<unknown>): Promise<string> {
+  return promise.then(
+    () => "admitted",
+    (error: unknown) => (error instanceof ApiError ? error.code : Promise.reject(error)),
   );
 }

@@ -1,18 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { counterPool, pgPool, withStartupOption } from "@/lib/db";
-import { ApiError, consumeRateLimit, type RateLimitPolicy } from "@/lib/http";
+import { consumeRateLimit, type RateLimitPolicy } from "@/lib/http";
 import { createTestApplication } from "@/test/factories";
+import { outcomeOf } from "@/test/key-limiter";
 import { keyAuthenticator } from "./authenticate-key";
 
 type Setting = { setting: string; source: string };
 const synchronousCommit = async (pool: typeof pgPool) =>
   (await pool().query<Setting>(`SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'`)).rows[0]!;
 
-const outcome = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "admitted",
-    (error: unknown) => (error instanceof ApiError ? error.code : Promise.reject(error)),
-  );
 
 describe("the counters every request writes", () => {
   it("count a key's concurrent requests exactly, through the counter pool", async () => {
@@ -23,7 +19,7 @@ describe("the counters every request writes", () => {
     const authorization = `Bearer ${sandboxKey}`;
     const auth = await keys.authenticate(authorization);
     const policy: RateLimitPolicy = { name: `counted-${auth.apiKeyId}`, points: 40, windowSeconds: 60 };
-    const outcomes = await Promise.all(Array.from({ length: 55 }, () => outcome(keys.admit(auth, authorization, policy))));
+    const outcomes = await Promise.all(Array.from({ length: 55 }, () => outcomeOf(keys.admit(auth, authorization, policy))));
     expect(outcomes.filter((result) => result === "admitted")).toHaveLength(40);
     expect(outcomes.filter((result) => result === "rate_limited")).toHaveLength(15);
     const { rows } = await pgPool().query<{ points: number }>(`SELECT points FROM rate_limits WHERE key = $1`, [`${policy.name}:${auth.apiKeyId}`]);
@@ -47,7 +43,7 @@ describe("the counters every request writes", () => {
 
   it("count the library limiter's windows exactly too (the IP and session limits)", async () => {
     const policy: RateLimitPolicy = { name: `library-${Date.now()}`, points: 25, windowSeconds: 60 };
-    const outcomes = await Promise.all(Array.from({ length: 40 }, () => outcome(consumeRateLimit(policy, "203.0.113.9"))));
+    const outcomes = await Promise.all(Array.from({ length: 40 }, () => outcomeOf(consumeRateLimit(policy, "203.0.113.9"))));
     expect(outcomes.filter((result) => result === "admitted")).toHaveLength(25);
     expect(outcomes.filter((result) => result === "rate_limited")).toHaveLength(15);
   });

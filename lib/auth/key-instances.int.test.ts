@@ -1,9 +1,9 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { NotificationListener } from "@/lib/db";
-import { ApiError, KEY_POLICY } from "@/lib/http";
+import { KEY_POLICY } from "@/lib/http";
 import { createTestApplication } from "@/test/factories";
-import { consumeOn, keyLimiterOn } from "@/test/key-limiter";
+import { consumeOn, keyLimiterOn, outcomeOf } from "@/test/key-limiter";
 import { hashApiKey } from "./api-key-format";
 import { createApiKey } from "./create-api-key";
 import { KeyAuthenticator } from "./authenticate-key";
@@ -57,11 +57,6 @@ async function warm(on: ReturnType<typeof instance>, key: string): Promise<KeyAu
   }
 }
 
-const refusal = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "admitted",
-    (error: unknown) => (error instanceof ApiError ? error.code : Promise.reject(error)),
-  );
 
 describe("key caches on two instances", () => {
   it("a key revoked through one instance is refused by the other on its very next request, though the other had it cached", async () => {
@@ -73,8 +68,8 @@ describe("key caches on two instances", () => {
 
     await a.pool.query(`UPDATE "ApiKey" SET "revokedAt" = now() WHERE id = $1`, [sandboxKeyId]);
     // No waiting for the notification: the next request on B must already be refused.
-    expect(await refusal(b.request(sandboxKey))).toBe("invalid_api_key");
-    expect(await refusal(a.request(sandboxKey))).toBe("invalid_api_key");
+    expect(await outcomeOf(b.request(sandboxKey))).toBe("invalid_api_key");
+    expect(await outcomeOf(a.request(sandboxKey))).toBe("invalid_api_key");
     // And B's cache drops the key when the notification arrives, so it is not even looked for there any more.
     await until(() => b.cache.get(hashApiKey(sandboxKey)) === undefined, "B's cache drops the key");
   });
@@ -86,10 +81,10 @@ describe("key caches on two instances", () => {
     await warm(b, sandboxKey);
 
     await a.pool.query(`UPDATE "Application" SET status = 'suspended' WHERE id = $1`, [application.id]);
-    expect(await refusal(b.request(sandboxKey))).toBe("app_suspended");
+    expect(await outcomeOf(b.request(sandboxKey))).toBe("app_suspended");
 
     await a.pool.query(`UPDATE "Application" SET status = 'sandbox' WHERE id = $1`, [application.id]);
-    expect(await refusal(b.request(sandboxKey))).toBe("admitted");
+    expect(await outcomeOf(b.request(sandboxKey))).toBe("admitted");
   });
 
   it("disabling production stops a cached live key at once", async () => {
@@ -98,7 +93,7 @@ describe("key caches on two instances", () => {
     const b = instance();
     await warm(b, liveKey);
     await a.pool.query(`UPDATE "Application" SET "productionEnabled" = false WHERE id = $1`, [application.id]);
-    expect(await refusal(b.request(liveKey))).toBe("production_not_enabled");
+    expect(await outcomeOf(b.request(liveKey))).toBe("production_not_enabled");
   });
 
   it("an allowlist change reaches a cached key on its next request, and the cache picks it up from the notification", async () => {
@@ -174,7 +169,7 @@ describe("the per-key limit across instances", () => {
     const flexible = keyLimiterOn(a.pool);
     const outcomes = await Promise.all(
       Array.from({ length: 400 }, (_, i) =>
-        i % 3 === 0 ? refusal(a.request(sandboxKey)) : i % 3 === 1 ? refusal(b.request(sandboxKey)) : consumeOn(flexible, auth.apiKeyId),
+        i % 3 === 0 ? outcomeOf(a.request(sandboxKey)) : i % 3 === 1 ? outcomeOf(b.request(sandboxKey)) : consumeOn(flexible, auth.apiKeyId),
       ),
     );
     expect(KEY_POLICY.points).toBe(300);
@@ -189,7 +184,7 @@ describe("the per-key limit across instances", () => {
     const points = async () => (await a.pool.query(`SELECT points FROM rate_limits WHERE key = $1`, [`key:${sandboxKeyId}`])).rows[0]?.points;
     const before = await points();
     await a.pool.query(`UPDATE "ApiKey" SET "revokedAt" = now() WHERE id = $1`, [sandboxKeyId]);
-    expect(await refusal(a.request(sandboxKey))).toBe("invalid_api_key");
+    expect(await outcomeOf(a.request(sandboxKey))).toBe("invalid_api_key");
     expect(await points()).toBe(before);
   });
 });
