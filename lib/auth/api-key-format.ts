@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { sha256Hex } from "@/lib/sha256";
 
 export type Environment = "sandbox" | "live";
 
@@ -15,7 +16,7 @@ export function generateApiKey(environment: Environment): GeneratedKey {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  return sha256Hex(key);
 }
 
 /** The environment a well-formed key belongs to, or null for anything that is not a key of ours. */

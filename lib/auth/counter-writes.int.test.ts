@@ -1,3 +1,4 @@
+import type pg from "pg";
 import { describe, expect, it } from "vitest";
 import { counterPool, pgPool, withStartupOption } from "@/lib/db";
 import { consumeRateLimit, type RateLimitPolicy } from "@/lib/http";
@@ -6,9 +7,9 @@ import { outcomeOf } from "@/test/key-limiter";
 import { keyAuthenticator } from "./authenticate-key";
 
 type Setting = { setting: string; source: string };
-const synchronousCommit = async (pool: typeof pgPool) =>
-  (await pool().query<Setting>(`SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'`)).rows[0]!;
-
+/** The session's synchronous_commit and where it came from, on a client or a pool. */
+const synchronousCommit = async (on: Pick<pg.Pool, "query">) =>
+  (await on.query<Setting>(`SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'`)).rows[0]!;
 
 describe("the counters every request writes", () => {
   it("count a key's concurrent requests exactly, through the counter pool", async () => {
@@ -32,13 +33,13 @@ describe("the counters every request writes", () => {
     const held = await Promise.all([counterPool().connect(), counterPool().connect(), counterPool().connect()]);
     try {
       for (const client of held) {
-        expect((await client.query<Setting>(`SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'`)).rows[0]).toEqual({ setting: "off", source: "client" });
+        expect(await synchronousCommit(client)).toEqual({ setting: "off", source: "client" });
       }
     } finally {
       for (const client of held) client.release();
     }
     // Records, consents and everything else keep the server's own setting.
-    expect((await synchronousCommit(pgPool)).source).not.toBe("client");
+    expect((await synchronousCommit(pgPool())).source).not.toBe("client");
   });
 
   it("count the library limiter's windows exactly too (the IP and session limits)", async () => {

@@ -57,7 +57,6 @@ async function warm(on: ReturnType<typeof instance>, key: string): Promise<KeyAu
   }
 }
 
-
 describe("key caches on two instances", () => {
   it("a key revoked through one instance is refused by the other on its very next request, though the other had it cached", async () => {
     const { sandboxKey, sandboxKeyId } = await createTestApplication();

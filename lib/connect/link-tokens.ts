@@ -1,4 +1,5 @@
-import { createHash, createHmac } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { sha256Hex } from "@/lib/sha256";
 import { derivedKey } from "@/lib/config";
 
 /**
@@ -22,5 +23,5 @@ export function rekeyedLinkHashes(kind: "session" | "receipt", id: string, store
 }
 
 export function linkTokenHash(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return sha256Hex(token);
 }

@@ -37,8 +37,8 @@ export function pgPool(): pg.Pool {
  * The pool for counters that every request writes (rate-limit windows, a key's lastUsedAt), opened on first use:
  * its connections commit without waiting for the write-ahead log to reach the disk (`synchronous_commit = off`).
  * Every request of a key counts in the key's one window row, and the row stays locked until the commit returns:
- * waiting for the disk there let one key's concurrent requests through one at a time, a disk flush each (on the
- * bench's machine, GET /app at 800-1,300 requests/s whatever the CPU could do; about 2,500/s without the wait).
+ * waiting for the disk there let one key's concurrent requests through one at a time, a disk flush each (figures
+ * in docs/scaling.md, `rate_limits`).
  * Counting stays exact (the lock and the snapshot are the same); what a crash of PostgreSQL can lose is the last
  * moment's counts (at most three wal_writer_delay, 600 ms by default), so a window may admit that many requests
  * more after one. Nothing else is written through it: records, consents and everything else wait for the disk.

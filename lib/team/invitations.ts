@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { sha256Hex } from "@/lib/sha256";
 import { memberActor, recordAudit } from "@/lib/audit";
 import { db, withTransaction } from "@/lib/db";
 import { newId } from "@/lib/ids";
@@ -36,7 +37,7 @@ export type Invitation = {
 };
 
 function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return sha256Hex(token);
 }
 
 export function invitationStatus(invitation: Invitation, now = new Date()): InvitationStatus {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "@/lib/sha256";
 import { convertCcdaToFhir, convertXmlToCcda, type Ccda } from "@medplum/ccda";
 import { isObject, object, objects, string, type Json } from "./read";
 import type { ResourceEntry } from "./references";
@@ -129,5 +129,5 @@ function withDeterministicIds(resources: Json[], prefix: string): Json[] {
 }
 
 function digest(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 12);
+  return sha256Hex(text).slice(0, 12);
 }

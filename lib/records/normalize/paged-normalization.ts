@@ -218,7 +218,6 @@ export class PagedNormalization {
     return { category: candidate.category, factKey, recordId, json, sortAt: new Date(candidate.sortAt), sources, warnings: extra?.warnings ?? [] };
   }
 
-
   private indexed(): SourceIndex {
     if (!this.index) throw new Error("the paged normalization is finished");
     return this.index;

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "@/lib/sha256";
 import { object, objects, string, type Json } from "./read";
 
 type Normalized = { resource: Json; resourceType: string };
@@ -48,6 +48,6 @@ function contentKeys(attachment: Json | null): string[] {
   const data = string(attachment?.data);
   return [
     ...(url === null ? [] : [`url:${url}`]),
-    ...(data === null ? [] : [`data:${createHash("sha256").update(data).digest("hex")}`]),
+    ...(data === null ? [] : [`data:${sha256Hex(data)}`]),
   ];
 }
