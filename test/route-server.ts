@@ -1,10 +1,13 @@
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
-import { bodyJsonOf, INTERNAL_HEADER, writeJsonText } from "@/lib/http";
+import { INTERNAL_HEADER, JsonAnswer, writeJsonText, type Answer } from "@/lib/http";
 import { listenOnFreePort } from "@/test/raw-http";
 
-type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+// A route file's export: declared operations (lib/api route()) also answer without making a Response of their JSON.
+type RouteHandler = ((request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>) & {
+  answer?: (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Answer>;
+};
 type RouteFile = { segments: string[]; file: string };
 
 /** What the server answered, in order, for tests that check how a client behaved over the wire. */
@@ -67,7 +70,7 @@ export async function serveRouteFiles(mount: string) {
   const listener = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", origin);
     const parts = url.pathname.split("/").filter((part) => part !== "");
-    let response: Response = new Response("not found", { status: 404 });
+    let answer: Answer = new Response("not found", { status: 404 });
     if (parts[0] === mount) {
       for (const route of routes) {
         const params = match(route, parts.slice(1));
@@ -77,18 +80,20 @@ export async function serveRouteFiles(mount: string) {
         if (handler) {
           const headers = new Headers(Object.entries(req.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value] as [string, string]] : [])));
           headers.set(INTERNAL_HEADER.clientAddress, "127.0.0.1");
-          response = await handler(new Request(url, { method: req.method, headers, body: await body(req) }), { params: Promise.resolve(params) });
+          answer = await (handler.answer ?? handler)(new Request(url, { method: req.method, headers, body: await body(req) }), { params: Promise.resolve(params) });
         }
         break;
       }
     }
-    served.push({ method: req.method ?? "GET", path: url.pathname + url.search, status: response.status, at: Date.now() });
-    res.statusCode = response.status;
-    response.headers.forEach((value, name) => res.setHeader(name, value));
+    served.push({ method: req.method ?? "GET", path: url.pathname + url.search, status: answer.status, at: Date.now() });
+    res.statusCode = answer.status;
     // A JSON answer's text is written as it is, as the platform's own server does (lib/server/direct-api.ts).
-    const json = response.body ? bodyJsonOf(response) : undefined;
-    if (json) writeJsonText(res, json);
-    else res.end(Buffer.from(await response.arrayBuffer()));
+    if (answer instanceof JsonAnswer) {
+      for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+      return writeJsonText(res, answer.json);
+    }
+    answer.headers.forEach((value, name) => res.setHeader(name, value));
+    res.end(Buffer.from(await answer.arrayBuffer()));
   };
   const server = await listenOnFreePort((req, res) => {
     listener(req, res).catch((error: unknown) => {

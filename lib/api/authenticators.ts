@@ -1,4 +1,5 @@
 import { authenticateKey, type KeyAuth } from "@/lib/auth";
+import type { RequestHead } from "@/lib/http";
 
 /**
  * How an operation's caller is identified. Each kind resolves a request to its principal or throws the spec's
@@ -9,7 +10,7 @@ import { authenticateKey, type KeyAuth } from "@/lib/auth";
 export type Principals = { none: null; key: KeyAuth };
 export type AuthKind = keyof Principals;
 
-type Authenticator<K extends AuthKind> = (request: Request) => Promise<Principals[K]>;
+type Authenticator<K extends AuthKind> = (request: RequestHead) => Promise<Principals[K]>;
 
 export const AUTHENTICATORS: { [K in AuthKind]: Authenticator<K> } = {
   none: async () => null,

@@ -1,5 +1,5 @@
 import { operationOutcomeResponse } from "@/lib/fhir";
-import { addressLimit, ApiError, errorResponse, HEADER, SERVICE_VERSION } from "@/lib/http";
+import { addressLimit, ApiError, errorResponse, HEADER, SERVICE_VERSION, type RequestHead } from "@/lib/http";
 
 export type ProfileName = "platform" | "demo" | "fhir" | "public" | "oauth" | "mcp" | "demo-mcp";
 
@@ -12,7 +12,7 @@ export type Profile = {
   /** Headers every response of the family carries besides the request id, success or error. */
   familyHeaders: Record<string, string>;
   /** The per-address limit of a keyless family: consumes one request or throws 429; returns the RateLimit fields. */
-  addressLimit?: (request: Request) => Record<string, string>;
+  addressLimit?: (request: RequestHead) => Record<string, string>;
   /** Cache-Control for successful answers unless the operation says otherwise. */
   defaultCache: string;
   /** Keyless families that browsers may call from any origin, without credentials. */

@@ -1,12 +1,14 @@
+import { webResponse, type Answer, type IncomingRequest } from "@/lib/http";
 import type { HttpMethod, OperationDeclaration } from "./operation";
 import type { Profile } from "./profiles";
 import type { DeclaredHandler } from "./route";
-import { serve, unknownPath, type RouteExports } from "./serve";
+import { pathAnswers, routeExports, unknownPath, type RouteAnswers, type RouteExports } from "./serve";
 
 export type RouteParams = Record<string, string>;
 
 type Node = {
-  exports?: RouteExports;
+  answers?: RouteAnswers;
+  declared?: Partial<Record<HttpMethod, DeclaredHandler>>;
   statics: Map<string, Node>;
   param?: { name: string; node: Node };
 };
@@ -22,6 +24,8 @@ export type RouteTable = {
   operations: readonly OperationDeclaration[];
   /** The answer to any request under the prefix: the operation's, the path's OPTIONS, or the family's 404. */
   handle(request: Request): Promise<Response>;
+  /** The same answer, JSON not made a Response (the platform server writes it to the socket itself). */
+  answer(request: IncomingRequest): Promise<Answer>;
   /** The declared operation serving `method` at `pathname` (a full path: `/api/v1/users/u_1`), if any. */
   operationAt(method: HttpMethod, pathname: string): OperationDeclaration | undefined;
   /** The exports of the family's catch-all route file, for Next.js. */
@@ -43,10 +47,10 @@ export function routeTable(prefix: string, profile: Profile, handlers: readonly 
     byPath.set(path, { ...methods, [method]: handler });
   }
   const root = newNode();
-  for (const [path, methods] of byPath) insert(root, path, serve(methods));
+  for (const [path, methods] of byPath) insert(root, path, pathAnswers(methods), methods);
   const unknown = unknownPath(profile);
 
-  const resolve = (pathname: string): { exports: RouteExports; params: RouteParams } | undefined => {
+  const resolve = (pathname: string): Match | undefined => {
     if (pathname !== prefix && !pathname.startsWith(`${prefix}/`)) return undefined;
     const parts = pathname.slice(prefix.length).split("/").filter((part) => part !== "");
     try {
@@ -57,26 +61,29 @@ export function routeTable(prefix: string, profile: Profile, handlers: readonly 
     }
   };
 
-  const handle = (request: Request): Promise<Response> => {
+  const answer = (request: IncomingRequest): Promise<Answer> => {
     const match = resolve(new URL(request.url).pathname);
-    const exports = match?.exports ?? unknown;
+    const answers = match?.answers ?? unknown;
     const method = request.method === "HEAD" ? "GET" : request.method;
-    const handler = exports[method as keyof RouteExports] ?? unknown.GET;
+    const handler = answers[method as keyof RouteAnswers] ?? unknown.GET;
     return handler(request, { params: Promise.resolve(match?.params ?? {}) });
   };
-  const entry = (request: Request) => handle(request);
+  const handle = async (request: Request): Promise<Response> => webResponse(await answer(request));
 
   return {
     prefix,
     profile,
     operations: handlers.map((handler) => handler.operation),
     handle,
-    operationAt: (method, pathname) => (resolve(pathname)?.exports[method] as Partial<DeclaredHandler> | undefined)?.operation,
-    routeExports: { GET: entry, POST: entry, PUT: entry, PATCH: entry, DELETE: entry, OPTIONS: entry },
+    answer,
+    operationAt: (method, pathname) => resolve(pathname)?.declared?.[method]?.operation,
+    routeExports: routeExports({ GET: answer, POST: answer, PUT: answer, PATCH: answer, DELETE: answer, OPTIONS: answer }),
   };
 }
 
-function insert(root: Node, path: string, exports: RouteExports): void {
+type Match = { answers: RouteAnswers; declared?: Node["declared"]; params: RouteParams };
+
+function insert(root: Node, path: string, answers: RouteAnswers, declared: Node["declared"]): void {
   let node = root;
   for (const segment of path.split("/").filter((part) => part !== "")) {
     const param = /^\{(\w+)\}$/.exec(segment);
@@ -90,11 +97,12 @@ function insert(root: Node, path: string, exports: RouteExports): void {
     if (!next) node.statics.set(segment, (next = newNode()));
     node = next;
   }
-  node.exports = exports;
+  node.answers = answers;
+  node.declared = declared;
 }
 
-function matchFrom(node: Node, parts: string[], index: number, params: RouteParams): { exports: RouteExports; params: RouteParams } | undefined {
-  if (index === parts.length) return node.exports ? { exports: node.exports, params } : undefined;
+function matchFrom(node: Node, parts: string[], index: number, params: RouteParams): Match | undefined {
+  if (index === parts.length) return node.answers ? { answers: node.answers, declared: node.declared, params } : undefined;
   const part = parts[index]!;
   const child = node.statics.get(part);
   const fromStatic = child && matchFrom(child, parts, index + 1, params);

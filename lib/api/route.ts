@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { INTERNAL_HEADER, newRequestId, recordRequest, requestPath } from "@/lib/http";
+import { INTERNAL_HEADER, newRequestId, recordRequest, requestPath, webResponse, type Answer, type IncomingRequest } from "@/lib/http";
 import { idPattern } from "@/lib/ids";
 import { log } from "@/lib/log";
 import type { AuthKind } from "./authenticators";
@@ -11,9 +11,16 @@ import { PIPELINE, type PipelineState } from "./steps";
 
 export type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
-/** A route handler as Next.js calls it, carrying the declaration it serves (the route ↔ declaration test reads it). */
+/** An operation served: its answer, JSON not yet a Response when it is JSON (the platform server writes it itself). */
+export type AnswerHandler = (request: IncomingRequest, context?: NextRouteContext) => Promise<Answer>;
+
+/**
+ * A route handler as Next.js calls it, carrying the declaration it serves (the route ↔ declaration test reads it)
+ * and `answer`, the same operation answering without making a Response of its JSON.
+ */
 export type DeclaredHandler = ((request: Request, context?: NextRouteContext) => Promise<Response>) & {
   operation: OperationDeclaration;
+  answer: AnswerHandler;
 };
 
 /**
@@ -25,18 +32,19 @@ export function route<A extends AuthKind, P extends z.ZodType | undefined, Q ext
   declaration: OperationDeclaration<A, P, Q, B>,
   handler: Handler<A, P, Q, B>,
 ): DeclaredHandler {
-  const serve = async (request: Request, context?: NextRouteContext) =>
+  const answer: AnswerHandler = (request, context) =>
     runPipeline(declaration.profile, declaration as OperationDeclaration, handler as unknown as Handler<AuthKind, unknown, unknown, unknown>, request, context);
-  return Object.assign(serve, { operation: declaration as OperationDeclaration });
+  const serve = async (request: Request, context?: NextRouteContext) => webResponse(await answer(request, context));
+  return Object.assign(serve, { operation: declaration as OperationDeclaration, answer });
 }
 
 export async function runPipeline(
   profile: Profile,
   declaration: PipelineDeclaration,
   handler: Handler<AuthKind, unknown, unknown, unknown>,
-  request: Request,
+  request: IncomingRequest,
   context?: NextRouteContext,
-): Promise<Response> {
+): Promise<Answer> {
   const started = performance.now();
   const requestId = request.headers.get(INTERNAL_HEADER.requestId) || newRequestId();
   const state: PipelineState = {
@@ -51,11 +59,11 @@ export async function runPipeline(
     principal: null,
   };
 
-  let response: Response;
+  let response: Answer;
   let errorCode: string | null = null;
   try {
     for (const step of PIPELINE) await step.run(state);
-    response = state.response as Response;
+    response = state.response as Answer;
   } catch (error) {
     ({ response, code: errorCode } = mapError(error, state));
   }

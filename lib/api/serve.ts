@@ -1,19 +1,28 @@
-import { ApiError } from "@/lib/http";
+import { ApiError, webResponse } from "@/lib/http";
 import type { HttpMethod } from "./operation";
 import type { Profile } from "./profiles";
-import { runPipeline, type DeclaredHandler, type NextRouteContext } from "./route";
+import { runPipeline, type AnswerHandler, type DeclaredHandler, type NextRouteContext } from "./route";
 
-type RouteHandler = (request: Request, context?: NextRouteContext) => Promise<Response>;
-export type RouteExports = Record<HttpMethod | "OPTIONS", RouteHandler>;
+/** What a path answers, method by method. */
+export type RouteAnswers = Record<HttpMethod | "OPTIONS", AnswerHandler>;
+
+/** A route file's exports, as Next.js calls them; each also answers without making a Response of its JSON. */
+export type RouteExports = Record<HttpMethod | "OPTIONS", ((request: Request, context?: NextRouteContext) => Promise<Response>) & { answer: AnswerHandler }>;
 
 const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /**
- * A route file's exports: its declared operations, an OPTIONS answer naming them (a CORS preflight for families
+ * A path's answers: its declared operations, an OPTIONS answer naming them (a CORS preflight for families
  * browsers may call), and the family's 404 `not_found` naming the allowed methods for every other method, instead
  * of Next.js's bare 405.
  */
 export function serve(handlers: Partial<Record<HttpMethod, DeclaredHandler>>): RouteExports {
+  // A declared operation is exported as route() made it, carrying its declaration (test/routes/declarations.test.ts).
+  return { ...routeExports(pathAnswers(handlers)), ...handlers };
+}
+
+/** serve()'s answers, method by method, for a dispatch table. */
+export function pathAnswers(handlers: Partial<Record<HttpMethod, DeclaredHandler>>): RouteAnswers {
   const declared = Object.entries(handlers) as [HttpMethod, DeclaredHandler][];
   const first = declared[0];
   if (!first) throw new Error("serve() needs at least one operation");
@@ -25,18 +34,27 @@ export function serve(handlers: Partial<Record<HttpMethod, DeclaredHandler>>): R
   const profile = first[1].operation.profile;
   const allowed = declared.map(([method]) => method);
   const otherwise = notFoundHandler(profile, allowed);
-  const exports = { OPTIONS: optionsHandler(profile, allowed) } as RouteExports;
-  for (const method of METHODS) exports[method] = handlers[method] ?? otherwise;
-  return exports;
+  const answers = { OPTIONS: optionsHandler(profile, allowed) } as RouteAnswers;
+  for (const method of METHODS) answers[method] = handlers[method]?.answer ?? otherwise;
+  return answers;
+}
+
+/** Answers as a route file exports them. */
+export function routeExports(answers: RouteAnswers): RouteExports {
+  const entries = Object.entries(answers).map(([method, answer]) => {
+    const handler = async (request: Request, context?: NextRouteContext) => webResponse(await answer(request, context));
+    return [method, Object.assign(handler, { answer })];
+  });
+  return Object.fromEntries(entries) as RouteExports;
 }
 
 /** Every method of a path no operation serves: the family's 404 `not_found` (catch-all route files export this). */
-export function unknownPath(profile: Profile): RouteExports {
+export function unknownPath(profile: Profile): RouteAnswers {
   const handler = notFoundHandler(profile);
   return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: handler };
 }
 
-function notFoundHandler(profile: Profile, allowed?: HttpMethod[]): RouteHandler {
+function notFoundHandler(profile: Profile, allowed?: HttpMethod[]): AnswerHandler {
   return (request, context) =>
     runPipeline(profile, UNKNOWN_OPERATION, ({ url }) => {
       if (!allowed) throw new ApiError("not_found", `No operation at ${request.method} ${url.pathname}.`);
@@ -46,7 +64,7 @@ function notFoundHandler(profile: Profile, allowed?: HttpMethod[]): RouteHandler
     }, request, context);
 }
 
-function optionsHandler(profile: Profile, allowed: HttpMethod[]): RouteHandler {
+function optionsHandler(profile: Profile, allowed: HttpMethod[]): AnswerHandler {
   const allow = [...allowed, "OPTIONS"].join(", ");
   const preflight: Record<string, string> = profile.cors
     ? { "Access-Control-Allow-Methods": allow, "Access-Control-Allow-Headers": ["Content-Type", ...(profile.allowedHeaders ?? [])].join(", "), "Access-Control-Max-Age": "600" }

@@ -12,9 +12,12 @@ import {
 import {
   addressPrefix,
   ApiError,
+  fetchRequest,
   HEADER,
+  JsonAnswer,
+  type IncomingRequest,
+  type Answer,
   parseOrThrow,
-  jsonTextResponse,
   readJsonBody,
   requestClientAddress,
   serializeJson,
@@ -32,7 +35,8 @@ import type { Handler, HandlerResult } from "./handler";
 
 /** What the steps read and fill in as a request moves through the pipeline. */
 export type PipelineState = {
-  request: Request;
+  /** Read for its method, URL and headers; its fetch Request is made only for a body or a handler that reads it. */
+  request: IncomingRequest;
   url: URL;
   profile: Profile;
   declaration: PipelineDeclaration;
@@ -47,7 +51,7 @@ export type PipelineState = {
   rawBody?: Record<string, unknown>;
   parsed?: { params: unknown; query: unknown; body: unknown };
   idempotencyKey?: string;
-  response?: Response;
+  response?: Answer;
 };
 
 export type Step = { name: string; run: (state: PipelineState) => void | Promise<void> };
@@ -152,7 +156,7 @@ const keyLimit: Step = {
 const body: Step = {
   name: "body",
   run: async (state) => {
-    if (state.declaration.body) state.rawBody = await readJsonBody(state.request);
+    if (state.declaration.body) state.rawBody = await readJsonBody(fetchRequest(state.request));
   },
 };
 
@@ -184,7 +188,9 @@ const handler: Step = {
     const parsed = state.parsed ?? { params: undefined, query: undefined, body: undefined };
     const invoke = () =>
       withAuditAddress(requestClientAddress(state.request), () => state.handler({
-        request: state.request,
+        get request() {
+          return fetchRequest(state.request);
+        },
         url: state.url,
         requestId: state.requestId,
         auth: state.principal,
@@ -228,22 +234,20 @@ const handler: Step = {
 /** The steps every request runs, in this order; error mapping and the log follow in `runPipeline`. */
 export const PIPELINE: readonly Step[] = [requestId, versionHeader, addressLimit, authenticate, keyLimit, credentialScope, body, parse, idempotency, handler];
 
-function toResponse(result: HandlerResult, state: PipelineState): Response {
+function toResponse(result: HandlerResult, state: PipelineState): Answer {
   if (result instanceof Response) {
     for (const [name, value] of Object.entries(state.headers)) result.headers.set(name, value);
     return result;
   }
   const contentType = state.declaration.success?.contentType;
   // A body may hold JSON that is already text (stored records, lib/http/json-text.ts), spliced in as it is.
-  return jsonTextResponse(serializeJson(result.body), {
-    status: result.status ?? 200,
-    headers: {
-      ...state.headers,
-      "Cache-Control": state.declaration.cache ?? state.profile.defaultCache,
-      "Content-Type": contentType ?? "application/json",
-      ...result.headers,
-    },
-  });
+  const headers = {
+    ...state.headers,
+    "Cache-Control": state.declaration.cache ?? state.profile.defaultCache,
+    "Content-Type": contentType ?? "application/json",
+    ...result.headers,
+  };
+  return new JsonAnswer(result.status ?? 200, headers, serializeJson(result.body));
 }
 
 /** Next.js gives catch-all segments as arrays; operations see every path parameter as one string. */

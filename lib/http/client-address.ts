@@ -1,4 +1,5 @@
 import ipaddr from "ipaddr.js";
+import type { HeaderReader, RequestHead } from "./request-head";
 import { INTERNAL_HEADER } from "./headers";
 
 /** Requests that did not come through the platform's server (tests calling handlers directly) share one bucket. */
@@ -18,12 +19,12 @@ export function connectionClientAddress(socketAddress: string | undefined, forwa
 }
 
 /** The address the platform's server recorded for this request. */
-export function requestClientAddress(request: Request): string {
+export function requestClientAddress(request: RequestHead): string {
   return headersClientAddress(request.headers);
 }
 
 /** The same, from a request's headers (a server action's `headers()`). */
-export function headersClientAddress(headers: Headers): string {
+export function headersClientAddress(headers: HeaderReader): string {
   return headers.get(INTERNAL_HEADER.clientAddress) || UNKNOWN_ADDRESS;
 }
 

@@ -17,3 +17,4 @@ export * from "./respond";
 export * from "./zod-issues";
 export * from "./page-text";
 export * from "./request-path";
+export * from "./request-head";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyJsonOf, JSON_CHUNK_CHARS, jsonChunks, jsonText, JsonText, jsonTextResponse, serializeJson } from "./json-text";
+import { JSON_CHUNK_CHARS, JsonAnswer, jsonChunks, jsonText, JsonText, serializeJson, webResponse } from "./json-text";
 
 describe("JSON text", () => {
   it("splices stored JSON into an answer as it is, and serializes everything else as JSON.stringify does", () => {
@@ -33,15 +33,17 @@ describe("JSON text", () => {
     expect(json.byteLength).toBe(json.text.length + 2 + 1);
   });
 
-  it("remembers the JSON of a response until its body is read; a body in pieces reads as its text", async () => {
-    const response = jsonTextResponse(new JsonText('{"ok":true}'), { status: 200, headers: { "Content-Type": "application/json" } });
-    expect(bodyJsonOf(response)?.text).toBe('{"ok":true}');
+  it("makes a Response of a JSON answer only when asked: its status, headers and text; a body in pieces reads as its text", async () => {
+    const answer = new JsonAnswer(201, { "Content-Type": "application/json", "X-Request-Id": "req_1" }, new JsonText('{"ok":true}'));
+    const response = webResponse(answer);
+    expect(response.status).toBe(201);
+    expect(response.headers.get("x-request-id")).toBe("req_1");
+    expect(response.headers.get("content-type")).toBe("application/json");
     expect(await response.text()).toBe('{"ok":true}');
-    expect(bodyJsonOf(response)).toBeUndefined();
-    expect(bodyJsonOf(Response.json({ ok: true }))).toBeUndefined();
+    const made = Response.json({ ok: true });
+    expect(webResponse(made)).toBe(made);
 
     const pieces = new JsonText(["[", `"${"é".repeat(JSON_CHUNK_CHARS)}"`, ",", '"–"', "]"]);
-    const streamed = jsonTextResponse(pieces, { status: 200 });
-    expect(await streamed.text()).toBe(pieces.text);
+    expect(await new JsonAnswer(200, {}, pieces).toResponse().text()).toBe(pieces.text);
   });
 });

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { processState } from "@/lib/process-state";
 
 /**
  * JSON that is already text, spliced into an answer as it is: records are stored as the JSON the API serves, and
@@ -78,18 +77,30 @@ export function serializeJson(body: unknown): JsonText {
   return body instanceof JsonText ? body : new JsonText(JSON.stringify(body));
 }
 
-// The JSON each answer was made from: a server writing the answer to a socket writes its pieces itself instead of
-// reading the body back out of the Response (an encode and a copy of every body, most of it records).
-const BODY_JSON = processState("http.json-body-text", () => new WeakMap<Response, JsonText>());
-
 /**
- * A JSON Response whose body is `json`, remembered for bodyJsonOf. Read as a Response (Next.js, tests), the body
- * streams chunk by chunk, encoded only as it is read.
+ * A JSON answer not yet made a Response: the platform's server writes its text to the socket piece by piece, and
+ * never builds the Response, its Headers and its body stream (docs/architecture.md, "Keyed requests", has what that
+ * saves); whoever needs a Response (Next.js, MCP, tests) asks for one.
  */
-export function jsonTextResponse(json: JsonText, init: ResponseInit): Response {
-  const response = new Response(json.parts.length === 1 ? json.parts[0] : chunkStream(json), init);
-  BODY_JSON.set(response, json);
-  return response;
+export class JsonAnswer {
+  constructor(
+    readonly status: number,
+    readonly headers: Readonly<Record<string, string>>,
+    readonly json: JsonText,
+  ) {}
+
+  /** The answer as a Response, whose body streams chunk by chunk, encoded only as it is read. */
+  toResponse(): Response {
+    return new Response(this.json.parts.length === 1 ? this.json.parts[0] : chunkStream(this.json), { status: this.status, headers: this.headers });
+  }
+}
+
+/** What an API operation answers: JSON not yet a Response, or a Response its handler or error mapping built. */
+export type Answer = Response | JsonAnswer;
+
+/** An answer as a Response. */
+export function webResponse(answer: Answer): Response {
+  return answer instanceof JsonAnswer ? answer.toResponse() : answer;
 }
 
 function chunkStream(json: JsonText): ReadableStream<Uint8Array> {
@@ -102,11 +113,6 @@ function chunkStream(json: JsonText): ReadableStream<Uint8Array> {
       else controller.enqueue(encoder.encode(next.value));
     },
   });
-}
-
-/** The JSON a jsonTextResponse was made from, while its body has not been read. */
-export function bodyJsonOf(response: Response): JsonText | undefined {
-  return response.bodyUsed ? undefined : BODY_JSON.get(response);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RouteTable } from "@/lib/api";
-import { bodyJsonOf, JsonText, writeJsonText } from "@/lib/http";
+import { DeferredRequest, JsonAnswer, JsonText, writeJsonText, type Answer, type HeaderReader } from "@/lib/http";
 import { DEMO_ROUTES, PLATFORM_ROUTES } from "@/lib/routes";
 import { compressBody } from "./compress-response";
 import { familyOf, type ApiFamily } from "./api-families";
@@ -16,24 +16,42 @@ export type DirectApiHandler = (req: IncomingMessage, res: ServerResponse, pathn
 
 /**
  * Serves API requests straight from the platform server through the families' dispatch tables, the same tables
- * the families' catch-all route files serve from under Next.js, without its router and rendering: a Request built
- * as Next builds it (the URL on the configured host and port, https when X-Forwarded-Proto says so; the node
- * request's headers and body), HEAD served by GET and answered without a body, and the Response written back
- * compressed as Next compresses. Requests reach it already rewritten by the platform handler (canonical path,
+ * the families' catch-all route files serve from under Next.js, without its router and rendering: a Request as
+ * Next builds it, made only if the operation reads it (lib/http/request-head.ts) (the URL on the configured host and port, https when X-Forwarded-Proto says so; the node
+ * request's headers and body), HEAD served by GET and answered without a body, and the answer written back
+ * compressed as Next compresses (JSON from its text, never made a Response). Requests reach it already rewritten by the platform handler (canonical path,
  * trusted internal headers, response header defaults), exactly as they reach Next.
  */
 export function directApiHandler(servedAt: ServedAt): DirectApiHandler {
   return async (req, res, pathname) => {
     const family = familyOf(pathname);
     if (!family) return false;
-    const response = await TABLES[family].handle(toRequest(req, req.method ?? "GET", servedAt));
-    await writeResponse(req, res, response);
+    const answer = await TABLES[family].answer(deferredRequest(req, servedAt));
+    await writeAnswer(req, res, answer);
     return true;
   };
 }
 
-function toRequest(req: IncomingMessage, method: string, servedAt: ServedAt): Request {
+/** The request as its operation reads it: method, URL (as its Request would serialize it) and headers from the node request. */
+export function deferredRequest(req: IncomingMessage, servedAt: ServedAt): DeferredRequest {
   const protocol = headerText(req.headers["x-forwarded-proto"])?.includes("https") ? "https" : "http";
+  const url = new URL(`${protocol}://${servedAt.hostname}:${servedAt.port}${req.url ?? "/"}`).href;
+  const method = req.method ?? "GET";
+  return new DeferredRequest(method, url, nodeHeaders(req), () => toRequest(req, method, url));
+}
+
+/** The node request's headers read as its Request's Headers would read them. */
+function nodeHeaders(req: IncomingMessage): HeaderReader {
+  return {
+    get: (name) => {
+      const value = req.headers[name.toLowerCase()];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
+}
+
+function toRequest(req: IncomingMessage, method: string, url: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -41,7 +59,7 @@ function toRequest(req: IncomingMessage, method: string, servedAt: ServedAt): Re
     else headers.set(name, value);
   }
   const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(`${protocol}://${servedAt.hostname}:${servedAt.port}${req.url ?? "/"}`, {
+  return new Request(url, {
     method,
     headers,
     // The node request itself, read only if the handler reads the body, as Next.js passes it: a body nobody reads
@@ -51,17 +69,24 @@ function toRequest(req: IncomingMessage, method: string, servedAt: ServedAt): Re
   } as RequestInit);
 }
 
-async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
-  res.statusCode = response.status;
+async function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer): Promise<void> {
+  res.statusCode = answer.status;
+  if (answer instanceof JsonAnswer) {
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    return writeBody(res, await compressBody(req, res, answer.json));
+  }
+  const response = answer;
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") res.setHeader(name, value);
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader("set-cookie", cookies);
-  // A JSON answer is written from the text it was made from (lib/http/json-text.ts), not read back out of the Response.
-  const json = response.body ? bodyJsonOf(response) : undefined;
-  const body = response.body ? await compressBody(req, res, json ?? Buffer.from(await response.arrayBuffer())) : undefined;
+  if (!response.body) return void res.end();
+  writeBody(res, await compressBody(req, res, Buffer.from(await response.arrayBuffer())));
+}
+
+function writeBody(res: ServerResponse, body: JsonText | Buffer): void {
   if (body instanceof JsonText) return writeJsonText(res, body);
-  if (body !== undefined) res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.setHeader("Content-Length", body.length);
   res.end(body);
 }
