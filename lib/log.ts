@@ -1,11 +1,17 @@
 import pino from "pino";
 import { processState } from "@/lib/process-state";
 
-// Standard output, written asynchronously: each line is handed to a write that completes off the event loop, and
-// lines arriving meanwhile are joined into the next write, so a busy server does not stop for one blocking write
-// system call per request. pino registers a synchronous write of whatever is still queued when the process exits;
-// graceful shutdown also flushes first (flushLog). One destination per process: lines must not interleave mid-write.
-const destination = processState("log.destination", () => pino.destination({ dest: 1, sync: false }));
+/** Log lines are written once this much has gathered, or after LOG_BATCH_MS, whichever comes first. */
+export const LOG_BATCH_BYTES = 4096;
+export const LOG_BATCH_MS = 100;
+
+// Standard output, written asynchronously and in batches: lines are held until LOG_BATCH_BYTES have gathered or
+// LOG_BATCH_MS have passed, then written together by a write that completes off the event loop. One write per line
+// (a trip through libuv's thread pool per request) cost the server more CPU than the rest of a health check
+// (docs/operations.md, "What to monitor"). pino registers a synchronous write of whatever is still held when the
+// process exits; graceful shutdown also flushes first (flushLog). One destination per process: lines must not
+// interleave mid-write.
+const destination = processState("log.destination", () => pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_BATCH_MS }));
 
 /**
  * The process logger: one JSON line per event. Never pass keys, tokens, secrets or record contents; the redact
