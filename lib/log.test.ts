@@ -49,7 +49,7 @@ describe("the log's destination", () => {
     const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: process.cwd(), env: { ...process.env, LOG_LEVEL: "info" }, stdio: ["ignore", fd, "pipe"] });
     closeSync(fd);
     let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = (await once(child, "exit")) as [number];
     expect(code, stderr).toBe(0);
     const seen = JSON.parse(stderr) as { whileHeld: number; afterInterval: number; afterBatch: number };
