@@ -17,10 +17,11 @@ export type DirectApiHandler = (req: IncomingMessage, res: ServerResponse, pathn
 /**
  * Serves API requests straight from the platform server through the families' dispatch tables, the same tables
  * the families' catch-all route files serve from under Next.js, without its router and rendering: a Request as
- * Next builds it, made only if the operation reads it (lib/http/request-head.ts) (the URL on the configured host and port, https when X-Forwarded-Proto says so; the node
- * request's headers and body), HEAD served by GET and answered without a body, and the answer written back
- * compressed as Next compresses (JSON from its text, never made a Response). Requests reach it already rewritten by the platform handler (canonical path,
- * trusted internal headers, response header defaults), exactly as they reach Next.
+ * Next builds it (the URL on the configured host and port, https when X-Forwarded-Proto says so; the node request's
+ * headers and body), made only if the operation reads it (lib/http/request-head.ts); HEAD served by GET and answered
+ * without a body; the answer written back compressed as Next compresses (JSON from its text, never made a
+ * Response). Requests reach it already rewritten by the platform handler (canonical path, trusted internal headers,
+ * response header defaults), exactly as they reach Next.
  */
 export function directApiHandler(servedAt: ServedAt): DirectApiHandler {
   return async (req, res, pathname) => {
@@ -32,7 +33,7 @@ export function directApiHandler(servedAt: ServedAt): DirectApiHandler {
   };
 }
 
-/** The request as its operation reads it: method, URL (as its Request would serialize it) and headers from the node request. */
+/** The request as its operation reads it: method, URL (as its Request would serialize it) and headers, from `req`. */
 export function deferredRequest(req: IncomingMessage, servedAt: ServedAt): DeferredRequest {
   const protocol = headerText(req.headers["x-forwarded-proto"])?.includes("https") ? "https" : "http";
   const url = new URL(`${protocol}://${servedAt.hostname}:${servedAt.port}${req.url ?? "/"}`).href;
