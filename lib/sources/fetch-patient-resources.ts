@@ -136,7 +136,7 @@ function nextLink(bundle: Bundle, fhirBaseUrl: string): string | null {
 
 /** A search's matches (none for a search whose pages went to an OnPage), or the status of a first page refused. */
 type SearchResult = FhirResource[] | { status: number };
-/** Called with each page's matches as it arrives; the search asks for its next page once it has returned. */
+/** Called with each page's matches as it arrives; the search reads on once it has returned (see searchPages). */
 type OnPage = (matches: FhirResource[]) => void | Promise<void>;
 
 /**
@@ -183,18 +183,25 @@ async function searchTypes(session: SourceSession, fhirBaseUrl: string, types: r
 
 /**
  * One search's matches of `resourceType`, following `next` links, or, given `onPage`, each page's matches handed to
- * it (the next page is asked for once it has returned, so a search holds one page at a time); the status of a first
- * page refused with 400, 403 or 404.
+ * it (the next page is asked for before and read once it has returned, so a search holds two pages at most); the
+ * status of a first page refused with 400, 403 or 404.
  */
 async function searchPages(session: SourceSession, fhirBaseUrl: string, first: URL, resourceType: string, onPage?: OnPage): Promise<SearchResult> {
   const found: FhirResource[] = [];
   const visited = new Set<string>();
-  let url: string | null = first.toString();
-  while (url) {
+  const request = (url: string) => {
     if (visited.has(url) || visited.size >= MAX_PAGES_PER_TYPE) throw new SourceError("invalid_response", `The ${resourceType} search's next links do not end.`);
     visited.add(url);
     const describe = `The ${resourceType} search (page ${visited.size})`;
-    const response = await session.get(url, describe);
+    const answer = session.get(url, describe);
+    // Marked as handled at once: a page asked for ahead may fail while the page before it is being handed on.
+    answer.catch(() => {});
+    return { describe, answer };
+  };
+  let page: ReturnType<typeof request> | null = request(first.toString());
+  while (page) {
+    const { describe } = page;
+    const response = await page.answer;
     if (visited.size === 1 && [400, 403, 404].includes(response.status)) return { status: response.status };
     if (!response.ok) throw new SourceError("invalid_response", `${describe} answered ${response.status}.`, { status: response.status });
     const bundle = readSourceJson(response, describe) as Bundle;
@@ -204,7 +211,10 @@ async function searchPages(session: SourceSession, fhirBaseUrl: string, first: U
       // `include` entries are context a server chose to add, not matches; the import reads the context it needs.
       if (entry.resource && entry.search?.mode !== "include" && entry.resource.resourceType === resourceType) matches.push(entry.resource);
     }
-    url = nextLink(bundle, fhirBaseUrl);
+    const url = nextLink(bundle, fhirBaseUrl);
+    // The next page is asked for before this one is handed on, so the health system answers while the import
+    // works on this one: a search holds two pages at most, the one handed on and the one arriving.
+    page = url === null ? null : request(url);
     if (onPage) await onPage(matches);
     else for (const match of matches) found.push(match);
   }
@@ -278,8 +288,8 @@ export function resourceKey(resource: { resourceType: string; id?: string }): st
 }
 
 /**
- * fetchPatientResources, handing each page to `onPage` as it arrives rather than keeping them: a search asks for
- * its next page once `onPage` has returned, so no more pages are held than searches run at once. The context read
+ * fetchPatientResources, handing each page to `onPage` as it arrives rather than keeping them: a search reads its
+ * next page once `onPage` has returned, so no more than two pages are held per search running at once. The context read
  * (at most MAX_CONTEXT_RESOURCES) and the linked Binaries follow as pages of their own.
  */
 export async function fetchPatientResourcePages(

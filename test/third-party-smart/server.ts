@@ -17,6 +17,8 @@
  *   await server.expireAccessTokens()                      // every access token issued so far answers 401
  *   await server.revokeRefreshTokens()                     // every refresh token issued so far is refused
  *   server.limitPageSize(100)                              // a search asking `_count` above it answers 400 (null: none)
+ *                                                          // (a search cut short by `_count` links its next page)
+ *   server.failRequests((url) => ...)                      // FHIR requests it matches answer 500 (null: none)
  *   server.requests                                        // "METHOD /path" of every request received
  *   await server.stop()
  *
@@ -83,6 +85,7 @@ export type ThirdPartySmartServer = {
   expireAccessTokens(): Promise<void>;
   revokeRefreshTokens(): Promise<void>;
   limitPageSize(max: number | null): void;
+  failRequests(match: ((url: string) => boolean) | null): void;
   stop(): Promise<void>;
 };
 
@@ -166,11 +169,14 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
   const requests: string[] = [];
   // Some servers refuse a `_count` above their maximum as a bad request rather than serve a smaller page.
   let maxPageSize: number | null = null;
+  // A health system failing mid-import: the FHIR requests this matches (their path and query) answer 500.
+  let failing: ((url: string) => boolean) | null = null;
   const store: Store = new Map();
   let provider: Provider | null = null;
   const listener = http.createServer((request, response) => {
     requests.push(`${request.method} ${request.url}`);
     if (request.url?.startsWith("/fhir/") || request.url === "/fhir") {
+      if (failing?.(request.url)) return sendJson(response, 500, problem("exception", "failing as the test asked"));
       handleFhir(request, response).catch((error: unknown) => sendJson(response, 500, { resourceType: "OperationOutcome", issue: [{ severity: "error", code: "exception", diagnostics: String(error) }] }));
       return;
     }
@@ -264,7 +270,21 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
       { method: request.method as FhirRequest["method"], url: `${pathname}${url.search}`, body: body ? JSON.parse(body) : undefined, params: {}, query, headers: request.headers } as FhirRequest,
       repository,
     );
-    sendJson(response, getStatus(outcome), resource ?? outcome);
+    sendJson(response, getStatus(outcome), withNextLink(request.url!, resource) ?? outcome);
+  }
+
+  /**
+   * The router's MemoryRepository honours `_count` and `_offset` but writes no `next` link; a searchset cut short
+   * by `_count` gets one, as paging servers write it (the same search, the offset moved on).
+   */
+  function withNextLink(requested: string, resource: Resource | undefined): Resource | undefined {
+    if (resource?.resourceType !== "Bundle" || resource.type !== "searchset" || resource.total === undefined) return resource;
+    const next = new URL(requested, origin);
+    const count = Number(next.searchParams.get("_count"));
+    const offset = Number(next.searchParams.get("_offset") ?? 0) + count;
+    if (!(count > 0) || offset >= resource.total) return resource;
+    next.searchParams.set("_offset", String(offset));
+    return { ...resource, link: [...(resource.link ?? []), { relation: "next", url: next.toString() }] };
   }
 
   /** Whether `Binary/<id>` belongs to the patient: its securityContext is their DocumentReference, which links it. */
@@ -327,6 +347,9 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
     },
     limitPageSize(max) {
       maxPageSize = max;
+    },
+    failRequests(match) {
+      failing = match;
     },
     async stop() {
       await new Promise<void>((resolve) => listener.close(() => resolve()));
