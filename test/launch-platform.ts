@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
+import { START_NODE_ARGS } from "@/scripts/start-command";
 
 export type LaunchedPlatform = {
   /** The node process running scripts/start.ts itself (no npm or tsx parent between), so a signal reaches it. */
@@ -20,7 +21,7 @@ export type LaunchedPlatform = {
 export function launchPlatform(options: { port: number; dataDir: string; env?: Record<string, string> }): LaunchedPlatform {
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+  const child = spawn(process.execPath, [...START_NODE_ARGS], {
     env: { ...inherited, PORT: String(options.port), CHARTKEY_DATA_DIR: options.dataDir, NEXT_TELEMETRY_DISABLED: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { openSync, closeSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { START_NODE_ARGS } from "../start-command";
 
 export type RunningServer = { name: string; url: string; pid: number; stop: () => Promise<void> };
 
@@ -10,10 +11,10 @@ export type RunningServer = { name: string; url: string; pid: number; stop: () =
  * production; a file keeps that cost real without the bench reading it) and waits until `readyPath` answers
  * `readyStatus`.
  */
-async function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, url: string, readyPath: string, logFile: string, readyStatus = 200): Promise<RunningServer> {
+async function startProcess(name: string, nodeArgs: string[], env: NodeJS.ProcessEnv, url: string, readyPath: string, logFile: string, readyStatus = 200): Promise<RunningServer> {
   const log = openSync(logFile, "a");
   // `node --import tsx` is what the tsx command runs, minus its wrapper process: signals reach the server itself.
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], { env, stdio: ["ignore", log, log] });
+  const child = spawn(process.execPath, nodeArgs, { env, stdio: ["ignore", log, log] });
   closeSync(log);
   let exited = false;
   child.once("exit", () => (exited = true));
@@ -43,7 +44,7 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 export type ServerEnv = { databaseUrl: string; secret: string; authSecret: string; rateLimit: number; dataDir: string };
 
 /**
- * The platform exactly as `npm start` runs it (scripts/start.ts: production build, the platform's HTTP server with
+ * The platform exactly as `npm start` runs it (its command line, START_NODE_ARGS: production build, the platform's HTTP server with
  * Next.js inside), on the seeded database through DATABASE_URL, without the in-process job worker (nothing is
  * queued during the bench), the per-key limit lifted so it is paid but never refuses, and logs at info.
  */
@@ -51,7 +52,7 @@ export function startPlatform(port: number, env: ServerEnv, logFile: string, cpu
   const url = `http://127.0.0.1:${port}`;
   return startProcess(
     "platform",
-    [...(cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : []), "scripts/start.ts"],
+    [...(cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : []), ...START_NODE_ARGS],
     {
       ...process.env,
       NODE_ENV: "production",
@@ -76,7 +77,7 @@ export function startBaseline(port: number, env: ServerEnv, logFile: string): Pr
   const url = `http://127.0.0.1:${port}`;
   return startProcess(
     "baseline",
-    ["scripts/bench/baseline-server.ts"],
+    ["--import", "tsx", "scripts/bench/baseline-server.ts"],
     { ...process.env, NODE_ENV: "production", PORT: String(port), DATABASE_URL: env.databaseUrl, CHARTKEY_SECRET: env.secret, CHARTKEY_RATE_LIMIT_PER_MINUTE: String(env.rateLimit) },
     url,
     "/api/v1/app",
