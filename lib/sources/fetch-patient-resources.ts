@@ -192,17 +192,18 @@ async function searchPages(session: SourceSession, fhirBaseUrl: string, first: U
   const request = (url: string) => {
     if (visited.has(url) || visited.size >= MAX_PAGES_PER_TYPE) throw new SourceError("invalid_response", `The ${resourceType} search's next links do not end.`);
     visited.add(url);
-    const describe = `The ${resourceType} search (page ${visited.size})`;
+    const number = visited.size;
+    const describe = `The ${resourceType} search (page ${number})`;
     const answer = session.get(url, describe);
     // Marked as handled at once: a page asked for ahead may fail while the page before it is being handed on.
     answer.catch(() => {});
-    return { describe, answer };
+    return { number, describe, answer };
   };
   let page: ReturnType<typeof request> | null = request(first.toString());
   while (page) {
-    const { describe } = page;
+    const { number, describe } = page;
     const response = await page.answer;
-    if (visited.size === 1 && [400, 403, 404].includes(response.status)) return { status: response.status };
+    if (number === 1 && [400, 403, 404].includes(response.status)) return { status: response.status };
     if (!response.ok) throw new SourceError("invalid_response", `${describe} answered ${response.status}.`, { status: response.status });
     const bundle = readSourceJson(response, describe) as Bundle;
     if (bundle?.resourceType !== "Bundle") throw new SourceError("invalid_response", `${describe} did not answer a Bundle.`);
