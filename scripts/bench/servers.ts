@@ -44,9 +44,9 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 export type ServerEnv = { databaseUrl: string; secret: string; authSecret: string; rateLimit: number; dataDir: string };
 
 /**
- * The platform exactly as `npm start` runs it (its command line, START_NODE_ARGS: production build, the platform's HTTP server with
- * Next.js inside), on the seeded database through DATABASE_URL, without the in-process job worker (nothing is
- * queued during the bench), the per-key limit lifted so it is paid but never refuses, and logs at info.
+ * The platform exactly as `npm start` runs it (its command line, START_NODE_ARGS: production build, the platform's
+ * HTTP server with Next.js inside), on the seeded database through DATABASE_URL, without the in-process job worker
+ * (nothing is queued during the bench), the per-key limit lifted so it is paid but never refuses, and logs at info.
  */
 export function startPlatform(port: number, env: ServerEnv, logFile: string, cpuProfileDir?: string): Promise<RunningServer> {
   const url = `http://127.0.0.1:${port}`;
