@@ -1,4 +1,4 @@
-import { expect, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Locator, type Page, type TestInfo } from "@playwright/test";
 import axe from "axe-core";
 
 export type TestDeveloper = { name: string; email: string; password: string };
@@ -66,14 +66,21 @@ export async function createLiveKey(page: Page, applicationId: string, name: str
 }
 
 /**
+ * Resolves once every animation of the elements `locator` matches (and of their descendants) has finished or been
+ * cancelled: a cancelled one (a toast's transition replaced by the next as sonner moves it) no longer affects how
+ * the element looks, and its `finished` promise rejects.
+ */
+export async function animationsSettled(locator: Locator): Promise<void> {
+  await locator.evaluateAll((elements) => Promise.all(elements.flatMap((element) => element.getAnimations({ subtree: true }).map((animation) => animation.finished.catch(() => undefined)))));
+}
+
+/**
  * No serious or critical axe-core violations (WCAG 2.1 A and AA rules) on the page as it is now, or only in the
  * parts `include` selects (a long page whose other parts other tests check).
  */
 export async function expectAccessible(page: Page, context = page.url(), include: string[] = []): Promise<void> {
   // A toast mid-fade is lighter than it will be: judged once its entrance (or exit) animation has finished.
-  await page
-    .locator("[data-sonner-toast]")
-    .evaluateAll((toasts) => Promise.all(toasts.flatMap((toast) => toast.getAnimations({ subtree: true }).map((animation) => animation.finished.catch(() => undefined)))));
+  await animationsSettled(page.locator("[data-sonner-toast]"));
   const serious = (await axeViolations(page, include))
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.targets.join(", ")}`);

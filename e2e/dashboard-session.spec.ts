@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { checkAtBothWidths, createApplication, signUp } from "./dashboard-helpers";
+import { animationsSettled, checkAtBothWidths, createApplication, signUp } from "./dashboard-helpers";
 
 // Issue 26: a developer never meets a silent failure. Item 6: an action after the session ended sends the person to
 // sign in and back to the page they were on. Item 10: success toasts pass contrast and leave Sign out uncovered; the
@@ -22,7 +22,7 @@ test("on a phone and a desktop: an action after the session ended goes to sign i
     const toast = page.locator("[data-sonner-toast][data-type=success]").last();
     await expect(toast).toHaveAttribute("data-mounted", "true");
     // Measured once its entrance has finished (mid-fade its text is lighter than it will be).
-    await toast.evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)));
+    await animationsSettled(toast);
     // Its box first: the toast leaves after a few seconds, and on a loaded machine axe can take longer than that.
     const toastBox = (await toast.boundingBox())!;
     const contrast = await new AxeBuilder({ page }).include("[data-sonner-toast]").withRules(["color-contrast"]).analyze();
