@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { errorTypeForStatus, ERROR_STATUS } from "@/lib/http";
 import { demoOpenApiDocument, platformOpenApiDocument, type OpenApiDocument } from "@/lib/openapi";
+import { canonicalPath, splitTarget } from "@/lib/server";
 import { subjectWithCredential } from "@/test/agents";
 import { request, startApiServer } from "@/test/api-server";
 import { curlLine, documentRequests, type FuzzRequest } from "@/test/openapi-requests";
@@ -70,17 +71,26 @@ const LEAKS: [string, RegExp][] = [
   ["a server file path", /node_modules|\/work\/|\/home\/|\/usr\/|\.tsx?:\d+/],
 ];
 
+/**
+ * The API a request is for, judged by its path as the server reads it (dot segments resolved, as URL parsing does):
+ * a hostile id of `..` can climb out of the API, and `/demo/v1/fhir/../..` is the page path `/demo`, answered as a
+ * page. Null for a path outside both APIs, which is held only to "no 5xx and nothing leaked".
+ */
+function apiOf(fuzzed: FuzzRequest): string | null {
+  const path = canonicalPath(splitTarget(fuzzed.path).pathname);
+  return documents.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))?.prefix ?? null;
+}
+
 /** Why an answer breaks the contract, or null when it holds. */
 function violation(fuzzed: FuzzRequest, answer: Answer): string | null {
   const { status, headers, body } = answer;
   if (status >= 500 && !(status === 503 && documented503Codes.has(errorCode(body) ?? ""))) return `answered ${status}`;
-  if (fuzzed.path.startsWith("/api/v1")) {
-    if (!headers["request-id"]) return "no Request-Id header";
-    if (!headers["service-version"]) return "no Service-Version header";
-  }
+  const api = apiOf(fuzzed);
+  if (api && !headers["request-id"]) return "no Request-Id header";
+  if (api === "/api/v1" && !headers["service-version"]) return "no Service-Version header";
   // Over MCP a refused request may be a JSON-RPC error under its HTTP status (the spec, MCP tools).
   const jsonRpcRefusal = new URL(fuzzed.path, "http://x").pathname.endsWith("/mcp") && isJsonRpcError(body);
-  if (status >= 400 && fuzzed.method !== "HEAD" && !jsonRpcRefusal) {
+  if (api && status >= 400 && fuzzed.method !== "HEAD" && !jsonRpcRefusal) {
     let envelope: { error?: Record<string, unknown> };
     try {
       envelope = JSON.parse(body) as typeof envelope;
@@ -169,6 +179,22 @@ async function boundedMap<T, R>(items: T[], limit: number, work: (item: T) => Pr
 }
 
 describe("generated requests over both OpenAPI documents", () => {
+  it("holds a request to the API contract by where its path resolves, as the server reads it", async () => {
+    const at = (path: string) => apiOf({ method: "GET", path, headers: {} });
+    expect(at("/demo/v1/fhir/../..")).toBeNull();
+    expect(at("/api/v1/users/%2e%2e/%2E%2E/..?x=1")).toBeNull();
+    expect(at("/demo/v1/fhir/Patient/../../health")).toBe("/demo/v1");
+    expect(at("/api/v1/users/../app?limit=1")).toBe("/api/v1");
+    // Climbing out of the API meets a page (here the test server's bare 404, which is not JSON): the contract left
+    // for it is no 5xx and nothing leaked.
+    const escaped = { method: "GET", path: "/demo/v1/fhir/../..", headers: {} };
+    const answer = await send(escaped);
+    expect(answer.status).toBeLessThan(500);
+    expect(answer.headers["content-security-policy"], "a page's policy").toMatch(/nonce-/);
+    expect(answer.headers["request-id"]).toBeUndefined();
+    expect(violation(escaped, answer)).toBeNull();
+  });
+
   it(`${RUNS} requests: no 5xx, the envelope on every error, the headers, no leak`, async () => {
     console.info(`openapi fuzz: seed ${SEED}, ${RUNS} requests (repeat with FUZZ_SEED=${SEED})`);
     const started = Date.now();
