@@ -59,8 +59,12 @@ const settled = (deliveryId: string) => async () => {
 describe("signed webhook delivery", () => {
   it("delivers an event with Standard Webhooks headers a standardwebhooks receiver verifies, and logs the attempt", async () => {
     const application = await app("/ok");
-    const event = await recordEvent({ applicationId: application.id, environment: "sandbox", type: "consent.granted", data: { subject: "u_1", receiptId: "cr_1" } });
-    const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { eventId: event.id } });
+    // The delivery as recordEvent stores it, read before its transaction commits: the worker, which may claim it
+    // the moment it is committed, cannot have touched it yet.
+    const { event, delivery } = await db().$transaction(async (tx) => {
+      const recorded = await recordEvent({ applicationId: application.id, environment: "sandbox", type: "consent.granted", data: { subject: "u_1", receiptId: "cr_1" } }, tx);
+      return { event: recorded, delivery: await tx.webhookDelivery.findFirstOrThrow({ where: { eventId: recorded.id } }) };
+    });
     expect(delivery).toMatchObject({ status: "pending", url: `${receiver.origin}/ok`, attempts: 0 });
 
     const done = await waitFor(settled(delivery.id), "delivery");
