@@ -34,9 +34,7 @@ const { renderReport } = await import("./report");
 const { renderChart } = await import("./chart");
 const { summarizeProfiles } = await import("./profile");
 const { recordsPerSecond } = await import("./results");
-const { CATEGORIES } = await import("@/lib/records");
-const { consentedSections } = await import("@/lib/users/consented-sections");
-const { SECTION_RECORDS } = await import("@/lib/users");
+const { explainRecordReads } = await import("./explain-reads");
 
 /** The 1-endpoint fan-out of runs that kept it only in results.md's text: deliveries/s (× bare loop). */
 const WEBHOOK_FANOUT_BEFORE: Record<string, string> = { "2026-11-23T23:26:11.632Z": "399 (0.06×)" };
@@ -63,7 +61,7 @@ const running: { stop: () => Promise<void> }[] = [];
 try {
   const imports = options.parts.includes("imports") ? runImports(options.importSizes) : [];
   const large = await seed("large", options.subjects, options.feedSubjects);
-  const explain = await explainRecordReads(large.url, large.data);
+  const explain = await explainRecordReads(large.url, { applicationId: large.data.applicationId, subjectId: large.data.subjects[0]! });
   const smallCount = smallSubjects(options);
   const small = await seed("small", smallCount, 1);
 
@@ -262,34 +260,6 @@ function runScaleOut(quick: boolean): ScaleOutRun | undefined {
     // The figures measured so far are still written; the report then has no scale-out run.
     say(`  the scale-out run failed: ${(error as Error).message}`);
     return undefined;
-  }
-}
-
-/**
- * EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) of the statements a category page and a snapshot run for one subject of the
- * dataset: the consent and the records in one statement (lib/users/consented-sections.ts). SERIALIZE counts what
- * sending the rows costs the server (a record's json is sent as stored; jsonb was rebuilt as text on every read),
- * which ANALYZE alone leaves out.
- */
-async function explainRecordReads(url: string, data: SeededDataset): Promise<string> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows: apps } = await client.query<{ categoryAllowlist: string[] }>(`SELECT "categoryAllowlist" FROM "Application" WHERE id = $1`, [data.applicationId]);
-    const scope = { applicationId: data.applicationId, environment: "sandbox" as const, subjectId: data.subjects[0]! };
-    const plans: string[] = [];
-    for (const [label, categories, limit] of [
-      ["GET /users/{subject}/records/labs?limit=50", ["labs"], 50],
-      ["GET /users/{subject}/records (the snapshot's sections)", CATEGORIES, SECTION_RECORDS],
-    ] as const) {
-      const query = consentedSections(scope, apps[0]?.categoryAllowlist ?? [], categories, limit, null, new Date());
-      await client.query(query.text, query.values); // a warm cache, as a served page meets it
-      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) ${query.text}`, query.values);
-      plans.push(`-- ${label}\n${rows.map((row) => row["QUERY PLAN"]).join("\n")}`);
-    }
-    return plans.join("\n\n");
-  } finally {
-    await client.end();
   }
 }
 

@@ -92,7 +92,7 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
     lines.push(
       "### Where a records read's time goes: PostgreSQL",
       "",
-      "`EXPLAIN (ANALYZE, BUFFERS, SERIALIZE)` of the one statement a category page and a snapshot run (the active receipt and the sections it covers, `lib/users/consented-sections.ts`) on the large dataset; `Serialization` is what writing the rows out costs the server (each record's data is stored as `json`, the text the API serves, so it is sent as stored):",
+      "`EXPLAIN (ANALYZE, BUFFERS, SERIALIZE)` of the one statement a category page and a snapshot run (the active receipt and the sections it covers, `lib/users/consented-sections.ts`) on the large dataset; `Serialization` is what writing the rows out costs the server (each record's data is stored as `json`, the text the API serves, so it is sent as stored). The platform sends the statement as a named prepared statement: it is first run that way until PostgreSQL's plan cache has chosen between planning each execution and its cached generic plan, and the plan explained is the one chosen, already cached (its `Planning Time` is what a served page pays for planning):",
       "",
       "```",
       results.explain,
