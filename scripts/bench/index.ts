@@ -29,7 +29,7 @@ const { startBaseline, startPlatform } = await import("./servers");
 const { endpointPaths } = await import("./endpoints");
 const { measure } = await import("./load");
 const { assertSameAnswer } = await import("./same-answer");
-const { describeMachine, loadAverage } = await import("./machine");
+const { describeMachine, loadAverage, waitForQuiet } = await import("./machine");
 const { renderReport } = await import("./report");
 const { renderChart } = await import("./chart");
 const { summarizeProfiles } = await import("./profile");
@@ -40,6 +40,9 @@ const { explainRecordReads } = await import("./explain-reads");
 const WEBHOOK_FANOUT_BEFORE: Record<string, string> = { "2026-11-23T23:26:11.632Z": "399 (0.06×)" };
 
 const say = (line: string) => console.log(line);
+/** The 1-minute load average the imports wait for (the bench's own processes add about 2 once they run), at most so long. */
+const QUIET_LOAD = 1;
+const QUIET_WAIT_SECONDS = options.quick ? 15 : 150;
 const startedAt = new Date();
 const loadSamples: number[] = [loadAverage()];
 const sampler = setInterval(() => loadSamples.push(loadAverage()), 15_000);
@@ -51,6 +54,11 @@ say(`Bench (${options.parts.join(", ")}): ${options.subjects} subjects x ${optio
 // The imports part starts no platform server, so it needs no build.
 if (options.parts.some((part) => part !== "imports")) ensureBuild();
 
+// The imports come first, once what ran before (the build, often) has left the cores, and before the bench's
+// database reserves its cache (the kernel gathers gigabytes of huge pages for it): an import is one process's CPU.
+// Two runs that began with the load average at 2.5 measured the 10k next import at 4,610 and 4,812 resources/s; the
+// same code alone on the quiet machine minutes later, 5,510 and 5,777.
+const imports = options.parts.includes("imports") ? await runImportsWhenQuiet(options.importSizes) : [];
 const cache = reservePostgresCache(options.postgresCache);
 const server = await startBenchDatabase(cache.memory).catch((error: unknown) => {
   cache.release();
@@ -59,7 +67,6 @@ const server = await startBenchDatabase(cache.memory).catch((error: unknown) => 
 say(`PostgreSQL (embedded) in ${server.dataDir}: shared_buffers ${server.cache.sharedBuffers}, huge pages ${server.cache.hugePages}`);
 const running: { stop: () => Promise<void> }[] = [];
 try {
-  const imports = options.parts.includes("imports") ? runImports(options.importSizes) : [];
   const large = await seed("large", options.subjects, options.feedSubjects);
   const explain = await explainRecordReads(large.url, { applicationId: large.data.applicationId, subjectId: large.data.subjects[0]! });
   const smallCount = smallSubjects(options);
@@ -221,7 +228,9 @@ function runScript(script: string, args: string[], env: Record<string, string>):
 }
 
 /** Whole-source imports of the long-history patient at each size (scripts/bench/import-throughput.ts). */
-function runImports(sizes: readonly number[]): ImportRun[] {
+async function runImportsWhenQuiet(sizes: readonly number[]): Promise<ImportRun[]> {
+  const quiet = await waitForQuiet(QUIET_LOAD, QUIET_WAIT_SECONDS);
+  say(`Load average ${quiet.load} after waiting ${quiet.seconds} s (at most ${QUIET_WAIT_SECONDS} s) for it to fall below ${QUIET_LOAD}`);
   return sizes.map((size) => {
     say(`Import of a ${size}-resource long-history source...`);
     const run = JSON.parse(runScript("scripts/bench/import-throughput.ts", [String(size)], {})) as ImportRun;
