@@ -17,6 +17,9 @@ export async function explainRecordReads(url: string, subject: { applicationId: 
   try {
     const { rows: apps } = await client.query<{ categoryAllowlist: string[] }>(`SELECT "categoryAllowlist" FROM "Application" WHERE id = $1`, [subject.applicationId]);
     const scope = { ...subject, environment: "sandbox" as const };
+    // SERIALIZE came with PostgreSQL 17; the bench's embedded server has it, an older server explains without it.
+    const { rows: version } = await client.query<{ number: string }>("SELECT current_setting('server_version_num') AS number");
+    const options = Number(version[0]!.number) >= 170000 ? "ANALYZE, BUFFERS, SERIALIZE" : "ANALYZE, BUFFERS";
     const plans: string[] = [];
     for (const [read, label, categories, limit] of [
       ["page", "GET /users/{subject}/records/labs?limit=50", ["labs"], 50],
@@ -39,7 +42,7 @@ export async function explainRecordReads(url: string, subject: { applicationId: 
       await client.query(`PREPARE "explained" AS ${query.text}`);
       // Executed once first, so a generic plan is built and cached before it is explained, as a served page finds it.
       await client.query(`EXECUTE "explained"(${literals.join(", ")})`);
-      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) EXECUTE "explained"(${literals.join(", ")})`);
+      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (${options}) EXECUTE "explained"(${literals.join(", ")})`);
       await client.query(`DEALLOCATE "explained"; RESET plan_cache_mode`);
       const choice = `${executions} executions of the prepared statement on one connection: ${cached[0]?.custom ?? "?"} planned for their parameters, ${cached[0]?.generic ?? "?"} by the cached generic plan (explained below: ${generic ? "generic" : "planned per execution"})`;
       plans.push(`-- ${label}\n-- ${choice}\n${rows.map((row) => row["QUERY PLAN"]).join("\n")}`);

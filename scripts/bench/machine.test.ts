@@ -19,7 +19,7 @@ describe("waitForQuiet", () => {
     let reads = 0;
     const waited = await waitForQuiet(1, 0.05, { read: () => (reads++, 4), everyMs: 10 });
     expect(waited.load).toBe(4);
-    // At most the 50 ms allow: the first read, then one per 10 ms.
+    // No more than 50 ms allow: the first read, then one per 10 ms.
     expect(reads).toBeGreaterThan(1);
     expect(reads).toBeLessThanOrEqual(6);
   });
