@@ -58,7 +58,7 @@ if (options.parts.some((part) => part !== "imports")) ensureBuild();
 // database reserves its cache (the kernel gathers gigabytes of huge pages for it): an import is one process's CPU.
 // Two runs that began with the load average at 2.5 measured the 10k next import at 4,610 and 4,812 resources/s; the
 // same code alone on the quiet machine minutes later, 5,510 and 5,777.
-const imports = options.parts.includes("imports") ? await runImportsWhenQuiet(options.importSizes) : [];
+const { imports, importsQuiet } = options.parts.includes("imports") ? await runImportsWhenQuiet(options.importSizes) : { imports: [], importsQuiet: undefined };
 const cache = reservePostgresCache(options.postgresCache);
 const server = await startBenchDatabase(cache.memory).catch((error: unknown) => {
   cache.release();
@@ -97,6 +97,7 @@ try {
     loadSamples,
     quick: options.quick,
     imports,
+    importsQuiet,
     webhooks: options.parts.includes("webhooks") ? runWebhookFanout(options.webhookEvents) : [],
     scaleOut: options.parts.includes("webhooks") ? runScaleOut(options.quick) : undefined,
     explain,
@@ -228,10 +229,11 @@ function runScript(script: string, args: string[], env: Record<string, string>):
 }
 
 /** Whole-source imports of the long-history patient at each size (scripts/bench/import-throughput.ts). */
-async function runImportsWhenQuiet(sizes: readonly number[]): Promise<ImportRun[]> {
+async function runImportsWhenQuiet(sizes: readonly number[]): Promise<Pick<BenchResults, "imports" | "importsQuiet">> {
   const quiet = await waitForQuiet(QUIET_LOAD, QUIET_WAIT_SECONDS);
   say(`Load average ${quiet.load} after waiting ${quiet.seconds} s (at most ${QUIET_WAIT_SECONDS} s) for it to fall below ${QUIET_LOAD}`);
-  return sizes.map((size) => {
+  const importsQuiet = { below: QUIET_LOAD, maxSeconds: QUIET_WAIT_SECONDS, waitedSeconds: quiet.seconds, load: quiet.load };
+  const imports = sizes.map((size) => {
     say(`Import of a ${size}-resource long-history source...`);
     const run = JSON.parse(runScript("scripts/bench/import-throughput.ts", [String(size)], {})) as ImportRun;
     const phases = run.phases ? ` (fetch ${run.phases.fetch.toFixed(1)} s, normalize ${run.phases.normalize.toFixed(1)} s, write ${run.phases.write.toFixed(1)} s)` : "";
@@ -239,6 +241,7 @@ async function runImportsWhenQuiet(sizes: readonly number[]): Promise<ImportRun[
     if (run.next) say(`  a worker's next import: ${Math.round(run.next.resourcesPerSecond)} resources/s (${run.next.ratio.toFixed(2)}x of the floor), load ${run.next.load}`);
     return run;
   });
+  return { imports, importsQuiet };
 }
 
 /** The webhook fan-out at 1, 10 and 100 endpoints beside the bare sign-and-post loop (scripts/bench/webhook-fanout.ts). */

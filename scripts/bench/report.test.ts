@@ -70,6 +70,15 @@ describe("bench report", () => {
     expect(markdown).toContain("| Import, 10,000 resources, a worker's next: resources/s (× floor) | – | 8,000 (0.40×) |");
   });
 
+  it("says how long this run's imports waited for a quiet machine, and whether it became quiet", () => {
+    const first = { resources: 10_000, records: 9_000, seconds: 2.5, resourcesPerSecond: 4_000, recordsPerSecond: 3_600, rerunSeconds: 0.5, floorSeconds: 0.5, floorRecordsPerSecond: 18_000, ratio: 0.2, peakRssMiB: 300, rssBeforeMiB: 200, load: 2 };
+    const quick = renderReport({ ...results, imports: [first], importsQuiet: { below: 1, maxSeconds: 15, waitedSeconds: 10, load: 0.8 } });
+    expect(quick).toContain("(once the 1-minute load average is below 1, waiting at most 15 s: they began at 0.8 after 10 s;");
+    const busy = renderReport({ ...results, imports: [first], importsQuiet: { below: 1, maxSeconds: 150, waitedSeconds: 150, load: 2.4 } });
+    expect(busy).toContain("waiting at most 150 s: it was still 2.4 after 150 s, and they began;");
+    expect(renderReport({ ...results, imports: [first] })).toContain("(once the 1-minute load average was low;");
+  });
+
   it("holds the scale-out run to exactness: the rate limit across instances and every job once", () => {
     const scaleOut = {
       instances: 2,

@@ -111,6 +111,11 @@ export type BenchResults = {
   loadSamples: number[];
   quick?: boolean;
   imports?: ImportRun[];
+  /**
+   * How the imports waited for a quiet machine: below which 1-minute load average, for at most how long, how long
+   * they waited and the load they began at (absent from earlier runs).
+   */
+  importsQuiet?: { below: number; maxSeconds: number; waitedSeconds: number; load: number };
   webhooks?: WebhookRun[];
   scaleOut?: ScaleOutRun;
   /** EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) of the category page's and the snapshot's statement on the large dataset. */
