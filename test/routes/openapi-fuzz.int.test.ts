@@ -77,8 +77,13 @@ const LEAKS: [string, RegExp][] = [
  * page. Null for a path outside both APIs, which is held only to "no 5xx and nothing leaked".
  */
 function apiOf(fuzzed: FuzzRequest): string | null {
-  const path = canonicalPath(splitTarget(fuzzed.path).pathname);
+  const path = servedPath(fuzzed);
   return documents.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))?.prefix ?? null;
+}
+
+/** The request's path as the server reads it: the query left off, dot segments resolved. */
+function servedPath(fuzzed: FuzzRequest): string {
+  return canonicalPath(splitTarget(fuzzed.path).pathname);
 }
 
 /** Why an answer breaks the contract, or null when it holds. */
@@ -89,7 +94,7 @@ function violation(fuzzed: FuzzRequest, answer: Answer): string | null {
   if (api && !headers["request-id"]) return "no Request-Id header";
   if (api === "/api/v1" && !headers["service-version"]) return "no Service-Version header";
   // Over MCP a refused request may be a JSON-RPC error under its HTTP status (the spec, MCP tools).
-  const jsonRpcRefusal = new URL(fuzzed.path, "http://x").pathname.endsWith("/mcp") && isJsonRpcError(body);
+  const jsonRpcRefusal = servedPath(fuzzed).endsWith("/mcp") && isJsonRpcError(body);
   if (api && status >= 400 && fuzzed.method !== "HEAD" && !jsonRpcRefusal) {
     let envelope: { error?: Record<string, unknown> };
     try {
