@@ -4,9 +4,9 @@ import { consentedSections, SECTION_RECORDS } from "@/lib/users";
 
 /**
  * EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) of the statements a category page and a snapshot run for one subject of the
- * dataset: the consent and the records in one statement (lib/users/consented-sections.ts). SERIALIZE counts what
- * sending the rows costs the server (a record's json is sent as stored; jsonb was rebuilt as text on every read),
- * which ANALYZE alone leaves out. The platform sends it as a named prepared statement, so PostgreSQL plans it
+ * dataset: the consent and the records in one statement (lib/users/consented-sections.ts). SERIALIZE, on PostgreSQL
+ * 17 and later (an older server explains without it), counts what sending the rows costs the server (a record's
+ * json is sent as stored; jsonb was rebuilt as text on every read), which ANALYZE alone leaves out. The platform sends it as a named prepared statement, so PostgreSQL plans it
  * afresh for a connection's first five executions and then, when its generic plan costs no more, reuses that plan
  * without planning: the statement is run as the platform runs it until the plan cache has chosen, the choice is
  * reported, and the plan explained is the one chosen (a plain EXPLAIN would show planning no served page pays).
@@ -17,7 +17,6 @@ export async function explainRecordReads(url: string, subject: { applicationId: 
   try {
     const { rows: apps } = await client.query<{ categoryAllowlist: string[] }>(`SELECT "categoryAllowlist" FROM "Application" WHERE id = $1`, [subject.applicationId]);
     const scope = { ...subject, environment: "sandbox" as const };
-    // SERIALIZE came with PostgreSQL 17; the bench's embedded server has it, an older server explains without it.
     const { rows: version } = await client.query<{ number: string }>("SELECT current_setting('server_version_num') AS number");
     const options = Number(version[0]!.number) >= 170000 ? "ANALYZE, BUFFERS, SERIALIZE" : "ANALYZE, BUFFERS";
     const plans: string[] = [];
@@ -37,12 +36,12 @@ export async function explainRecordReads(url: string, subject: { applicationId: 
       const generic = Number(cached[0]?.generic ?? 0) > 0;
       // The same statement prepared in SQL, its parameters as literals (EXPLAIN EXECUTE takes no bound parameters),
       // under the plan the cache chose for the platform's.
-      const literals = (query.values ?? []).map((value) => sqlLiteral(client, value));
+      const parameters = (query.values ?? []).map((value) => sqlLiteral(client, value)).join(", ");
       await client.query(`SET plan_cache_mode = ${generic ? "force_generic_plan" : "force_custom_plan"}`);
       await client.query(`PREPARE "explained" AS ${query.text}`);
       // Executed once first, so a generic plan is built and cached before it is explained, as a served page finds it.
-      await client.query(`EXECUTE "explained"(${literals.join(", ")})`);
-      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (${options}) EXECUTE "explained"(${literals.join(", ")})`);
+      await client.query(`EXECUTE "explained"(${parameters})`);
+      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (${options}) EXECUTE "explained"(${parameters})`);
       await client.query(`DEALLOCATE "explained"; RESET plan_cache_mode`);
       const choice = `${executions} executions of the prepared statement on one connection: ${cached[0]?.custom ?? "?"} planned for their parameters, ${cached[0]?.generic ?? "?"} by the cached generic plan (explained below: ${generic ? "generic" : "planned per execution"})`;
       plans.push(`-- ${label}\n-- ${choice}\n${rows.map((row) => row["QUERY PLAN"]).join("\n")}`);
