@@ -4,12 +4,11 @@
 // bench/results.svg and bench/results.json. Sizes and durations: scripts/bench/options.ts (e.g. BENCH_SUBJECTS=500).
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import type { EndpointId } from "./endpoints";
-import { parseOptions, smallSubjects, type BenchOptions } from "./options";
+import { parseOptions, smallSubjects } from "./options";
 import type { BenchResults, EndpointRun, ImportRun, ScaleOutRun, WebhookRun } from "./results";
 import type { SeededDataset } from "./seed";
 
@@ -30,14 +29,11 @@ const { endpointPaths } = await import("./endpoints");
 const { measure } = await import("./load");
 const { assertSameAnswer } = await import("./same-answer");
 const { describeMachine, loadAverage, waitForQuiet } = await import("./machine");
-const { renderReport } = await import("./report");
-const { renderChart } = await import("./chart");
+const { writeResults } = await import("./write-results");
 const { summarizeProfiles } = await import("./profile");
 const { recordsPerSecond } = await import("./results");
 const { explainRecordReads } = await import("./explain-reads");
 
-/** The 1-endpoint fan-out of runs that kept it only in results.md's text: deliveries/s (× bare loop). */
-const WEBHOOK_FANOUT_BEFORE: Record<string, string> = { "2026-11-23T23:26:11.632Z": "399 (0.06×)" };
 
 const say = (line: string) => console.log(line);
 /** The 1-minute load average the imports wait for (the bench's own processes add about 2 once they run), at most so long. */
@@ -107,7 +103,8 @@ try {
   };
   results.finishedAt = new Date().toISOString();
   results.loadSamples = [...loadSamples, loadAverage()];
-  await writeResults(options, results);
+  await writeResults(options.out, results);
+  say(`Wrote ${path.relative(process.cwd(), path.resolve(options.out))}/results.md, results.svg and results.json`);
 } finally {
   for (const child of running.reverse()) await child.stop().catch(() => {});
   await closeDb();
@@ -275,18 +272,3 @@ function runScaleOut(quick: boolean): ScaleOutRun | undefined {
   }
 }
 
-async function writeResults(options: BenchOptions, results: BenchResults): Promise<void> {
-  const out = path.resolve(options.out);
-  await mkdir(out, { recursive: true });
-  const beforeFile = path.join(out, "before", "results.json");
-  const before = existsSync(beforeFile) ? (JSON.parse(await readFile(beforeFile, "utf8")) as BenchResults) : undefined;
-  const note = before
-    ? `Before: the run of ${before.startedAt} at commit \`${before.commit}\` (${path.relative(out, beforeFile)}), on the same machine${before.settings.duration === results.settings.duration && !results.quick ? " with the same settings" : ` (this run: ${results.quick ? "--quick, " : ""}${results.settings.duration} s per measurement)`}.`
-    : "";
-  // Runs before the fan-out bench wrote its figures into results.json reported one endpoint in results.md's text.
-  const webhookNote = before && !before.webhooks ? (WEBHOOK_FANOUT_BEFORE[before.startedAt] ?? undefined) : undefined;
-  await writeFile(path.join(out, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-  await writeFile(path.join(out, "results.md"), renderReport(results, before ? { results: before, note, webhookNote } : undefined));
-  await writeFile(path.join(out, "results.svg"), renderChart(results));
-  say(`Wrote ${path.relative(process.cwd(), out)}/results.md, results.svg and results.json`);
-}
