@@ -1,7 +1,11 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderChart } from "./chart";
 import { renderReport } from "./report";
 import { evaluateTargets, cheapServerBound, type BenchResults, type EndpointRun } from "./results";
+import { writeResults } from "./write-results";
 
 const measurement = (requestsPerSecond: number, p50: number) => ({ requestsPerSecond, p50, p99: p50 * 3, requests: requestsPerSecond * 10, failures: 0 });
 const run = (id: EndpointRun["id"], dataset: EndpointRun["dataset"], app: number, baseline: number, p50: number): EndpointRun => ({
@@ -138,5 +142,22 @@ describe("bench report", () => {
     expect(svg.match(/height="18"/g)).toHaveLength(8);
     expect(svg).toContain("Test CPU &lt;x&gt;");
     expect(svg).not.toContain("<x>");
+  });
+});
+
+describe("writeResults", () => {
+  it("writes the run as measured and renders the report beside the earlier run in before/", async () => {
+    const out = mkdtempSync(path.join(tmpdir(), "ck-bench-out-"));
+    await writeResults(out, results);
+    expect(JSON.parse(readFileSync(path.join(out, "results.json"), "utf8"))).toEqual(results);
+    expect(readFileSync(path.join(out, "results.md"), "utf8")).not.toContain("## Before and after");
+    expect(readFileSync(path.join(out, "results.svg"), "utf8").startsWith("<svg")).toBe(true);
+
+    mkdirSync(path.join(out, "before"));
+    writeFileSync(path.join(out, "before", "results.json"), JSON.stringify({ ...results, startedAt: "2026-11-22T10:00:00.000Z", commit: "f968385", settings: { ...results.settings, duration: 3 } }));
+    await writeResults(out, results);
+    const markdown = readFileSync(path.join(out, "results.md"), "utf8");
+    expect(markdown).toContain("Before: the run of 2026-11-22T10:00:00.000Z at commit `f968385` (before/results.json), on the same machine (this run: 10 s per measurement).");
+    expect(readFileSync(path.join(out, "results.json"), "utf8")).toBe(`${JSON.stringify(results, null, 2)}\n`);
   });
 });
