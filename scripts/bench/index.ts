@@ -34,7 +34,6 @@ const { summarizeProfiles } = await import("./profile");
 const { recordsPerSecond } = await import("./results");
 const { explainRecordReads } = await import("./explain-reads");
 
-
 const say = (line: string) => console.log(line);
 /** The 1-minute load average the imports wait for (the bench's own processes add about 2 once they run), at most so long. */
 const QUIET_LOAD = 1;
