@@ -57,7 +57,7 @@ export function consentedSections(
     text: `WITH rc AS (${activeReceiptSelect(receipt)})
            SELECT rc.id AS "receiptId", rc.categories AS "receiptCategories",
                   rc."expiresAt" AT TIME ZONE 'UTC' AS "expiresAt", rc."grantedAt" AT TIME ZONE 'UTC' AS "grantedAt",
-                  NULL AS category, 0 AS position, NULL AS "lastSequence", NULL AS id, NULL::json AS data, NULL::timestamp AS "sortAt"
+                  NULL AS category, 0 AS position, NULL AS "lastSequence", NULL AS id, NULL::json AS data, NULL::timestamptz AS "sortAt"
            FROM rc
            UNION ALL
            SELECT NULL, NULL, NULL, NULL, s.*
