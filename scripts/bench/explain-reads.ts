@@ -6,10 +6,11 @@ import { consentedSections, SECTION_RECORDS } from "@/lib/users";
  * EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) of the statements a category page and a snapshot run for one subject of the
  * dataset: the consent and the records in one statement (lib/users/consented-sections.ts). SERIALIZE, on PostgreSQL
  * 17 and later (an older server explains without it), counts what sending the rows costs the server (a record's
- * json is sent as stored; jsonb was rebuilt as text on every read), which ANALYZE alone leaves out. The platform sends it as a named prepared statement, so PostgreSQL plans it
- * afresh for a connection's first five executions and then, when its generic plan costs no more, reuses that plan
- * without planning: the statement is run as the platform runs it until the plan cache has chosen, the choice is
- * reported, and the plan explained is the one chosen (a plain EXPLAIN would show planning no served page pays).
+ * json is sent as stored; jsonb was rebuilt as text on every read), which ANALYZE alone leaves out. The platform
+ * sends it as a named prepared statement, so PostgreSQL plans it afresh for a connection's first five executions and
+ * then, when its generic plan costs no more, reuses that plan without planning: the statement is run as the platform
+ * runs it until the plan cache has chosen, the choice is reported, and the plan explained is the one chosen (a plain
+ * EXPLAIN would show planning no served page pays).
  */
 export async function explainRecordReads(url: string, subject: { applicationId: string; subjectId: string }): Promise<string> {
   const client = new pg.Client({ connectionString: url });
