@@ -72,12 +72,11 @@ const LEAKS: [string, RegExp][] = [
 ];
 
 /**
- * The API a request is for, judged by its path as the server reads it (dot segments resolved, as URL parsing does):
- * a hostile id of `..` can climb out of the API, and `/demo/v1/fhir/../..` is the page path `/demo`, answered as a
- * page. Null for a path outside both APIs, which is held only to "no 5xx and nothing leaked".
+ * The API a request is for, judged by its path as the server reads it (`servedPath`: dot segments resolved, as URL
+ * parsing does): a hostile id of `..` can climb out of the API, and `/demo/v1/fhir/../..` is the page path `/demo`,
+ * answered as a page. Null for a path outside both APIs, which is held only to "no 5xx and nothing leaked".
  */
-function apiOf(fuzzed: FuzzRequest): string | null {
-  const path = servedPath(fuzzed);
+function apiAt(path: string): string | null {
   return documents.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))?.prefix ?? null;
 }
 
@@ -90,11 +89,12 @@ function servedPath(fuzzed: FuzzRequest): string {
 function violation(fuzzed: FuzzRequest, answer: Answer): string | null {
   const { status, headers, body } = answer;
   if (status >= 500 && !(status === 503 && documented503Codes.has(errorCode(body) ?? ""))) return `answered ${status}`;
-  const api = apiOf(fuzzed);
+  const path = servedPath(fuzzed);
+  const api = apiAt(path);
   if (api && !headers["request-id"]) return "no Request-Id header";
   if (api === "/api/v1" && !headers["service-version"]) return "no Service-Version header";
   // Over MCP a refused request may be a JSON-RPC error under its HTTP status (the spec, MCP tools).
-  const jsonRpcRefusal = servedPath(fuzzed).endsWith("/mcp") && isJsonRpcError(body);
+  const jsonRpcRefusal = path.endsWith("/mcp") && isJsonRpcError(body);
   if (api && status >= 400 && fuzzed.method !== "HEAD" && !jsonRpcRefusal) {
     let envelope: { error?: Record<string, unknown> };
     try {
@@ -185,7 +185,7 @@ async function boundedMap<T, R>(items: T[], limit: number, work: (item: T) => Pr
 
 describe("generated requests over both OpenAPI documents", () => {
   it("holds a request to the API contract by where its path resolves, as the server reads it", async () => {
-    const at = (path: string) => apiOf({ method: "GET", path, headers: {} });
+    const at = (path: string) => apiAt(servedPath({ method: "GET", path, headers: {} }));
     expect(at("/demo/v1/fhir/../..")).toBeNull();
     expect(at("/api/v1/users/%2e%2e/%2E%2E/..?x=1")).toBeNull();
     expect(at("/demo/v1/fhir/Patient/../../health")).toBe("/demo/v1");
