@@ -26,7 +26,7 @@ const { postmasterPid, treeCpuSeconds } = await import("./process-cpu");
 const { seedDataset } = await import("./seed");
 const { startBaseline, startPlatform } = await import("./servers");
 const { endpointPaths } = await import("./endpoints");
-const { measure } = await import("./load");
+const { measure, measurePair } = await import("./load");
 const { assertSameAnswer } = await import("./same-answer");
 const { describeMachine, loadAverage, waitForQuiet } = await import("./machine");
 const { writeResults } = await import("./write-results");
@@ -85,6 +85,7 @@ try {
       warmup: options.warmup,
       seedConcurrency: options.seedConcurrency,
       recordsPerSubject: options.recordsPerSubject,
+      interleaved: true,
     },
     seed: { large: large.seed, small: small.seed },
     seedLoad: { large: large.load, small: small.load },
@@ -149,13 +150,19 @@ async function measureDataset(dataset: "large" | "small", url: string, data: See
     // A fresh process runs its first requests unoptimized: before anything is measured, each server serves a mix of
     // every endpoint for a while (discarded), so the first endpoint measured is not the one that pays for warming.
     const mix = endpoints.flatMap((endpoint) => endpoint.paths.slice(0, 200));
-    for (const server of [baseline, platform]) await measure(server.url, mix, headers, { ...settings, duration: 2 * options.warmup, warmup: 0 });
+    for (const { url } of [baseline, platform]) await measure({ url }, mix, headers, { ...settings, duration: 2 * options.warmup, warmup: 0 });
     const databasePid = postmasterPid(path.join(server.dataDir, "cluster"));
     for (const endpoint of endpoints) {
-      const baselineLoad = loadAverage();
-      const onBaseline = await measure(baseline.url, endpoint.paths, headers, settings, { serverPid: baseline.pid, databasePid });
-      const appLoad = loadAverage();
-      const onApp = await measure(platform.url, endpoint.paths, headers, settings, { serverPid: platform.pid, databasePid });
+      const {
+        measurements: [onBaseline, onApp],
+        loads: [baselineLoad, appLoad],
+      } = await measurePair(
+        { url: baseline.url, probe: { serverPid: baseline.pid, databasePid } },
+        { url: platform.url, probe: { serverPid: platform.pid, databasePid } },
+        endpoint.paths,
+        headers,
+        settings,
+      );
       const run: EndpointRun = { id: endpoint.id, label: endpoint.label, dataset, records: data.records, app: onApp, baseline: onBaseline, load: { app: appLoad, baseline: baselineLoad } };
       runs.push(run);
       say(

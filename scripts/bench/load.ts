@@ -1,4 +1,5 @@
-import autocannon from "autocannon";
+import autocannon, { type RawResult } from "autocannon";
+import { loadAverage } from "./machine";
 import { treeCpuSeconds } from "./process-cpu";
 
 export type LoadSettings = { connections: number; duration: number; warmup: number };
@@ -12,45 +13,112 @@ export type RequestCpu = { server: number; database: number; client: number };
 /** The processes a measurement reads CPU time from: the server under test and PostgreSQL's postmaster. */
 export type CpuProbe = { serverPid: number; databasePid: number };
 
+/** A server under load: where it listens, and (to read what each request costs) its processes. */
+export type LoadTarget = { url: string; probe?: CpuProbe };
+
 /**
- * Drives `baseUrl` with autocannon: `connections` connections sending GETs back to back, each request taking the
+ * Seconds of load discarded before a server's second half of a pair (see measurePair): its code is compiled, only
+ * its connections are new.
+ */
+export function rewarmSeconds(settings: Pick<LoadSettings, "warmup">): number {
+  return Math.min(settings.warmup, 1);
+}
+
+/** One stretch of load on one server: autocannon's unaggregated result, and the CPU seconds spent meanwhile. */
+type Segment = { raw: RawResult; cpuSeconds?: { server: number; database: number; client: number } };
+
+/** Each server's measurement, and the 1-minute load average as its first half began. */
+export type MeasuredPair = { measurements: [Measurement, Measurement]; loads: [number, number] };
+
+/**
+ * Drives `target` with autocannon: `connections` connections sending GETs back to back, each request taking the
  * next of `paths` in turn (so the load spreads across subjects), for `warmup` seconds that are discarded and then
  * `duration` seconds that are measured.
  */
-export async function measure(baseUrl: string, paths: readonly string[], headers: Record<string, string>, settings: LoadSettings, probe?: CpuProbe): Promise<Measurement> {
+export async function measure(target: LoadTarget, paths: readonly string[], headers: Record<string, string>, settings: LoadSettings): Promise<Measurement> {
+  return combined(target, settings, [await segment(target, paths, headers, settings, settings.warmup, settings.duration)]);
+}
+
+/**
+ * Two servers measured for a ratio of one to the other, interleaved: the first for half the duration, the second
+ * for a half, the second again, then the first (A B B A), each half after its warm-up (the full warm-up before a
+ * server's first half, rewarmSeconds before its second). Measured one after the other, a load on the shared
+ * machine that rose or fell over the minute fell on one server more than the other; interleaved so, a load that
+ * changes steadily weighs on both alike. Each server's figures are over both its halves: requests over their
+ * seconds, latency percentiles of all their requests, CPU over all of them.
+ */
+export async function measurePair(
+  first: LoadTarget,
+  second: LoadTarget,
+  paths: readonly string[],
+  headers: Record<string, string>,
+  settings: LoadSettings,
+): Promise<MeasuredPair> {
+  const half = settings.duration / 2;
+  const rewarm = rewarmSeconds(settings);
+  const firstLoad = loadAverage();
+  const firstHalves = [await segment(first, paths, headers, settings, settings.warmup, half)];
+  const secondLoad = loadAverage();
+  const secondHalves = [await segment(second, paths, headers, settings, settings.warmup, half)];
+  secondHalves.push(await segment(second, paths, headers, settings, rewarm, half));
+  firstHalves.push(await segment(first, paths, headers, settings, rewarm, half));
+  return { measurements: [combined(first, settings, firstHalves), combined(second, settings, secondHalves)], loads: [firstLoad, secondLoad] };
+}
+
+async function segment(target: LoadTarget, paths: readonly string[], headers: Record<string, string>, settings: LoadSettings, warmup: number, duration: number): Promise<Segment> {
   if (paths.length === 0) throw new Error("nothing to request");
   let next = 0;
-  const run = (duration: number) =>
+  const run = (seconds: number) =>
     autocannon({
-      url: baseUrl,
+      url: target.url,
       connections: settings.connections,
-      duration,
+      duration: seconds,
       timeout: 30,
       headers,
+      skipAggregateResult: true,
       requests: [{ method: "GET", setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
     });
-  if (settings.warmup > 0) await run(settings.warmup);
+  if (warmup > 0) await run(warmup);
+  const { probe } = target;
+  // The client is this process: autocannon runs in it, and nothing else does while it measures.
   const before = probe && { server: treeCpuSeconds(probe.serverPid), database: treeCpuSeconds(probe.databasePid), client: process.cpuUsage() };
-  const result = await run(settings.duration);
-  const cpu = probe && before && cpuPerRequest(probe, before, result.requests.total);
+  const raw = await run(duration);
+  if (!probe || !before) return { raw };
+  const client = process.cpuUsage(before.client);
   return {
-    requestsPerSecond: result.requests.total / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    failures: result.non2xx + result.errors + result.timeouts,
-    ...(cpu ? { cpu } : {}),
+    raw,
+    cpuSeconds: {
+      server: treeCpuSeconds(probe.serverPid) - before.server,
+      database: treeCpuSeconds(probe.databasePid) - before.database,
+      client: (client.user + client.system) / 1e6,
+    },
   };
 }
 
-// The client is this process: autocannon runs in it, and nothing else does while it measures.
-function cpuPerRequest(probe: CpuProbe, before: { server: number; database: number; client: NodeJS.CpuUsage }, requests: number): RequestCpu | undefined {
-  if (requests === 0) return undefined;
-  const client = process.cpuUsage(before.client);
+/** A server's segments as one measurement (see measurePair). */
+function combined(target: LoadTarget, settings: LoadSettings, segments: readonly Segment[]): Measurement {
+  const sum = (value: (segment: Segment) => number) => segments.reduce((total, each) => total + value(each), 0);
+  const requests = sum(({ raw }) => raw.totalCompletedRequests);
+  const { latency } = autocannon.aggregateResult(
+    segments.map(({ raw }) => raw),
+    { url: target.url, connections: settings.connections },
+  );
+  const measured = segments.every((each) => each.cpuSeconds) && requests > 0;
   const perRequest = (seconds: number) => (seconds * 1000) / requests;
   return {
-    server: perRequest(treeCpuSeconds(probe.serverPid) - before.server),
-    database: perRequest(treeCpuSeconds(probe.databasePid) - before.database),
-    client: perRequest((client.user + client.system) / 1e6),
+    requestsPerSecond: requests / sum(({ raw }) => raw.duration),
+    p50: latency.p50,
+    p99: latency.p99,
+    requests,
+    failures: sum(({ raw }) => raw.non2xx + raw.errors + raw.timeouts),
+    ...(measured
+      ? {
+          cpu: {
+            server: perRequest(sum((each) => each.cpuSeconds!.server)),
+            database: perRequest(sum((each) => each.cpuSeconds!.database)),
+            client: perRequest(sum((each) => each.cpuSeconds!.client)),
+          },
+        }
+      : {}),
   };
 }

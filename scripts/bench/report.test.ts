@@ -83,6 +83,13 @@ describe("bench report", () => {
     expect(renderReport({ ...results, imports: [first] })).toContain("(once the 1-minute load average was low;");
   });
 
+  it("says how the endpoints' two servers were measured: interleaved halves, or (earlier runs) one after the other", () => {
+    const interleaved = renderReport({ ...results, settings: { ...results.settings, interleaved: true } });
+    expect(interleaved).toContain("10 s measured per endpoint and server, in two halves interleaved with the other server's (baseline, platform, platform, baseline");
+    expect(interleaved).toContain("3 s of warm-up before a server's first half and 1 s before its second");
+    expect(renderReport(results)).toContain("3 s warm-up then 10 s measured per endpoint and server, after each");
+  });
+
   it("holds the scale-out run to exactness: the rate limit across instances and every job once", () => {
     const scaleOut = {
       instances: 2,

@@ -1,6 +1,6 @@
 import type { BenchResults, EndpointRun, ImportRun } from "./results";
 import { evaluateTargets, ratio, recordsPerSecond } from "./results";
-import type { RequestCpu } from "./load";
+import { rewarmSeconds, type RequestCpu } from "./load";
 
 const n = (value: number) => Math.round(value).toLocaleString("en-US");
 const ms = (value: number) => `${value} ms`;
@@ -15,6 +15,15 @@ function quietWait(quiet: BenchResults["importsQuiet"]): string {
 
 /** bench/results.md: the machine, the seed, every measurement beside its baseline, the targets; and, given an
  * earlier run, what changed since it. */
+/** How each endpoint's two servers were measured, as the run's settings say. */
+function measuredHow(settings: BenchResults["settings"]): string {
+  if (!settings.interleaved) return `${settings.warmup} s warm-up then ${settings.duration} s measured per endpoint and server`;
+  return (
+    `${settings.duration} s measured per endpoint and server, in two halves interleaved with the other server's (baseline, platform, platform, baseline: a load on the shared machine that changes steadily over the pair weighs on both alike), ` +
+    `${settings.warmup} s of warm-up before a server's first half and ${rewarmSeconds(settings)} s before its second; each server's figures are over both halves (latency percentiles of all their requests)`
+  );
+}
+
 export function renderReport(results: BenchResults, before?: { results: BenchResults; note: string; webhookNote?: string }): string {
   const { machine, settings, seed } = results;
   const lines: string[] = [];
@@ -82,10 +91,10 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
   );
   lines.push("## Endpoints", "");
   lines.push(
-    `autocannon, ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.duration} s measured per endpoint and server, after each freshly started server has served a mix of all endpoints for twice the warm-up; requests rotate across subjects. Platform: \`npm start\` (production build). Baseline: \`scripts/bench/baseline-server.ts\`. \`GET /health\` is a reference, not a target: no key, one \`SELECT 1\`, so its platform figure is about what Next.js and the route kit cost for any operation.`,
+    `autocannon, ${settings.connections} connections, ${measuredHow(settings)}, after each freshly started server has served a mix of all endpoints for twice the warm-up; requests rotate across subjects. Platform: \`npm start\` (production build). Baseline: \`scripts/bench/baseline-server.ts\`. \`GET /health\` is a reference, not a target: no key, one \`SELECT 1\`, so its platform figure is about what Next.js and the route kit cost for any operation.`,
     "",
   );
-  lines.push("| Endpoint | Dataset | App req/s | App p50 | App p99 | Baseline req/s | Baseline p50 | Baseline p99 | App / baseline | Load (app, baseline) |");
+  lines.push("| Endpoint | Dataset | App req/s | App p50 | App p99 | Baseline req/s | Baseline p50 | Baseline p99 | App / baseline | Load (app, baseline), as each began |");
   lines.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
   for (const run of results.runs) {
     const failures = run.app.failures + run.baseline.failures;

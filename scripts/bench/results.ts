@@ -104,7 +104,8 @@ export type BenchResults = {
   machine: Machine;
   /** The bench's PostgreSQL cache: shared_buffers, huge_pages_status, and how it was had (absent in older runs). */
   postgres?: { sharedBuffers: string; hugePages: string; note: string };
-  settings: { connections: number; duration: number; warmup: number; seedConcurrency: number; recordsPerSubject: number };
+  /** `interleaved`: each endpoint's two servers measured in alternate halves (load.ts, measurePair; absent from earlier runs). */
+  settings: { connections: number; duration: number; warmup: number; seedConcurrency: number; recordsPerSubject: number; interleaved?: boolean };
   seed: { large: SeedRun; small: SeedRun };
   runs: EndpointRun[];
   /** Load averages sampled through the run (1-minute), to show whether other work shared the machine. */

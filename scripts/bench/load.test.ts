@@ -1,0 +1,70 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { measure, measurePair } from "./load";
+
+/** A server that answers every GET with 200 after `delayMs`, noting when each request came and its path. */
+async function recordingServer(delayMs: number) {
+  const seen: { at: number; path: string }[] = [];
+  const server = http.createServer((request, response) => {
+    seen.push({ at: performance.now(), path: request.url ?? "" });
+    setTimeout(() => response.end("ok"), delayMs);
+  });
+  server.keepAliveTimeout = 1_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+describe("load measurements", () => {
+  let fast: Awaited<ReturnType<typeof recordingServer>>;
+  let slow: Awaited<ReturnType<typeof recordingServer>>;
+  beforeAll(async () => {
+    fast = await recordingServer(1);
+    slow = await recordingServer(8);
+  });
+  afterAll(async () => {
+    await fast.close();
+    await slow.close();
+  });
+
+  // autocannon ends a run at its next one-second sample: halves of whole seconds are measured as long as asked.
+  const settings = { connections: 2, duration: 2, warmup: 0.5 };
+
+  it("measures a pair in alternate halves, the first server's around the second's, each over both its halves", async () => {
+    fast.seen.length = 0;
+    slow.seen.length = 0;
+    const { measurements, loads } = await measurePair({ url: fast.url }, { url: slow.url }, ["/a", "/b"], {}, settings);
+    const [onFast, onSlow] = measurements;
+    const times = (server: typeof fast) => server.seen.map(({ at }) => at);
+    // A B B A: the first server was loaded before the second started and again after it ended.
+    expect(Math.min(...times(fast))).toBeLessThan(Math.min(...times(slow)));
+    expect(Math.max(...times(fast))).toBeGreaterThan(Math.max(...times(slow)));
+    // ... and not while the second was (a gap in its requests spans all of the second's).
+    expect(times(fast).filter((at) => at > Math.min(...times(slow)) && at < Math.max(...times(slow)))).toEqual([]);
+    // Each server's requests/s is over the seconds of its two measured halves, not its warm-ups.
+    for (const measured of [onFast, onSlow]) {
+      expect(measured.requests).toBeGreaterThan(0);
+      expect(measured.requestsPerSecond).toBeGreaterThan((measured.requests / settings.duration) * 0.8);
+      expect(measured.requestsPerSecond).toBeLessThan((measured.requests / settings.duration) * 1.2);
+      expect(measured.failures).toBe(0);
+      expect(measured.cpu).toBeUndefined();
+    }
+    // The latency percentiles are of the merged halves: the slow server's are its delay's, the fast one's below it.
+    expect(onSlow.p50).toBeGreaterThanOrEqual(8);
+    expect(onFast.p50).toBeLessThan(onSlow.p50);
+    expect(onFast.requestsPerSecond).toBeGreaterThan(onSlow.requestsPerSecond);
+    expect(fast.seen.some(({ path }) => path === "/a") && fast.seen.some(({ path }) => path === "/b")).toBe(true);
+    expect(loads.every((load) => Number.isFinite(load))).toBe(true);
+  });
+
+  it("measures one server for the whole duration after its warm-up", async () => {
+    slow.seen.length = 0;
+    const measured = await measure({ url: slow.url }, ["/only"], {}, settings);
+    expect(measured.requests).toBeGreaterThan(0);
+    expect(measured.requestsPerSecond).toBeGreaterThan((measured.requests / settings.duration) * 0.8);
+    expect(measured.requestsPerSecond).toBeLessThan((measured.requests / settings.duration) * 1.2);
+    // Warm-up requests reached the server but are not counted.
+    expect(slow.seen.length).toBeGreaterThan(measured.requests);
+  });
+});
