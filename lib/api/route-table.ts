@@ -1,4 +1,4 @@
-import { webResponse, type Answer, type IncomingRequest } from "@/lib/http";
+import { requestUrl, webResponse, type Answer, type IncomingRequest } from "@/lib/http";
 import type { HttpMethod, OperationDeclaration } from "./operation";
 import type { Profile } from "./profiles";
 import type { DeclaredHandler } from "./route";
@@ -62,7 +62,7 @@ export function routeTable(prefix: string, profile: Profile, handlers: readonly 
   };
 
   const answer = (request: IncomingRequest): Promise<Answer> => {
-    const match = resolve(new URL(request.url).pathname);
+    const match = resolve(requestUrl(request).pathname);
     const answers = match?.answers ?? unknown;
     const method = request.method === "HEAD" ? "GET" : request.method;
     const handler = answers[method as keyof RouteAnswers] ?? unknown.GET;

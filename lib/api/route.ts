@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { INTERNAL_HEADER, newRequestId, recordRequest, requestPath, webResponse, type Answer, type IncomingRequest } from "@/lib/http";
+import { INTERNAL_HEADER, newRequestId, recordRequest, requestPath, requestUrl, webResponse, type Answer, type IncomingRequest } from "@/lib/http";
 import { idPattern } from "@/lib/ids";
 import { log } from "@/lib/log";
 import type { AuthKind } from "./authenticators";
@@ -49,7 +49,7 @@ export async function runPipeline(
   const requestId = request.headers.get(INTERNAL_HEADER.requestId) || newRequestId();
   const state: PipelineState = {
     request,
-    url: new URL(request.url),
+    url: requestUrl(request),
     profile,
     declaration,
     handler,

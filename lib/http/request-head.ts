@@ -12,17 +12,30 @@ export type HeaderReader = { get(name: string): string | null };
  */
 export class DeferredRequest implements RequestHead {
   #request: Request | undefined;
+  /** As its Request would serialize it. */
+  readonly url: string;
 
   constructor(
     readonly method: string,
-    readonly url: string,
+    /** The URL, parsed once by whoever made the request (see requestUrl). */
+    readonly parsedUrl: URL,
     readonly headers: HeaderReader,
     private readonly make: () => Request,
-  ) {}
+  ) {
+    this.url = parsedUrl.href;
+  }
 
   get request(): Request {
     return (this.#request ??= this.make());
   }
+}
+
+/**
+ * The request's URL parsed: a deferred request's (every request the platform server serves directly) as it was
+ * made, read by the route table, the pipeline and the handler alike, so read only; a fetch Request's parsed anew.
+ */
+export function requestUrl(incoming: IncomingRequest): URL {
+  return incoming instanceof DeferredRequest ? incoming.parsedUrl : new URL(incoming.url);
 }
 
 /** A request as the API families serve it: a fetch Request (Next.js, MCP, tests) or one made on demand. */

@@ -36,9 +36,9 @@ export function directApiHandler(servedAt: ServedAt): DirectApiHandler {
 /** The request as its operation reads it: method, URL (as its Request would serialize it) and headers, from `req`. */
 export function deferredRequest(req: IncomingMessage, servedAt: ServedAt): DeferredRequest {
   const protocol = headerText(req.headers["x-forwarded-proto"])?.includes("https") ? "https" : "http";
-  const url = new URL(`${protocol}://${servedAt.hostname}:${servedAt.port}${req.url ?? "/"}`).href;
+  const url = new URL(`${protocol}://${servedAt.hostname}:${servedAt.port}${req.url ?? "/"}`);
   const method = req.method ?? "GET";
-  return new DeferredRequest(method, url, nodeHeaders(req), () => toRequest(req, method, url));
+  return new DeferredRequest(method, url, nodeHeaders(req), () => toRequest(req, method, url.href));
 }
 
 /** The node request's headers read as its Request's Headers would read them. */
