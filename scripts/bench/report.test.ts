@@ -166,5 +166,9 @@ describe("writeResults", () => {
     const markdown = readFileSync(path.join(out, "results.md"), "utf8");
     expect(markdown).toContain("Before: the run of 2026-11-22T10:00:00.000Z at commit `f968385` (before/results.json), on the same machine (this run: 10 s per measurement).");
     expect(readFileSync(path.join(out, "results.json"), "utf8")).toBe(`${JSON.stringify(results, null, 2)}\n`);
+    await writeResults(out, { ...results, settings: { ...results.settings, duration: 3, interleaved: true } });
+    expect(readFileSync(path.join(out, "results.md"), "utf8")).toContain(
+      "at commit `f968385` (before/results.json), on the same machine (its endpoints measured one server after the other, this run's in interleaved halves).",
+    );
   });
 });
