@@ -67,4 +67,14 @@ describe("load measurements", () => {
     // Warm-up requests reached the server but are not counted.
     expect(slow.seen.length).toBeGreaterThan(measured.requests);
   });
+
+  it("reads CPU per request from the probed processes over the measured seconds", async () => {
+    // The test servers run in this process: probed as the server and the database both.
+    const probe = { serverPid: process.pid, databasePid: process.pid };
+    const { measurements } = await measurePair({ url: fast.url, probe }, { url: slow.url, probe }, ["/cpu"], {}, settings);
+    for (const { cpu } of measurements) {
+      expect(cpu).toBeDefined();
+      for (const milliseconds of [cpu!.server, cpu!.database, cpu!.client]) expect(milliseconds).toBeGreaterThan(0);
+    }
+  });
 });

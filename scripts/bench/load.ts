@@ -80,10 +80,10 @@ async function segment(target: LoadTarget, paths: readonly string[], headers: Re
     });
   if (warmup > 0) await run(warmup);
   const { probe } = target;
+  if (!probe) return { raw: await run(duration) };
   // The client is this process: autocannon runs in it, and nothing else does while it measures.
-  const before = probe && { server: treeCpuSeconds(probe.serverPid), database: treeCpuSeconds(probe.databasePid), client: process.cpuUsage() };
+  const before = { server: treeCpuSeconds(probe.serverPid), database: treeCpuSeconds(probe.databasePid), client: process.cpuUsage() };
   const raw = await run(duration);
-  if (!probe || !before) return { raw };
   const client = process.cpuUsage(before.client);
   return {
     raw,
