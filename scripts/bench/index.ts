@@ -9,8 +9,9 @@ import path from "node:path";
 import pg from "pg";
 import type { EndpointId } from "./endpoints";
 import { parseOptions, smallSubjects } from "./options";
-import type { BenchResults, EndpointRun, ImportRun, ScaleOutRun, WebhookRun } from "./results";
+import type { BenchResults, EndpointRun, ImportRun, PlatformPair, ScaleOutRun, WebhookRun } from "./results";
 import type { SeededDataset } from "./seed";
+import type { RunningServer, ServerEnv } from "./servers";
 
 const options = parseOptions(process.argv.slice(2), process.env);
 // The bench process signs the feed subjects' saved cursors, so it shares the servers' secret; its own log is quiet.
@@ -68,9 +69,19 @@ try {
   const small = await seed("small", smallCount, 1);
 
   const runs: EndpointRun[] = [];
+  let pairs: PlatformPair[] | undefined;
   if (options.parts.includes("pages")) {
-    runs.push(...(await measureDataset("large", large.url, large.data, ["health", "app", "category", "feed", "snapshot"])));
-    runs.push(...(await measureDataset("small", small.url, small.data, ["category"])));
+    const largeServers = await startServers("large", large.url, large.data, ["health", "app", "category", "feed", "snapshot"]);
+    runs.push(...(await measureEndpoints(largeServers, ["health", "app", "category", "feed", "snapshot"])));
+    const smallServers = await startServers("small", small.url, small.data, ["category"]);
+    runs.push(...(await measureEndpoints(smallServers, ["category"])));
+    pairs = await measurePlatformPairs(largeServers, smallServers);
+    for (const servers of [largeServers, smallServers]) {
+      for (const child of [servers.platform, servers.baseline]) {
+        await child.stop();
+        running.splice(running.indexOf(child), 1);
+      }
+    }
   }
 
   const results: BenchResults = {
@@ -97,6 +108,7 @@ try {
     webhooks: options.parts.includes("webhooks") ? runWebhookFanout(options.webhookEvents) : [],
     scaleOut: options.parts.includes("webhooks") ? runScaleOut(options.quick) : undefined,
     explain,
+    pairs,
     profiles: options.cpuProfile
       ? (["large", "small"] as const).flatMap((dataset) => summarizeProfiles(path.join(workDir, `profile-${dataset}`), dataset) ?? [])
       : undefined,
@@ -133,8 +145,16 @@ async function seed(name: "large" | "small", subjects: number, feedSubjects: num
   return { url, data, seed: seedRun, load };
 }
 
-async function measureDataset(dataset: "large" | "small", url: string, data: SeededDataset, ids: EndpointId[]): Promise<EndpointRun[]> {
-  const env = { databaseUrl: url, secret, authSecret: randomBytes(32).toString("base64url"), rateLimit: 1_000_000_000, dataDir: path.join(server.dataDir, "platform") };
+/** What a platform or baseline server is started with on a seeded database. */
+function serverEnv(url: string): ServerEnv {
+  return { databaseUrl: url, secret, authSecret: randomBytes(32).toString("base64url"), rateLimit: 1_000_000_000, dataDir: path.join(server.dataDir, "platform") };
+}
+
+/** A dataset's platform and baseline, started, checked to answer alike, and warmed; they stay up until the bench ends. */
+type DatasetServers = { dataset: "large" | "small"; data: SeededDataset; platform: RunningServer; baseline: RunningServer; headers: Record<string, string> };
+
+async function startServers(dataset: "large" | "small", url: string, data: SeededDataset, ids: EndpointId[]): Promise<DatasetServers> {
+  const env = serverEnv(url);
   const profileDir = options.cpuProfile ? path.join(workDir, `profile-${dataset}`) : undefined;
   say(`Starting the platform (npm start) and the baseline on the ${dataset} dataset...`);
   const platform = await startPlatform(await freePort(), env, path.join(workDir, `platform-${dataset}.log`), profileDir);
@@ -143,41 +163,69 @@ async function measureDataset(dataset: "large" | "small", url: string, data: See
   running.push(baseline);
   const headers = { Authorization: `Bearer ${data.apiKey}` };
   const endpoints = endpointPaths(data, ids);
+  for (const endpoint of endpoints) await assertSameAnswer(platform.url, baseline.url, endpoint.paths[0]!, headers);
+  // A fresh process runs its first requests unoptimized: before anything is measured, each server serves a mix of
+  // every endpoint for a while (discarded), so the first endpoint measured is not the one that pays for warming.
+  const mix = endpoints.flatMap((endpoint) => endpoint.paths.slice(0, 200));
+  for (const { url: serverUrl } of [baseline, platform]) await measure({ url: serverUrl }, mix, headers, { ...loadSettings(), duration: 2 * options.warmup, warmup: 0 });
+  return { dataset, data, platform, baseline, headers };
+}
+
+function loadSettings() {
+  return { connections: options.connections, duration: options.duration, warmup: options.warmup };
+}
+
+/** A server under load with CPU read from it and PostgreSQL. */
+function probed(target: RunningServer) {
+  return { url: target.url, probe: { serverPid: target.pid, databasePid: postmasterPid(path.join(server.dataDir, "cluster")) } };
+}
+
+/** Each endpoint on the dataset's platform beside its baseline, as a pair (baseline first). */
+async function measureEndpoints({ dataset, data, platform, baseline, headers }: DatasetServers, ids: EndpointId[]): Promise<EndpointRun[]> {
   const runs: EndpointRun[] = [];
-  try {
-    for (const endpoint of endpoints) await assertSameAnswer(platform.url, baseline.url, endpoint.paths[0]!, headers);
-    const settings = { connections: options.connections, duration: options.duration, warmup: options.warmup };
-    // A fresh process runs its first requests unoptimized: before anything is measured, each server serves a mix of
-    // every endpoint for a while (discarded), so the first endpoint measured is not the one that pays for warming.
-    const mix = endpoints.flatMap((endpoint) => endpoint.paths.slice(0, 200));
-    for (const { url } of [baseline, platform]) await measure({ url }, mix, headers, { ...settings, duration: 2 * options.warmup, warmup: 0 });
-    const databasePid = postmasterPid(path.join(server.dataDir, "cluster"));
-    for (const endpoint of endpoints) {
-      const {
-        measurements: [onBaseline, onApp],
-        loads: [baselineLoad, appLoad],
-      } = await measurePair(
-        { url: baseline.url, probe: { serverPid: baseline.pid, databasePid } },
-        { url: platform.url, probe: { serverPid: platform.pid, databasePid } },
-        endpoint.paths,
-        headers,
-        settings,
-      );
-      const run: EndpointRun = { id: endpoint.id, label: endpoint.label, dataset, records: data.records, app: onApp, baseline: onBaseline, load: { app: appLoad, baseline: baselineLoad } };
-      runs.push(run);
-      say(
-        `  ${endpoint.label} (${data.records} records): app ${Math.round(onApp.requestsPerSecond)}/s p50 ${onApp.p50} ms p99 ${onApp.p99} ms; ` +
-          `baseline ${Math.round(onBaseline.requestsPerSecond)}/s p50 ${onBaseline.p50} ms p99 ${onBaseline.p99} ms; ratio ${(onApp.requestsPerSecond / onBaseline.requestsPerSecond).toFixed(2)}` +
-          (onApp.failures + onBaseline.failures > 0 ? ` (failures: app ${onApp.failures}, baseline ${onBaseline.failures})` : ""),
-      );
-    }
-  } finally {
-    await platform.stop();
-    await baseline.stop();
-    running.splice(running.indexOf(platform), 1);
-    running.splice(running.indexOf(baseline), 1);
+  for (const endpoint of endpointPaths(data, ids)) {
+    const {
+      measurements: [onBaseline, onApp],
+      loads: [baselineLoad, appLoad],
+    } = await measurePair({ target: probed(baseline), paths: endpoint.paths, headers }, { target: probed(platform), paths: endpoint.paths, headers }, loadSettings());
+    const run: EndpointRun = { id: endpoint.id, label: endpoint.label, dataset, records: data.records, app: onApp, baseline: onBaseline, load: { app: appLoad, baseline: baselineLoad } };
+    runs.push(run);
+    say(
+      `  ${endpoint.label} (${data.records} records): app ${Math.round(onApp.requestsPerSecond)}/s p50 ${onApp.p50} ms p99 ${onApp.p99} ms; ` +
+        `baseline ${Math.round(onBaseline.requestsPerSecond)}/s p50 ${onBaseline.p50} ms p99 ${onBaseline.p99} ms; ratio ${(onApp.requestsPerSecond / onBaseline.requestsPerSecond).toFixed(2)}` +
+        (onApp.failures + onBaseline.failures > 0 ? ` (failures: app ${onApp.failures}, baseline ${onBaseline.failures})` : ""),
+    );
   }
   return runs;
+}
+
+/**
+ * The targets that compare the platform with itself, each measured as a pair (measurePair) on the platform servers
+ * the endpoints were measured on: the category page and the snapshot against GET /app on the large dataset, and
+ * the category page on the large dataset against the small.
+ */
+async function measurePlatformPairs(large: DatasetServers, small: DatasetServers): Promise<PlatformPair[]> {
+  say("The targets' pairs, platform against platform...");
+  const side = ({ data, platform, headers }: DatasetServers, id: EndpointId) => {
+    const [endpoint] = endpointPaths(data, [id]);
+    return { endpoint: endpoint!, records: data.records, load: { target: probed(platform), paths: endpoint!.paths, headers } };
+  };
+  const [app, category, snapshot] = [side(large, "app"), side(large, "category"), side(large, "snapshot")];
+  const plan = [
+    ["category-vs-app", category, app],
+    ["snapshot-vs-app", snapshot, app],
+    ["category-large-vs-small", category, side(small, "category")],
+  ] as const;
+  const pairs: PlatformPair[] = [];
+  for (const [id, first, second] of plan) {
+    const { measurements, loads } = await measurePair(first.load, second.load, loadSettings());
+    const asSide = (which: typeof first, index: 0 | 1) => ({ id: which.endpoint.id, label: which.endpoint.label, records: which.records, measurement: measurements[index], load: loads[index] });
+    const pair = { id, first: asSide(first, 0), second: asSide(second, 1) };
+    pairs.push(pair);
+    const [one, other] = [pair.first.measurement, pair.second.measurement];
+    say(`  ${id}: ${Math.round(one.requestsPerSecond)}/s p50 ${one.p50} ms vs ${Math.round(other.requestsPerSecond)}/s p50 ${other.p50} ms; ratio ${(one.requestsPerSecond / other.requestsPerSecond).toFixed(2)}`);
+  }
+  return pairs;
 }
 
 async function vacuumAnalyze(url: string): Promise<void> {

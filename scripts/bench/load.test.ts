@@ -3,11 +3,11 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { measure, measurePair } from "./load";
 
-/** A server that answers every GET with 200 after `delayMs`, noting when each request came and its path. */
+/** A server that answers every GET with 200 after `delayMs`, noting when each request came, its path and its side header. */
 async function recordingServer(delayMs: number) {
-  const seen: { at: number; path: string }[] = [];
+  const seen: { at: number; path: string; side?: string }[] = [];
   const server = http.createServer((request, response) => {
-    seen.push({ at: performance.now(), path: request.url ?? "" });
+    seen.push({ at: performance.now(), path: request.url ?? "", side: request.headers["x-side"] as string | undefined });
     setTimeout(() => response.end("ok"), delayMs);
   });
   server.keepAliveTimeout = 1_000;
@@ -34,7 +34,11 @@ describe("load measurements", () => {
   it("measures a pair in alternate halves, the first server's around the second's, each over both its halves", async () => {
     fast.seen.length = 0;
     slow.seen.length = 0;
-    const { measurements, loads } = await measurePair({ url: fast.url }, { url: slow.url }, ["/a", "/b"], {}, settings);
+    const { measurements, loads } = await measurePair(
+      { target: { url: fast.url }, paths: ["/a", "/b"], headers: {} },
+      { target: { url: slow.url }, paths: ["/a", "/b"], headers: {} },
+      settings,
+    );
     const [onFast, onSlow] = measurements;
     const times = (server: typeof fast) => server.seen.map(({ at }) => at);
     // A B B A: the first server was loaded before the second started and again after it ended.
@@ -58,6 +62,28 @@ describe("load measurements", () => {
     expect(loads.every((load) => Number.isFinite(load))).toBe(true);
   });
 
+  it("measures two endpoints of one server as a pair, each side with its own paths and headers, A B B A", async () => {
+    fast.seen.length = 0;
+    const { measurements } = await measurePair(
+      { target: { url: fast.url }, paths: ["/first/1", "/first/2"], headers: { "x-side": "first" } },
+      { target: { url: fast.url }, paths: ["/second"], headers: { "x-side": "second" } },
+      settings,
+    );
+    // Every request carried its own side's header and one of its side's paths.
+    const sides = { first: fast.seen.filter(({ side }) => side === "first"), second: fast.seen.filter(({ side }) => side === "second") };
+    expect(sides.first.length + sides.second.length).toBe(fast.seen.length);
+    expect(sides.first.every(({ path }) => path.startsWith("/first/"))).toBe(true);
+    expect(sides.second.every(({ path }) => path === "/second")).toBe(true);
+    // The first side's requests came before and after all of the second's, none between.
+    const [secondFrom, secondTo] = [Math.min(...sides.second.map(({ at }) => at)), Math.max(...sides.second.map(({ at }) => at))];
+    expect(sides.first.some(({ at }) => at < secondFrom) && sides.first.some(({ at }) => at > secondTo)).toBe(true);
+    expect(sides.first.filter(({ at }) => at > secondFrom && at < secondTo)).toEqual([]);
+    // Each side counts its own requests only.
+    expect(measurements[0].requests).toBeLessThan(sides.first.length);
+    expect(measurements[1].requests).toBeLessThan(sides.second.length);
+    expect(measurements.every((measured) => measured.requests > 0 && measured.failures === 0)).toBe(true);
+  });
+
   it("measures one server for the whole duration after its warm-up", async () => {
     slow.seen.length = 0;
     const measured = await measure({ url: slow.url }, ["/only"], {}, settings);
@@ -71,7 +97,7 @@ describe("load measurements", () => {
   it("reads CPU per request from the probed processes over the measured seconds", async () => {
     // The test servers run in this process: probed as the server and the database both.
     const probe = { serverPid: process.pid, databasePid: process.pid };
-    const { measurements } = await measurePair({ url: fast.url, probe }, { url: slow.url, probe }, ["/cpu"], {}, settings);
+    const { measurements } = await measurePair({ target: { url: fast.url, probe }, paths: ["/cpu"], headers: {} }, { target: { url: slow.url, probe }, paths: ["/cpu"], headers: {} }, settings);
     for (const { cpu } of measurements) {
       expect(cpu).toBeDefined();
       for (const milliseconds of [cpu!.server, cpu!.database, cpu!.client]) expect(milliseconds).toBeGreaterThan(0);

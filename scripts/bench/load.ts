@@ -17,8 +17,8 @@ export type CpuProbe = { serverPid: number; databasePid: number };
 export type LoadTarget = { url: string; probe?: CpuProbe };
 
 /**
- * Seconds of load discarded before a server's second half of a pair (see measurePair): its code is compiled, only
- * its connections are new.
+ * Seconds of load discarded before a side's second half of a pair (see measurePair): its code is compiled, only its
+ * connections are new.
  */
 export function rewarmSeconds(settings: Pick<LoadSettings, "warmup">): number {
   return Math.min(settings.warmup, 1);
@@ -27,7 +27,7 @@ export function rewarmSeconds(settings: Pick<LoadSettings, "warmup">): number {
 /** One stretch of load on one server: autocannon's unaggregated result, and the CPU seconds spent meanwhile. */
 type Segment = { raw: RawResult; cpuSeconds?: { server: number; database: number; client: number } };
 
-/** Each server's measurement, and the 1-minute load average as its first half began. */
+/** Each side's measurement, and the 1-minute load average as its first half began. */
 export type MeasuredPair = { measurements: [Measurement, Measurement]; loads: [number, number] };
 
 /**
@@ -40,29 +40,30 @@ export async function measure(target: LoadTarget, paths: readonly string[], head
 }
 
 /**
- * Two servers measured for a ratio of one to the other, interleaved: the first for half the duration, the second
- * for a half, the second again, then the first (A B B A), each half after its warm-up (the full warm-up before a
- * server's first half, rewarmSeconds before its second). Measured one after the other, a load on the shared
- * machine that rose or fell over the minute fell on one server more than the other; interleaved so, a load that
- * changes steadily weighs on both alike. Each server's figures are over both its halves: requests over their
- * seconds, latency percentiles of all their requests, CPU over all of them.
+ * What one side of a pair sends where: the server, and the requests (two endpoints of one server, or one endpoint
+ * of two servers, are both pairs).
  */
-export async function measurePair(
-  first: LoadTarget,
-  second: LoadTarget,
-  paths: readonly string[],
-  headers: Record<string, string>,
-  settings: LoadSettings,
-): Promise<MeasuredPair> {
+export type PairedLoad = { target: LoadTarget; paths: readonly string[]; headers: Record<string, string> };
+
+/**
+ * Two loads measured for a ratio of one to the other, interleaved: the first for half the duration, the second
+ * for a half, the second again, then the first (A B B A), each half after its warm-up (the full warm-up before a
+ * side's first half, rewarmSeconds before its second). Measured one after the other, a load on the shared machine
+ * that rose or fell over the minute fell on one side more than the other; interleaved so, a load that changes
+ * steadily weighs on both alike. Each side's figures are over both its halves: requests over their seconds,
+ * latency percentiles of all their requests, CPU over all of them.
+ */
+export async function measurePair(first: PairedLoad, second: PairedLoad, settings: LoadSettings): Promise<MeasuredPair> {
   const half = settings.duration / 2;
   const rewarm = rewarmSeconds(settings);
+  const run = ({ target, paths, headers }: PairedLoad, warmup: number) => segment(target, paths, headers, settings, warmup, half);
   const firstLoad = loadAverage();
-  const firstHalves = [await segment(first, paths, headers, settings, settings.warmup, half)];
+  const firstHalves = [await run(first, settings.warmup)];
   const secondLoad = loadAverage();
-  const secondHalves = [await segment(second, paths, headers, settings, settings.warmup, half)];
-  secondHalves.push(await segment(second, paths, headers, settings, rewarm, half));
-  firstHalves.push(await segment(first, paths, headers, settings, rewarm, half));
-  return { measurements: [combined(first, settings, firstHalves), combined(second, settings, secondHalves)], loads: [firstLoad, secondLoad] };
+  const secondHalves = [await run(second, settings.warmup)];
+  secondHalves.push(await run(second, rewarm));
+  firstHalves.push(await run(first, rewarm));
+  return { measurements: [combined(first.target, settings, firstHalves), combined(second.target, settings, secondHalves)], loads: [firstLoad, secondLoad] };
 }
 
 async function segment(target: LoadTarget, paths: readonly string[], headers: Record<string, string>, settings: LoadSettings, warmup: number, duration: number): Promise<Segment> {
@@ -95,7 +96,7 @@ async function segment(target: LoadTarget, paths: readonly string[], headers: Re
   };
 }
 
-/** A server's segments as one measurement (see measurePair). */
+/** A side's segments as one measurement (see measurePair). */
 function combined(target: LoadTarget, settings: LoadSettings, segments: readonly Segment[]): Measurement {
   const sum = (value: (segment: Segment) => number) => segments.reduce((total, each) => total + value(each), 0);
   const requests = sum(({ raw }) => raw.totalCompletedRequests);

@@ -38,7 +38,7 @@ describe("bench report", () => {
       ["Bench seed, records/s (1,000,000 records)", "2,000", false],
       ["Category page vs GET /app, requests/s", "0.30× (300 vs 1,000)", false],
       ["GET /app vs bare server, requests/s", "0.50×", false],
-      ["Category page p50 at 1,000,000 vs 10,000 records", "1.30× (13 ms vs 10 ms)", false],
+      ["Category page p50 at 1,000,000 vs 10,000 records", "1.30× (13 ms vs 10 ms; 300 vs 320 requests/s)", false],
       ["GET category: requests/s vs bare server", "0.60×", true],
     ]);
     const imported = { resources: 10_000, records: 9_000, seconds: 1.6, resourcesPerSecond: 6_250, recordsPerSecond: 5_625, rerunSeconds: 0.5, floorSeconds: 0.9, floorRecordsPerSecond: 10_000, ratio: 0.5625, peakRssMiB: 300, rssBeforeMiB: 200, load: 2 };
@@ -141,6 +141,35 @@ describe("bench report", () => {
       met: false,
     });
     expect(cheapServerBound(undefined, runs[1]!.app.cpu)).toBeUndefined();
+  });
+
+  it("reads the targets that compare the platform with itself from their pairs when the run measured them, and renders the pairs", () => {
+    const side = (id: EndpointRun["id"], records: number, requestsPerSecond: number, p50: number, server: number) => ({
+      id,
+      label: `GET ${id}`,
+      records,
+      measurement: { ...measurement(requestsPerSecond, p50), cpu: { server, database: id === "app" ? 0.2 : 1, client: 0.1 } },
+      load: 2.5,
+    });
+    const pairs = [
+      { id: "category-vs-app" as const, first: side("category", 1_000_000, 400, 40, 1.2), second: side("app", 1_000_000, 1_600, 10, 0.4) },
+      { id: "snapshot-vs-app" as const, first: side("snapshot", 1_000_000, 320, 50, 2), second: side("app", 1_000_000, 1_600, 10, 0.4) },
+      { id: "category-large-vs-small" as const, first: side("category", 1_000_000, 400, 40, 1.2), second: side("category", 10_000, 420, 36, 1.2) },
+    ];
+    const paired = { ...results, runs: [...results.runs, run("snapshot", "large", 260, 400, 20)], pairs };
+    const targets = evaluateTargets(paired).map((target) => [target.name, target.measured.split(";")[0], target.met]);
+    // The sides measured minutes apart (300 vs 1,000, 13 vs 10 ms) give way to the pairs'.
+    expect(targets).toContainEqual(["Category page vs GET /app, requests/s (measured as a pair)", "0.25× (400 vs 1,600)", false]);
+    expect(targets).toContainEqual(["Snapshot vs GET /app, requests/s (measured as a pair)", "0.20× (320 vs 1,600)", false]);
+    expect(targets).toContainEqual(["Category page p50 at 1,000,000 vs 10,000 records (measured as a pair)", "1.11× (40 ms vs 36 ms", true]);
+    // The bound reads the pair's CPU: PostgreSQL 1 + client 0.1 + GET /app's server 0.4 against GET /app's 0.7.
+    expect(evaluateTargets(paired).find((target) => target.name.startsWith("Category page vs"))?.measured).toContain("at most 0.47×");
+    const markdown = renderReport(paired);
+    expect(markdown).toContain("### The targets' pairs: the platform against itself");
+    expect(markdown).toContain("| Category page vs GET /app | GET category, 1,000,000 records | 400 | 40 ms | 120 ms | 1.20 / 1.00 / 0.10 (2.30) | 2.5 | requests/s **0.25×**, p50 4.00× |");
+    expect(markdown).toContain("|  | GET app, 1,000,000 records | 1,600 | 10 ms | 30 ms | 0.40 / 0.20 / 0.10 (0.70) | 2.5 |  |");
+    expect(markdown).toContain("| Category page, large vs small dataset | GET category, 1,000,000 records | 400 | 40 ms | 120 ms |");
+    expect(renderReport(results)).not.toContain("The targets' pairs");
   });
 
   it("draws one pair of bars per measurement, escaping text", () => {

@@ -1,4 +1,4 @@
-import type { BenchResults, EndpointRun, ImportRun } from "./results";
+import type { BenchResults, EndpointRun, ImportRun, PairSide, PlatformPair } from "./results";
 import { evaluateTargets, ratio, recordsPerSecond } from "./results";
 import { rewarmSeconds, type RequestCpu } from "./load";
 
@@ -104,6 +104,7 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
   }
   lines.push("");
   lines.push(...requestCpuTable(results.runs));
+  lines.push(...pairsSection(results.pairs));
   if (results.explain) {
     lines.push(
       "### Where a records read's time goes: PostgreSQL",
@@ -207,6 +208,34 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
   }
   lines.push("![requests per second, app and baseline](results.svg)", "");
   return lines.join("\n");
+}
+
+const PAIR_NAMES: Record<PlatformPair["id"], string> = {
+  "category-vs-app": "Category page vs GET /app",
+  "snapshot-vs-app": "Snapshot vs GET /app",
+  "category-large-vs-small": "Category page, large vs small dataset",
+};
+
+/** The targets that compare the platform with itself, each measured as a pair; the Targets table reads them from here. */
+function pairsSection(pairs: readonly PlatformPair[] | undefined): string[] {
+  if (!pairs || pairs.length === 0) return [];
+  const cpu = ({ measurement: { cpu } }: PairSide) =>
+    cpu ? `${cpu.server.toFixed(2)} / ${cpu.database.toFixed(2)} / ${cpu.client.toFixed(2)} (${(cpu.server + cpu.database + cpu.client).toFixed(2)})` : "–";
+  const row = (name: string, side: PairSide, compared: string) =>
+    `| ${name} | ${side.label}, ${n(side.records)} records | ${n(side.measurement.requestsPerSecond)} | ${ms(side.measurement.p50)} | ${ms(side.measurement.p99)} | ${cpu(side)} | ${side.load} | ${compared} |`;
+  return [
+    "### The targets' pairs: the platform against itself",
+    "",
+    "The targets that compare two of the platform's own figures (a records read against `GET /app`, and the category page on the large dataset against the small) are measured again for themselves, each as a pair on a platform server per dataset started for them: in the same interleaved halves as an endpoint against its baseline (first, second, second, first), so that a load on the shared machine that changes over the pair weighs on both sides alike. In the table above, the two sides were measured minutes apart, each under its own share of what else ran. The Targets table reads these.",
+    "",
+    "| Pair | Side | Req/s | p50 | p99 | CPU ms a request: server / PostgreSQL / client (total) | Load, as it began | First / second |",
+    "|---|---|---:|---:|---:|---:|---:|---|",
+    ...pairs.flatMap(({ id, first, second }) => [
+      row(PAIR_NAMES[id], first, `requests/s **${(first.measurement.requestsPerSecond / second.measurement.requestsPerSecond).toFixed(2)}×**, p50 ${(first.measurement.p50 / second.measurement.p50).toFixed(2)}×`),
+      row("", second, ""),
+    ]),
+    "",
+  ];
 }
 
 /**
