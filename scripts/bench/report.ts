@@ -226,7 +226,7 @@ function pairsSection(pairs: readonly PlatformPair[] | undefined): string[] {
   return [
     "### The targets' pairs: the platform against itself",
     "",
-    "The targets that compare two of the platform's own figures (a records read against `GET /app`, and the category page on the large dataset against the small) are measured again for themselves, each as a pair on a platform server per dataset started for them: in the same interleaved halves as an endpoint against its baseline (first, second, second, first), so that a load on the shared machine that changes over the pair weighs on both sides alike. In the table above, the two sides were measured minutes apart, each under its own share of what else ran. The Targets table reads these.",
+    "The targets that compare two of the platform's own figures (a records read against `GET /app`, and the category page on the large dataset against the small) are measured again for themselves, each as a pair on the platform servers the endpoints above ran on: in the same interleaved halves as an endpoint against its baseline (first, second, second, first), so that a load on the shared machine that changes over the pair weighs on both sides alike. In the table above, the two sides were measured minutes apart, each under its own share of what else ran. The Targets table reads these.",
     "",
     "| Pair | Side | Req/s | p50 | p99 | CPU ms a request: server / PostgreSQL / client (total) | Load, as it began | First / second |",
     "|---|---|---:|---:|---:|---:|---:|---|",

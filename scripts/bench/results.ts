@@ -238,8 +238,8 @@ export function evaluateTargets(results: BenchResults): Target[] {
   // A target's two sides come from its pair when the run measured one, else from the endpoints' own measurements.
   const compared = (id: PlatformPair["id"], first: EndpointRun | undefined, second: EndpointRun | undefined) => {
     const pair = results.pairs?.find((candidate) => candidate.id === id);
-    if (pair) return { first: pair.first.measurement, second: pair.second.measurement, records: [pair.first.records, pair.second.records], paired: " (measured as a pair)" };
-    return first && second ? { first: first.app, second: second.app, records: [first.records, second.records], paired: "" } : undefined;
+    if (pair) return { first: pair.first.measurement, second: pair.second.measurement, records: [pair.first.records, pair.second.records] as const, paired: " (measured as a pair)" };
+    return first && second ? { first: first.app, second: second.app, records: [first.records, second.records] as const, paired: "" } : undefined;
   };
   for (const [id, pairId, goal, name] of [
     ["category", "category-vs-app", TARGETS.categoryVsApp, "Category page vs GET /app, requests/s"],
@@ -265,7 +265,7 @@ export function evaluateTargets(results: BenchResults): Target[] {
     const [large, small] = [pages.first, pages.second];
     const growth = large.p50 / small.p50;
     targets.push({
-      name: `Category page p50 at ${count(pages.records[0]!)} vs ${count(pages.records[1]!)} records${pages.paired}`,
+      name: `Category page p50 at ${count(pages.records[0])} vs ${count(pages.records[1])} records${pages.paired}`,
       goal: `≤ ${TARGETS.p50Growth}×`,
       measured: `${growth.toFixed(2)}× (${large.p50} ms vs ${small.p50} ms; ${count(large.requestsPerSecond)} vs ${count(small.requestsPerSecond)} requests/s)`,
       met: growth <= TARGETS.p50Growth,
