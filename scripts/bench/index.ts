@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
-import type { EndpointId } from "./endpoints";
+import type { Endpoint, EndpointId } from "./endpoints";
 import { parseOptions, smallSubjects } from "./options";
 import type { BenchResults, EndpointRun, ImportRun, PlatformPair, ScaleOutRun, WebhookRun } from "./results";
 import type { SeededDataset } from "./seed";
@@ -36,6 +36,7 @@ const { recordsPerSecond } = await import("./results");
 const { explainRecordReads } = await import("./explain-reads");
 
 const say = (line: string) => console.log(line);
+const LOAD_SETTINGS = { connections: options.connections, duration: options.duration, warmup: options.warmup };
 /** The 1-minute load average the imports wait for (the bench's own processes add about 2 once they run), at most so long. */
 const QUIET_LOAD = 1;
 const QUIET_WAIT_SECONDS = options.quick ? 15 : 150;
@@ -61,6 +62,8 @@ const server = await startBenchDatabase(cache.memory).catch((error: unknown) => 
   throw error;
 });
 say(`PostgreSQL (embedded) in ${server.dataDir}: shared_buffers ${server.cache.sharedBuffers}, huge pages ${server.cache.hugePages}`);
+/** PostgreSQL's postmaster: its process tree's CPU is the database's share of the seed and of every request. */
+const databasePid = postmasterPid(path.join(server.dataDir, "cluster"));
 const running: { stop: () => Promise<void> }[] = [];
 try {
   const large = await seed("large", options.subjects, options.feedSubjects);
@@ -72,9 +75,9 @@ try {
   let pairs: PlatformPair[] | undefined;
   if (options.parts.includes("pages")) {
     const largeServers = await startServers("large", large.url, large.data, ["health", "app", "category", "feed", "snapshot"]);
-    runs.push(...(await measureEndpoints(largeServers, ["health", "app", "category", "feed", "snapshot"])));
+    runs.push(...(await measureEndpoints(largeServers)));
     const smallServers = await startServers("small", small.url, small.data, ["category"]);
-    runs.push(...(await measureEndpoints(smallServers, ["category"])));
+    runs.push(...(await measureEndpoints(smallServers)));
     pairs = await measurePlatformPairs(largeServers, smallServers);
     for (const servers of [largeServers, smallServers]) {
       for (const child of [servers.platform, servers.baseline]) {
@@ -129,11 +132,10 @@ async function seed(name: "large" | "small", subjects: number, feedSubjects: num
   process.env.DATABASE_URL = url;
   say(`Seeding ${name}: ${subjects} subjects x ${options.recordsPerSubject} records...`);
   const load = loadAverage();
-  const postgresPid = postmasterPid(path.join(server.dataDir, "cluster"));
-  const cpuBefore = { bench: process.cpuUsage(), database: treeCpuSeconds(postgresPid) };
+  const cpuBefore = { bench: process.cpuUsage(), database: treeCpuSeconds(databasePid) };
   const data = await seedDataset({ subjects, recordsPerSubject: options.recordsPerSubject, feedSubjects, concurrency: options.seedConcurrency }, say);
   const benchCpu = process.cpuUsage(cpuBefore.bench);
-  const cpu = { bench: (benchCpu.user + benchCpu.system) / 1e6, database: treeCpuSeconds(postgresPid) - cpuBefore.database };
+  const cpu = { bench: (benchCpu.user + benchCpu.system) / 1e6, database: treeCpuSeconds(databasePid) - cpuBefore.database };
   await closeDb();
   const vacuumStarted = performance.now();
   await vacuumAnalyze(url);
@@ -150,8 +152,11 @@ function serverEnv(url: string): ServerEnv {
   return { databaseUrl: url, secret, authSecret: randomBytes(32).toString("base64url"), rateLimit: 1_000_000_000, dataDir: path.join(server.dataDir, "platform") };
 }
 
-/** A dataset's platform and baseline, started, checked to answer alike, and warmed; they stay up until the bench ends. */
-type DatasetServers = { dataset: "large" | "small"; data: SeededDataset; platform: RunningServer; baseline: RunningServer; headers: Record<string, string> };
+/**
+ * A dataset's platform and baseline, started, checked to answer alike on its endpoints, and warmed on them; they stay
+ * up through the endpoints and the targets' pairs.
+ */
+type DatasetServers = { dataset: "large" | "small"; data: SeededDataset; endpoints: Endpoint[]; platform: RunningServer; baseline: RunningServer; headers: Record<string, string> };
 
 async function startServers(dataset: "large" | "small", url: string, data: SeededDataset, ids: EndpointId[]): Promise<DatasetServers> {
   const env = serverEnv(url);
@@ -167,27 +172,23 @@ async function startServers(dataset: "large" | "small", url: string, data: Seede
   // A fresh process runs its first requests unoptimized: before anything is measured, each server serves a mix of
   // every endpoint for a while (discarded), so the first endpoint measured is not the one that pays for warming.
   const mix = endpoints.flatMap((endpoint) => endpoint.paths.slice(0, 200));
-  for (const { url: serverUrl } of [baseline, platform]) await measure({ url: serverUrl }, mix, headers, { ...loadSettings(), duration: 2 * options.warmup, warmup: 0 });
-  return { dataset, data, platform, baseline, headers };
-}
-
-function loadSettings() {
-  return { connections: options.connections, duration: options.duration, warmup: options.warmup };
+  for (const { url: serverUrl } of [baseline, platform]) await measure({ url: serverUrl }, mix, headers, { ...LOAD_SETTINGS, duration: 2 * options.warmup, warmup: 0 });
+  return { dataset, data, endpoints, platform, baseline, headers };
 }
 
 /** A server under load with CPU read from it and PostgreSQL. */
 function probed(target: RunningServer) {
-  return { url: target.url, probe: { serverPid: target.pid, databasePid: postmasterPid(path.join(server.dataDir, "cluster")) } };
+  return { url: target.url, probe: { serverPid: target.pid, databasePid } };
 }
 
-/** Each endpoint on the dataset's platform beside its baseline, as a pair (baseline first). */
-async function measureEndpoints({ dataset, data, platform, baseline, headers }: DatasetServers, ids: EndpointId[]): Promise<EndpointRun[]> {
+/** Each of the dataset's endpoints on its platform beside its baseline, as a pair (baseline first). */
+async function measureEndpoints({ dataset, data, endpoints, platform, baseline, headers }: DatasetServers): Promise<EndpointRun[]> {
   const runs: EndpointRun[] = [];
-  for (const endpoint of endpointPaths(data, ids)) {
+  for (const endpoint of endpoints) {
     const {
       measurements: [onBaseline, onApp],
       loads: [baselineLoad, appLoad],
-    } = await measurePair({ target: probed(baseline), paths: endpoint.paths, headers }, { target: probed(platform), paths: endpoint.paths, headers }, loadSettings());
+    } = await measurePair({ target: probed(baseline), paths: endpoint.paths, headers }, { target: probed(platform), paths: endpoint.paths, headers }, LOAD_SETTINGS);
     const run: EndpointRun = { id: endpoint.id, label: endpoint.label, dataset, records: data.records, app: onApp, baseline: onBaseline, load: { app: appLoad, baseline: baselineLoad } };
     runs.push(run);
     say(
@@ -206,9 +207,10 @@ async function measureEndpoints({ dataset, data, platform, baseline, headers }: 
  */
 async function measurePlatformPairs(large: DatasetServers, small: DatasetServers): Promise<PlatformPair[]> {
   say("The targets' pairs, platform against platform...");
-  const side = ({ data, platform, headers }: DatasetServers, id: EndpointId) => {
-    const [endpoint] = endpointPaths(data, [id]);
-    return { endpoint: endpoint!, records: data.records, load: { target: probed(platform), paths: endpoint!.paths, headers } };
+  const side = ({ data, endpoints, platform, headers }: DatasetServers, id: EndpointId) => {
+    const endpoint = endpoints.find((candidate) => candidate.id === id);
+    if (!endpoint) throw new Error(`the ${id} endpoint was not started on this dataset's servers`);
+    return { endpoint, records: data.records, load: { target: probed(platform), paths: endpoint.paths, headers } };
   };
   const [app, category, snapshot] = [side(large, "app"), side(large, "category"), side(large, "snapshot")];
   const plan = [
@@ -218,7 +220,7 @@ async function measurePlatformPairs(large: DatasetServers, small: DatasetServers
   ] as const;
   const pairs: PlatformPair[] = [];
   for (const [id, first, second] of plan) {
-    const { measurements, loads } = await measurePair(first.load, second.load, loadSettings());
+    const { measurements, loads } = await measurePair(first.load, second.load, LOAD_SETTINGS);
     const asSide = (which: typeof first, index: 0 | 1) => ({ id: which.endpoint.id, label: which.endpoint.label, records: which.records, measurement: measurements[index], load: loads[index] });
     const pair = { id, first: asSide(first, 0), second: asSide(second, 1) };
     pairs.push(pair);

@@ -5,6 +5,9 @@ import { rewarmSeconds, type RequestCpu } from "./load";
 const n = (value: number) => Math.round(value).toLocaleString("en-US");
 const ms = (value: number) => `${value} ms`;
 const datasetName = (run: EndpointRun) => `${n(run.records)} records`;
+/** CPU milliseconds a request, process by process (server / PostgreSQL / client), and in all. */
+const cpuSplit = (cpu: RequestCpu) => `${cpu.server.toFixed(2)} / ${cpu.database.toFixed(2)} / ${cpu.client.toFixed(2)}`;
+const cpuTotal = (cpu: RequestCpu) => (cpu.server + cpu.database + cpu.client).toFixed(2);
 
 /** When the imports began: once the machine was quiet, and how long this run waited for it. */
 function quietWait(quiet: BenchResults["importsQuiet"]): string {
@@ -219,8 +222,7 @@ const PAIR_NAMES: Record<PlatformPair["id"], string> = {
 /** The targets that compare the platform with itself, each measured as a pair; the Targets table reads them from here. */
 function pairsSection(pairs: readonly PlatformPair[] | undefined): string[] {
   if (!pairs || pairs.length === 0) return [];
-  const cpu = ({ measurement: { cpu } }: PairSide) =>
-    cpu ? `${cpu.server.toFixed(2)} / ${cpu.database.toFixed(2)} / ${cpu.client.toFixed(2)} (${(cpu.server + cpu.database + cpu.client).toFixed(2)})` : "–";
+  const cpu = ({ measurement: { cpu } }: PairSide) => (cpu ? `${cpuSplit(cpu)} (${cpuTotal(cpu)})` : "–");
   const row = (name: string, side: PairSide, compared: string) =>
     `| ${name} | ${side.label}, ${n(side.records)} records | ${n(side.measurement.requestsPerSecond)} | ${ms(side.measurement.p50)} | ${ms(side.measurement.p99)} | ${cpu(side)} | ${side.load} | ${compared} |`;
   return [
@@ -245,8 +247,6 @@ function pairsSection(pairs: readonly PlatformPair[] | undefined): string[] {
 function requestCpuTable(runs: readonly EndpointRun[]): string[] {
   const measured = runs.filter((run) => run.app.cpu && run.baseline.cpu);
   if (measured.length === 0) return [];
-  const cpu = (value: RequestCpu) => `${value.server.toFixed(2)} / ${value.database.toFixed(2)} / ${value.client.toFixed(2)}`;
-  const total = (value: RequestCpu) => (value.server + value.database + value.client).toFixed(2);
   return [
     "### CPU per request, process by process",
     "",
@@ -254,7 +254,7 @@ function requestCpuTable(runs: readonly EndpointRun[]): string[] {
     "",
     "| Endpoint | Dataset | App: server / PostgreSQL / client | App total | Baseline: server / PostgreSQL / client | Baseline total |",
     "|---|---|---:|---:|---:|---:|",
-    ...measured.map((run) => `| ${run.label} | ${datasetName(run)} | ${cpu(run.app.cpu!)} | ${total(run.app.cpu!)} | ${cpu(run.baseline.cpu!)} | ${total(run.baseline.cpu!)} |`),
+    ...measured.map((run) => `| ${run.label} | ${datasetName(run)} | ${cpuSplit(run.app.cpu!)} | ${cpuTotal(run.app.cpu!)} | ${cpuSplit(run.baseline.cpu!)} | ${cpuTotal(run.baseline.cpu!)} |`),
     "",
   ];
 }
