@@ -107,6 +107,6 @@ function matchFrom(node: Node, parts: string[], index: number, params: RoutePara
   const child = node.statics.get(part);
   const fromStatic = child && matchFrom(child, parts, index + 1, params);
   if (fromStatic) return fromStatic;
-  if (node.param) return matchFrom(node.param.node, parts, index + 1, { ...params, [node.param.name]: decodeURIComponent(part) });
+  if (node.param) return matchFrom(node.param.node, parts, index + 1, Object.assign({}, params, { [node.param.name]: decodeURIComponent(part) }));
   return undefined;
 }

@@ -186,19 +186,7 @@ const handler: Step = {
   name: "handler",
   run: async (state) => {
     const parsed = state.parsed ?? { params: undefined, query: undefined, body: undefined };
-    const invoke = () =>
-      withAuditAddress(requestClientAddress(state.request), () => state.handler({
-        get request() {
-          return fetchRequest(state.request);
-        },
-        url: state.url,
-        requestId: state.requestId,
-        auth: state.principal,
-        ...parsed,
-        setHeader: (name: string, value: string) => {
-          state.headers[name] = value;
-        },
-      } as never));
+    const invoke = () => withAuditAddress(requestClientAddress(state.request), () => state.handler(new OperationArgs(state, parsed) as never));
 
     const principal = state.principal;
     if (!state.idempotencyKey || principal?.kind !== "key") {
@@ -231,6 +219,41 @@ const handler: Step = {
   },
 };
 
+/**
+ * What a handler is called with: `request` is made only if the handler reads it, and nothing in it points to the
+ * pipeline's whole state (`setHeader` holds only the answer's headers). A handler's arguments could stay reachable
+ * after the request for V8's young-generation collections, and while they pointed to the state, every young
+ * collection copied and promoted the whole request with them (docs/operations.md, "Memory a request leaves behind").
+ */
+class OperationArgs {
+  readonly url: URL;
+  readonly requestId: string;
+  readonly auth: PipelineState["principal"];
+  readonly params: unknown;
+  readonly query: unknown;
+  readonly body: unknown;
+  readonly setHeader: (name: string, value: string) => void;
+  private readonly incoming: IncomingRequest;
+
+  constructor(state: PipelineState, parsed: NonNullable<PipelineState["parsed"]>) {
+    const headers = state.headers;
+    this.url = state.url;
+    this.requestId = state.requestId;
+    this.auth = state.principal;
+    this.params = parsed.params;
+    this.query = parsed.query;
+    this.body = parsed.body;
+    this.setHeader = (name, value) => {
+      headers[name] = value;
+    };
+    this.incoming = state.request;
+  }
+
+  get request(): Request {
+    return fetchRequest(this.incoming);
+  }
+}
+
 /** The steps every request runs, in this order; error mapping and the log follow in `runPipeline`. */
 export const PIPELINE: readonly Step[] = [requestId, versionHeader, addressLimit, authenticate, keyLimit, credentialScope, body, parse, idempotency, handler];
 
@@ -241,12 +264,12 @@ function toResponse(result: HandlerResult, state: PipelineState): Answer {
   }
   const contentType = state.declaration.success?.contentType;
   // A body may hold JSON that is already text (stored records, lib/http/json-text.ts), spliced in as it is.
-  const headers = {
-    ...state.headers,
-    "Cache-Control": state.declaration.cache ?? state.profile.defaultCache,
-    "Content-Type": contentType ?? "application/json",
-    ...result.headers,
-  };
+  const headers = Object.assign(
+    {},
+    state.headers,
+    { "Cache-Control": state.declaration.cache ?? state.profile.defaultCache, "Content-Type": contentType ?? "application/json" },
+    result.headers,
+  );
   return new JsonAnswer(result.status ?? 200, headers, serializeJson(result.body));
 }
 

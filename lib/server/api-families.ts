@@ -23,7 +23,7 @@ export function familyOf(path: string): ApiFamily | undefined {
  * or this server. They are the route kit's profile headers, so the two layers cannot drift apart.
  */
 export function familyHeaders(family: ApiFamily, requestId: string): Record<string, string> {
-  return { ...FAMILIES[family].profile.familyHeaders, [HEADER.requestId]: requestId };
+  return Object.assign({}, FAMILIES[family].profile.familyHeaders, { [HEADER.requestId]: requestId });
 }
 
 /** An error in the family's own format with its headers, for requests refused before any route runs. */

@@ -29,7 +29,7 @@ function prepareDocument(req: IncomingMessage, https: boolean, pathname: string)
 }
 
 function responseDefaults(req: IncomingMessage, family: ApiFamily | undefined, requestId: string, https: boolean, path: string) {
-  return { ...transportHeaders(https), ...(family ? familyHeaders(family, requestId) : prepareDocument(req, https, path)) };
+  return Object.assign(transportHeaders(https), family ? familyHeaders(family, requestId) : prepareDocument(req, https, path));
 }
 
 async function answerFailure(res: ServerResponse, family: ApiFamily | undefined, requestId: string, error: unknown) {
