@@ -11,8 +11,8 @@ setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
 
 /**
- * Serves one request whose handler keeps its arguments (and through `setHeader`, the pipeline's state) and answers
- * a large body; returns a weak reference to that body once the answer has been read, and the kept arguments.
+ * Serves one request whose handler keeps the arguments it was called with and answers a large body; returns a weak
+ * reference to that body once the answer has been read, and the kept arguments.
  */
 async function serveKeepingArguments() {
   let kept: HandlerArgs<"none", undefined, undefined, undefined> | undefined;
@@ -26,9 +26,9 @@ async function serveKeepingArguments() {
 }
 
 describe("an operation's pipeline", () => {
-  it("keeps no reference to its answer once it has returned it, however long the request's state lives on", async () => {
-    // A request's state can live on after the request (in V8's old generation until its next full collection):
-    // the answer must not live on with it, or every young collection copies it again (docs/operations.md).
+  it("lets the answer go once it is returned, however long what the handler was given lives on", async () => {
+    // What a request leaves behind can live on in V8's old generation until its next full collection: the answer
+    // must not live on with it, or every young collection copies it again (docs/operations.md).
     const { body, kept } = await serveKeepingArguments();
     await new Promise((resolve) => setTimeout(resolve, 0));
     collectGarbage();

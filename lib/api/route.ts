@@ -62,16 +62,13 @@ export async function runPipeline(
   let response: Answer;
   let errorCode: string | null = null;
   try {
-    for (const step of PIPELINE) await step.run(state);
-    response = state.response as Answer;
+    let answered: Answer | void = undefined;
+    for (const step of PIPELINE) answered = (await step.run(state)) ?? answered;
+    if (!answered) throw new Error(`no step of ${operationName(declaration)} answered`);
+    response = answered;
   } catch (error) {
     ({ response, code: errorCode } = mapError(error, state));
   }
-  // The state lets go of the answer as soon as the pipeline has it. A request's state often outlives the request in
-  // V8's old generation (promoted while the request waited on the database), and an answer it still pointed to was
-  // then copied and promoted by every young collection until the next full one: 12 MB at each collection at 600
-  // pages a second, a third of the server's CPU (docs/operations.md, "Memory a request leaves behind").
-  state.response = undefined;
 
   const route = operationName(declaration);
   const latencyMs = Math.round(performance.now() - started);

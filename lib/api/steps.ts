@@ -51,10 +51,14 @@ export type PipelineState = {
   rawBody?: Record<string, unknown>;
   parsed?: { params: unknown; query: unknown; body: unknown };
   idempotencyKey?: string;
-  response?: Answer;
 };
 
-export type Step = { name: string; run: (state: PipelineState) => void | Promise<void> };
+/**
+ * One step of the pipeline. The handler's step returns the answer instead of leaving it on the state: a request's
+ * state can outlive the request in V8's old generation, and an answer it pointed to was then copied and promoted by
+ * every young collection until the next full one (docs/operations.md, "Memory a request leaves behind").
+ */
+export type Step = { name: string; run: (state: PipelineState) => void | Answer | Promise<void | Answer> };
 
 const requestId: Step = {
   name: "request id",
@@ -199,8 +203,7 @@ const handler: Step = {
           throw error;
         });
       if (state.agent) await confirmAuthority(state.agent);
-      state.response = toResponse(result, state);
-      return;
+      return toResponse(result, state);
     }
     const outcome = await withIdempotency(
       { applicationId: principal.application.id, environment: principal.environment, key: state.idempotencyKey },
@@ -212,10 +215,7 @@ const handler: Step = {
         return { status: result.status ?? 200, body: result.body, stored: result.replayBody };
       },
     );
-    state.response = toResponse(
-      { status: outcome.status, body: outcome.body, headers: outcome.replayed ? { [HEADER.idempotentReplayed]: "true" } : {} },
-      state,
-    );
+    return toResponse({ status: outcome.status, body: outcome.body, headers: outcome.replayed ? { [HEADER.idempotentReplayed]: "true" } : {} }, state);
   },
 };
 
