@@ -14,7 +14,7 @@ export async function readCategoryRecords(key: KeyAuth, subjectId: string, categ
   const category: Category = singleCategory(categoryParam);
   const scope = readScope(key, subjectId);
   const after = query.cursor ? await resumeAt(key, subjectId, category, query.cursor) : null;
-  const { authorization, sections } = await readConsentedSections(key, subjectId, [category], query.limit, after);
+  const { authorization, sections } = await readConsentedSections(key, subjectId, [category], query.limit, { after });
   assertCategoryReadable(authorization, category);
   const page = sections.get(category);
   if (!page) throw new Error(`the read of ${category} answered no section`);

@@ -1,11 +1,9 @@
 import type { KeyAuth } from "@/lib/auth";
-import { pgPool } from "@/lib/db";
 import { JsonText } from "@/lib/http";
 import { CATEGORIES, feedCursor, parseCategoryList, presentFidelityReport, splitCategoryParam } from "@/lib/records";
 import { readConsentedSections } from "./consented-sections";
 import type { Snapshot } from "./schemas";
 import { SCHEMA_VERSION } from "./schema-version";
-import { subjectSources, type SourceRow } from "./sources-sql";
 
 /** A snapshot section holds a category's first records; `hasMore` sends the client to the category endpoint. */
 export const SECTION_RECORDS = 1000;
@@ -17,11 +15,11 @@ export type SnapshotAnswer = Omit<Snapshot, "sections"> & { sections: Partial<Re
 /**
  * GET /users/{subject}/records: every category the receipt and the allowlist cover (narrowed by `categories`; others
  * are omitted, not refused), each with its first records and change cursor, all read in one statement (one
- * snapshot, with the consent that allows it), then the state of each source.
+ * snapshot, with the consent that allows it, and the state of each source).
  */
 export async function readSnapshot(key: KeyAuth, subjectId: string, categoriesParam: string | undefined): Promise<SnapshotAnswer> {
   const asked = categoriesParam === undefined ? CATEGORIES : parseCategoryList(splitCategoryParam(categoriesParam));
-  const { authorization, sections: read } = await readConsentedSections(key, subjectId, asked, SECTION_RECORDS);
+  const { authorization, sections: read, sources } = await readConsentedSections(key, subjectId, asked, SECTION_RECORDS, { sources: true });
   const { scope } = authorization;
 
   const sections: SnapshotAnswer["sections"] = {};
@@ -29,7 +27,6 @@ export async function readSnapshot(key: KeyAuth, subjectId: string, categoriesPa
     sections[category] = { records: page.records, hasMore: page.next !== null, changeCursor: feedCursor.encode(scope, category, { q: page.lastSequence }) };
   }
 
-  const { rows: sources } = await pgPool().query<SourceRow>(subjectSources(subjectId));
   const warnings = sources.flatMap((source): Snapshot["warnings"] =>
     source.syncStatus === "failed" || source.syncStatus === "partial"
       ? [{ code: "source_unavailable", message: `${source.providerName} could not be read; records from its last import are shown.`, sourceId: source.id }]

@@ -1,5 +1,4 @@
-import type pg from "pg";
-
+/** A subject's source as a snapshot presents it, with its latest completed import's report. */
 export type SourceRow = {
   id: string;
   providerId: string;
@@ -14,23 +13,33 @@ export type SourceRow = {
 };
 
 /**
- * A subject's sources in the order they were attached, with their provider's name and their latest completed
- * import's report (a snapshot's `sources`).
+ * The SQL of a subject's sources (`subject` is its placeholder) as one JSON array, in the order they were attached,
+ * each with its provider's name and its latest completed import's report (a snapshot's `sources`): a column of the
+ * snapshot's own statement, so a snapshot is one round trip to PostgreSQL, not two. Times are timestamptz, written
+ * with their offset.
  */
-export function subjectSources(subjectId: string): pg.QueryConfig<[string]> {
-  return {
-    name: "chartkey-subject-sources",
-    text: `SELECT s.id, s."providerId", p.name AS "providerName", s."syncStatus"::text AS "syncStatus",
-                  s."lastSyncedAt" AT TIME ZONE 'UTC' AS "lastSyncedAt",
-                  i.id AS "importId", i."finishedAt" AT TIME ZONE 'UTC' AS "importFinishedAt", i."recordCounts", i.fidelity
+export function subjectSourcesJson(subject: string): string {
+  return `(SELECT COALESCE(json_agg(json_build_object(
+              'id', s.id, 'providerId', s."providerId", 'providerName', p.name, 'syncStatus', s."syncStatus",
+              'lastSyncedAt', s."lastSyncedAt" AT TIME ZONE 'UTC',
+              'importId', i.id, 'importFinishedAt', i."finishedAt" AT TIME ZONE 'UTC', 'recordCounts', i."recordCounts", 'fidelity', i.fidelity
+            ) ORDER BY s."createdAt" ASC, s.id ASC), '[]')
            FROM "Source" s JOIN "Provider" p ON p.id = s."providerId"
            LEFT JOIN LATERAL (
              SELECT id, "finishedAt", "recordCounts", fidelity FROM "SourceImport"
              WHERE "sourceId" = s.id AND status = 'completed'
              ORDER BY "startedAt" DESC LIMIT 1
            ) i ON true
-           WHERE s."subjectId" = $1
-           ORDER BY s."createdAt" ASC`,
-    values: [subjectId],
-  };
+           WHERE s."subjectId" = ${subject})`;
+}
+
+type SourceJson = Omit<SourceRow, "lastSyncedAt" | "importFinishedAt"> & { lastSyncedAt: string | null; importFinishedAt: string | null };
+
+/** The sources of subjectSourcesJson's text, their times as Dates. */
+export function parseSources(text: string): SourceRow[] {
+  return (JSON.parse(text) as SourceJson[]).map((source) => ({
+    ...source,
+    lastSyncedAt: source.lastSyncedAt === null ? null : new Date(source.lastSyncedAt),
+    importFinishedAt: source.importFinishedAt === null ? null : new Date(source.importFinishedAt),
+  }));
 }

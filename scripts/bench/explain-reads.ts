@@ -21,11 +21,11 @@ export async function explainRecordReads(url: string, subject: { applicationId: 
     const { rows: version } = await client.query<{ number: string }>("SELECT current_setting('server_version_num') AS number");
     const options = Number(version[0]!.number) >= 170000 ? "ANALYZE, BUFFERS, SERIALIZE" : "ANALYZE, BUFFERS";
     const plans: string[] = [];
-    for (const [read, label, categories, limit] of [
-      ["page", "GET /users/{subject}/records/labs?limit=50", ["labs"], 50],
-      ["snapshot", "GET /users/{subject}/records (the snapshot's sections)", CATEGORIES, SECTION_RECORDS],
+    for (const [read, label, categories, limit, sources] of [
+      ["page", "GET /users/{subject}/records/labs?limit=50", ["labs"], 50, false],
+      ["snapshot", "GET /users/{subject}/records (the snapshot's sections and sources)", CATEGORIES, SECTION_RECORDS, true],
     ] as const) {
-      const query = consentedSections(scope, apps[0]?.categoryAllowlist ?? [], categories, limit, null, new Date());
+      const query = consentedSections(scope, apps[0]?.categoryAllowlist ?? [], categories, limit, { sources });
       // A name of its own per read, so each read's executions are counted apart (the platform's two share one).
       const named = `${query.name}-explained-${read}`;
       const executions = 8;

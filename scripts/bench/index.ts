@@ -92,7 +92,7 @@ try {
     finishedAt: new Date().toISOString(),
     commit: commitOf(options.out),
     machine: describeMachine(),
-    postgres: { ...server.cache, note: cache.note },
+    postgres: { ...server.cache, note: cache.note, databases: { large: await databaseSize(large.url), small: await databaseSize(small.url) } },
     settings: {
       connections: options.connections,
       duration: options.duration,
@@ -145,6 +145,17 @@ async function seed(name: "large" | "small", subjects: number, feedSubjects: num
     `  ${data.records} records in ${data.seconds.imports.toFixed(1)} s of imports: ${Math.round(recordsPerSecond(seedRun))} records/s; CPU ${cpu.bench.toFixed(1)} s seed + ${cpu.database.toFixed(1)} s PostgreSQL (VACUUM ANALYZE and CHECKPOINT ${vacuum.toFixed(1)} s)`,
   );
   return { url, data, seed: seedRun, load };
+}
+
+/** A database's size on disk, as PostgreSQL writes it (pg_size_pretty): the report shows that the cache holds it. */
+async function databaseSize(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ size: string }>("SELECT pg_size_pretty(pg_database_size(current_database())) AS size")).rows[0]!.size;
+  } finally {
+    await client.end();
+  }
 }
 
 /** What a platform or baseline server is started with on a seeded database. */

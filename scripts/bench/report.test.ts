@@ -116,7 +116,9 @@ describe("bench report", () => {
     expect(markdown).toContain("![requests per second, app and baseline](results.svg)");
     expect(markdown).not.toContain("PostgreSQL (embedded)");
     const cache = { sharedBuffers: "3GB", hugePages: "on", note: "shared_buffers 3GB in 2 MB huge pages" };
-    expect(renderReport({ ...results, postgres: cache })).toContain("- PostgreSQL (embedded): shared_buffers 3GB in 2 MB huge pages; the server reported shared_buffers 3GB, huge pages on");
+    expect(renderReport({ ...results, postgres: cache })).toContain("- PostgreSQL (embedded): shared_buffers 3GB in 2 MB huge pages; the server reported shared_buffers 3GB, huge pages on\n");
+    const sized = { ...cache, databases: { large: "2950 MB", small: "31 MB" } };
+    expect(renderReport({ ...results, postgres: sized })).toContain("huge pages on; the seeded databases: 2950 MB (large) and 31 MB (small)\n");
   });
 
   it("splits each measured run's CPU per request by process: server, PostgreSQL, client", () => {

@@ -36,7 +36,11 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
   lines.push(`- CPU: ${machine.cpuModel}, ${machine.cpus} cores (os.cpus())`);
   lines.push(`- Memory: ${machine.memoryGiB} GiB`);
   lines.push(`- Node.js ${machine.node} on ${machine.platform}`);
-  if (results.postgres) lines.push(`- PostgreSQL (embedded): ${results.postgres.note}; the server reported shared_buffers ${results.postgres.sharedBuffers}, huge pages ${results.postgres.hugePages}`);
+  if (results.postgres) {
+    const { note, sharedBuffers, hugePages, databases } = results.postgres;
+    const sizes = databases ? `; the seeded databases: ${databases.large} (large) and ${databases.small} (small)` : "";
+    lines.push(`- PostgreSQL (embedded): ${note}; the server reported shared_buffers ${sharedBuffers}, huge pages ${hugePages}${sizes}`);
+  }
   const samples = results.loadSamples;
   if (samples.length > 0) {
     lines.push(`- 1-minute load average during the run: ${Math.min(...samples).toFixed(2)} to ${Math.max(...samples).toFixed(2)} (the bench itself, PostgreSQL and the server under test account for about 2 on this machine; more means other work shared it)`);

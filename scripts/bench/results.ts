@@ -114,7 +114,8 @@ export type BenchResults = {
   commit: string;
   machine: Machine;
   /** The bench's PostgreSQL cache: shared_buffers, huge_pages_status, and how it was had (absent in older runs). */
-  postgres?: { sharedBuffers: string; hugePages: string; note: string };
+  /** The server's cache, and the size on disk of each dataset's database once seeded (pg_size_pretty), when measured. */
+  postgres?: { sharedBuffers: string; hugePages: string; note: string; databases?: { large: string; small: string } };
   /** `interleaved`: each endpoint's two servers measured in alternate halves (load.ts, measurePair; absent from earlier runs). */
   settings: { connections: number; duration: number; warmup: number; seedConcurrency: number; recordsPerSubject: number; interleaved?: boolean };
   seed: { large: SeedRun; small: SeedRun };

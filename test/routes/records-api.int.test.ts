@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { expireReceiptNow, grantReceipt, markExpiredReceipts, revokeReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { applySourceFacts, CATEGORIES, type Category } from "@/lib/records";
+import { newId } from "@/lib/ids";
 import { bearer, createTestSubject } from "@/test/factories";
 import { scenarioFacts, sharingSubject, TEST_SOURCE } from "@/test/records";
 import { dispatchApiRequest } from "@/lib/routes";
@@ -180,6 +181,38 @@ describe("GET /users/{subject}/records", () => {
     const narrowed = await snapshot(sandboxKey, subject.id, "?categories=labs,medications");
     expect(Object.keys(narrowed.body.sections as object)).toEqual(["labs"]);
     expect((await snapshot(sandboxKey, subject.id, "?categories=labs,unknown")).body.error?.code).toBe("invalid_categories");
+  });
+
+  it("lists the subject's sources in the order they were attached, read in the statement of its sections", async () => {
+    const { sandboxKey, subject } = await sharingSubject({ granted: ["labs", "vitals"] });
+    const provider = (name: string) =>
+      db().provider.create({ data: { id: newId("prov_"), environment: "sandbox", name, fhirBaseUrl: "https://ehr.example/fhir", authorizeUrl: "https://ehr.example/authorize", tokenUrl: "https://ehr.example/token", clientId: "client", clientSecretEncrypted: "unused" } });
+    const [first, second] = [await provider("First Health"), await provider("Second Clinic")];
+    const attached = new Date("2026-01-02T03:04:05.678Z");
+    const source = (providerId: string, createdAt: Date, syncStatus: "synced" | "failed", lastSyncedAt: Date | null) =>
+      db().source.create({ data: { id: newId("src_"), patientId: subject.patientId, subjectId: subject.id, providerId, createdAt, syncStatus, lastSyncedAt, connected: true } });
+    // Created out of order: the answer follows when each was attached.
+    const later = await source(second.id, new Date(attached.getTime() + 1000), "failed", null);
+    const earlier = await source(first.id, attached, "synced", new Date("2026-03-04T05:06:07.891Z"));
+    const finishedAt = new Date("2026-03-04T05:06:07.123Z");
+    await db().sourceImport.create({ data: { id: newId("imp_"), sourceId: earlier.id, subjectId: subject.id, status: "completed", recordCounts: { labs: 4, vitals: 2, allergies: 9 }, fidelity: { context: { Encounter: 3 } }, startedAt: attached, finishedAt } });
+
+    const read = await snapshot(sandboxKey, subject.id);
+    expect(read.status).toBe(200);
+    const sources = read.body.sources as { sourceId: string; providerName: string; status: string; lastSyncedAt: string | null; fidelity: { importId: string; finishedAt: string; recordCounts: Record<string, number> } | null }[];
+    expect(sources.map(({ sourceId, providerName, status, lastSyncedAt }) => ({ sourceId, providerName, status, lastSyncedAt }))).toEqual([
+      { sourceId: earlier.id, providerName: "First Health", status: "synced", lastSyncedAt: "2026-03-04T05:06:07.891Z" },
+      { sourceId: later.id, providerName: "Second Clinic", status: "failed", lastSyncedAt: null },
+    ]);
+    // The report counts only the categories this read may see (allergies is not granted).
+    expect(sources[0]!.fidelity).toMatchObject({ finishedAt: finishedAt.toISOString(), records: { labs: 4, vitals: 2, allergies: 0 }, context: [{ resourceType: "Encounter", count: 3 }] });
+    expect(sources[1]!.fidelity).toBeNull();
+    expect(read.body).toMatchObject({ syncStatus: "partial", warnings: [{ code: "source_unavailable", sourceId: later.id }] });
+    // A subject with no receipt for this key: 404, and nothing of its sources.
+    const stranger = await sharingSubject({ facts: false });
+    const refused = await snapshot(stranger.sandboxKey, subject.id);
+    expect([refused.status, refused.body.error?.code]).toEqual([404, "not_found"]);
+    expect(JSON.stringify(refused.body)).not.toContain("First Health");
   });
 });
 
