@@ -11,7 +11,7 @@ describe("the bench's EXPLAIN of a records read", () => {
     const [page, snapshot] = explained.split("\n\n");
     for (const [plan, label] of [
       [page, "-- GET /users/{subject}/records/labs?limit=50"],
-      [snapshot, "-- GET /users/{subject}/records (the snapshot's sections)"],
+      [snapshot, "-- GET /users/{subject}/records (the snapshot's sections and sources)"],
     ] as const) {
       const lines = plan!.split("\n");
       expect(lines[0]).toBe(label);
