@@ -30,8 +30,8 @@ describe("bench options", () => {
     expect(() => parseOptions(["--only", "page"], {})).toThrow(/only must name parts/);
   });
 
-  it("run PostgreSQL with a 4 GB cache unless --postgres-cache names another size or default", () => {
-    expect(parseOptions([], {}).postgresCache).toBe("4GB");
+  it("run PostgreSQL with a 3 GB cache unless --postgres-cache names another size or default", () => {
+    expect(parseOptions([], {}).postgresCache).toBe("3GB");
     expect(parseOptions(["--postgres-cache", "default"], {}).postgresCache).toBe("default");
     expect(parseOptions([], { BENCH_POSTGRES_CACHE: "512MB" }).postgresCache).toBe("512MB");
     expect(() => parseOptions(["--postgres-cache", "lots"], {})).toThrow(/postgres-cache must be a size/);

@@ -29,7 +29,7 @@ export type BenchOptions = {
   /** The parts measured (BENCH_ONLY, --only pages,imports): all of them unless named. */
   parts: BenchPart[];
   /**
-   * The bench's PostgreSQL cache (BENCH_POSTGRES_CACHE, --postgres-cache): a size such as 4GB, in huge pages the
+   * The bench's PostgreSQL cache (BENCH_POSTGRES_CACHE, --postgres-cache): a size such as 3GB, in huge pages the
    * bench reserves for its server when it can (postgres-cache.ts), or `default` for PostgreSQL's own 128 MB.
    */
   postgresCache: string;
@@ -54,7 +54,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   webhookEvents: 10_000,
   quick: false,
   parts: [...BENCH_PARTS],
-  postgresCache: "4GB",
+  postgresCache: "3GB",
 };
 
 /**

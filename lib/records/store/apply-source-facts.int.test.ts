@@ -71,18 +71,6 @@ describe("the write path", () => {
     }
   });
 
-  it("stores a record's row uncompressed up to what a page holds, so reading a page decompresses nothing", async () => {
-    const { id } = await subject();
-    await applySourceFacts({ subjectId: id, sourceId: SOURCE_A.sourceId, facts: baselineFacts(id) });
-    const [row] = await db().$queryRaw<{ overThreshold: number; compressed: number }[]>`
-      SELECT count(*) FILTER (WHERE octet_length(data::text) + octet_length(sources::text) > 2032)::int AS "overThreshold",
-             count(pg_column_compression(data))::int AS compressed
-      FROM "Record" WHERE "subjectId" = ${id}`;
-    // Rows past PostgreSQL's 2 kB TOAST threshold, which it would otherwise compress.
-    expect(row!.overThreshold).toBeGreaterThan(0);
-    expect(row!.compressed).toBe(0);
-  });
-
   it("re-running the same facts writes nothing", async () => {
     const { id } = await subject();
     const facts = baselineFacts(id);
