@@ -62,7 +62,8 @@ export function consentedSections(
   const allowed = `$${values.length + 5}`;
   const covered = `ARRAY(SELECT x FROM unnest($2::text[]) WITH ORDINALITY AS u(x, o) WHERE x = ANY(rc.categories) AND x = ANY(${allowed}::text[]) ORDER BY o)`;
   return {
-    name: after ? "chartkey-consented-section-after" : sources ? "chartkey-consented-snapshot" : "chartkey-consented-sections",
+    // Each shape of the statement is prepared under a name of its own (a connection keeps one text per name).
+    name: `chartkey-consented-${after ? "section-after" : "sections"}${sources ? "-sources" : ""}`,
     text: `WITH rc AS (${activeReceiptSelect(receipt)})
            SELECT rc.id AS "receiptId", rc.categories AS "receiptCategories",
                   rc."expiresAt" AT TIME ZONE 'UTC' AS "expiresAt", rc."grantedAt" AT TIME ZONE 'UTC' AS "grantedAt",
