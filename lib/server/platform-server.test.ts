@@ -1,4 +1,4 @@
-import { Agent, get } from "node:http";
+import { Agent, get, request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { HEADER, SERVICE_VERSION } from "@/lib/http";
@@ -83,6 +83,26 @@ describe("requests Node does not hand to the request event", () => {
     expect(garbage).toContain("X-Content-Type-Options: nosniff");
     const huge = await exchange(port, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
     expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+  });
+
+  it("answers 431 to a request past the header limit on a kept-alive connection, which the client reads", async () => {
+    const { port } = await start();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (path: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const outgoing = httpRequest({ host: "127.0.0.1", port, path, headers, agent }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        });
+        outgoing.on("error", reject);
+        outgoing.end();
+      });
+    const big = { Authorization: "a".repeat(5_000), "Idempotency-Key": "a".repeat(5_000), "If-Match": "a".repeat(5_000) };
+    for (const path of [`/api/v1/users//records/labs?=${"a".repeat(5_000)}`, `/elsewhere?=${"a".repeat(5_000)}`]) {
+      expect(await send("/api/v1/health", {})).toBe(200);
+      expect(await send(path, big), path).toBe(431);
+    }
+    agent.destroy();
   });
 
   it("answers a request Node cannot parse under an API in the family's envelope with its headers, with Node's status", async () => {

@@ -73,7 +73,7 @@ function refusedRequestLine(rawPacket: unknown): { method: string; url: string }
  * exists. Those still get the platform's answer for an unroutable method, built from the raw request line; any
  * other parse failure gets the status Node itself would send: in the API family's envelope (with Request-Id and
  * Service-Version) when the raw request line names a path under an API, bare otherwise. As in Node, nothing is
- * written once the socket has sent bytes (a response may be in flight on a kept-alive connection).
+ * written while a response is in flight on the connection.
  */
 function onClientError(handle: Handle) {
   return (error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex & { bytesWritten?: number }) => {
@@ -87,7 +87,9 @@ function onClientError(handle: Handle) {
       inFlight.shouldKeepAlive = false;
       return void inFlight.once("close", () => socket.destroy());
     }
-    if (!socket.writable || socket.bytesWritten) return void socket.destroy();
+    // A kept-alive connection whose earlier answers are finished has sent bytes but has none in flight: it gets its
+    // answer (refusing it there reset the connection under a client waiting for a 431).
+    if (!socket.writable) return void socket.destroy();
     const line = refusedRequestLine(error.rawPacket);
     if (error.code === "HPE_INVALID_METHOD" && line && !isRoutableMethod(line.method)) {
       const req = new IncomingMessage(socket as IncomingMessage["socket"]);
