@@ -76,7 +76,7 @@ function refusedRequestLine(rawPacket: unknown): { method: string; url: string }
  * written while a response is in flight on the connection.
  */
 function onClientError(handle: Handle) {
-  return (error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex & { bytesWritten?: number }) => {
+  return (error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex) => {
     if (error.code === "ECONNRESET") return void socket.destroy();
     // Bytes after a request on a kept-alive connection (a body sent without framing, pipelined garbage) fail to
     // parse while that request is still being answered. Its response owns the socket: binding another one threw
