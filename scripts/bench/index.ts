@@ -4,12 +4,12 @@
 // bench/results.svg and bench/results.json. Sizes and durations: scripts/bench/options.ts (e.g. BENCH_SUBJECTS=500).
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import type { Endpoint, EndpointId } from "./endpoints";
 import { parseOptions, smallSubjects } from "./options";
-import type { BenchResults, EndpointRun, ImportRun, PlatformPair, ScaleOutRun, WebhookRun } from "./results";
+import type { BenchResults, EndpointRun, ImportRun, PlatformPair, ReadProfile, ScaleOutRun, WebhookRun } from "./results";
 import type { SeededDataset } from "./seed";
 import type { RunningServer, ServerEnv } from "./servers";
 
@@ -32,6 +32,7 @@ const { assertSameAnswer } = await import("./same-answer");
 const { describeMachine, loadAverage, waitForQuiet } = await import("./machine");
 const { writeResults } = await import("./write-results");
 const { summarizeProfiles } = await import("./profile");
+const { recordSystem, summarizePerf } = await import("./perf");
 const { recordsPerSecond } = await import("./results");
 const { explainRecordReads } = await import("./explain-reads");
 
@@ -73,6 +74,7 @@ try {
 
   const runs: EndpointRun[] = [];
   let pairs: PlatformPair[] | undefined;
+  let readProfiles: ReadProfile[] | undefined;
   if (options.parts.includes("pages")) {
     const largeServers = await startServers("large", large.url, large.data, ["health", "app", "category", "feed", "snapshot"]);
     runs.push(...(await measureEndpoints(largeServers)));
@@ -85,6 +87,7 @@ try {
         running.splice(running.indexOf(child), 1);
       }
     }
+    readProfiles = await profileRecordReads(large.url, large.data);
   }
 
   const results: BenchResults = {
@@ -112,9 +115,7 @@ try {
     scaleOut: options.parts.includes("webhooks") ? runScaleOut(options.quick) : undefined,
     explain,
     pairs,
-    profiles: options.cpuProfile
-      ? (["large", "small"] as const).flatMap((dataset) => summarizeProfiles(path.join(workDir, `profile-${dataset}`), dataset) ?? [])
-      : undefined,
+    readProfiles,
   };
   results.finishedAt = new Date().toISOString();
   results.loadSamples = [...loadSamples, loadAverage()];
@@ -171,9 +172,8 @@ type DatasetServers = { dataset: "large" | "small"; data: SeededDataset; endpoin
 
 async function startServers(dataset: "large" | "small", url: string, data: SeededDataset, ids: EndpointId[]): Promise<DatasetServers> {
   const env = serverEnv(url);
-  const profileDir = options.cpuProfile ? path.join(workDir, `profile-${dataset}`) : undefined;
   say(`Starting the platform (npm start) and the baseline on the ${dataset} dataset...`);
-  const platform = await startPlatform(await freePort(), env, path.join(workDir, `platform-${dataset}.log`), profileDir);
+  const platform = await startPlatform(await freePort(), env, path.join(workDir, `platform-${dataset}.log`));
   running.push(platform);
   const baseline = await startBaseline(await freePort(), env, path.join(workDir, `baseline-${dataset}.log`));
   running.push(baseline);
@@ -239,6 +239,36 @@ async function measurePlatformPairs(large: DatasetServers, small: DatasetServers
     say(`  ${id}: ${Math.round(one.requestsPerSecond)}/s p50 ${one.p50} ms vs ${Math.round(other.requestsPerSecond)}/s p50 ${other.p50} ms; ratio ${(one.requestsPerSecond / other.requestsPerSecond).toFixed(2)}`);
   }
   return pairs;
+}
+
+/**
+ * Where a category page's and a snapshot's time goes, in a pass of its own after every measurement (a profiler
+ * slows what it profiles): for each, a fresh platform on the large dataset under `--cpu-prof`, warmed, then loaded
+ * as a measurement is while `perf` samples the whole machine; the platform's profile, and PostgreSQL's symbols.
+ */
+async function profileRecordReads(url: string, data: SeededDataset): Promise<ReadProfile[]> {
+  say("Profiling the category page and the snapshot (a pass of its own, not measured)...");
+  const headers = { Authorization: `Bearer ${data.apiKey}` };
+  const profiles: ReadProfile[] = [];
+  for (const endpoint of endpointPaths(data, ["category", "snapshot"])) {
+    const dir = path.join(workDir, `profile-${endpoint.id}`);
+    await rm(dir, { recursive: true, force: true });
+    const platform = await startPlatform(await freePort(), serverEnv(url), path.join(workDir, `platform-profile-${endpoint.id}.log`), dir);
+    running.push(platform);
+    await measure({ url: platform.url }, endpoint.paths, headers, { ...LOAD_SETTINGS, duration: 2 * options.warmup, warmup: 0 });
+    const perfFile = path.join(workDir, `perf-${endpoint.id}.data`);
+    const recording = await recordSystem(perfFile);
+    const load = await measure({ url: platform.url }, endpoint.paths, headers, { ...LOAD_SETTINGS, warmup: 0 });
+    if ("stop" in recording) await recording.stop();
+    // The profile is written as the platform exits.
+    await platform.stop();
+    running.splice(running.indexOf(platform), 1);
+    const postgres = "stop" in recording ? summarizePerf(perfFile, "postgres") : recording;
+    await rm(perfFile, { force: true });
+    profiles.push({ id: endpoint.id, label: endpoint.label, requestsPerSecond: load.requestsPerSecond, server: summarizeProfiles(dir, "large"), postgres });
+    say(`  ${endpoint.label}: profiled at ${Math.round(load.requestsPerSecond)}/s${"unavailable" in postgres ? `; PostgreSQL not sampled: ${postgres.unavailable}` : ""}`);
+  }
+  return profiles;
 }
 
 async function vacuumAnalyze(url: string): Promise<void> {

@@ -18,8 +18,6 @@ export type BenchOptions = {
   warmup: number;
   /** Where results.md, results.svg and results.json go (BENCH_OUT, --out). */
   out: string;
-  /** Write a CPU profile of the platform process into the output folder (BENCH_CPU_PROF=1, --cpu-prof). */
-  cpuProfile: boolean;
   /** Resources of the long-history sources imported whole, one import per size (BENCH_IMPORT_SIZES, --import-sizes). */
   importSizes: number[];
   /** Deliveries drained per endpoint count by the webhook fan-out (BENCH_WEBHOOK_EVENTS, --webhook-events). */
@@ -49,7 +47,6 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   duration: 10,
   warmup: 3,
   out: "bench",
-  cpuProfile: false,
   importSizes: [10_000, 50_000],
   webhookEvents: 10_000,
   quick: false,
@@ -76,7 +73,7 @@ export const QUICK_OPTIONS: Partial<BenchOptions> = {
 };
 
 const NUMERIC = ["subjects", "recordsPerSubject", "smallRecords", "feedSubjects", "seedConcurrency", "connections", "duration", "warmup", "webhookEvents"] as const;
-const SWITCHES = ["cpu-prof", "quick"];
+const SWITCHES = ["quick"];
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 const envName = (name: string) => `BENCH_${kebab(name).replace(/-/g, "_").toUpperCase()}`;
@@ -118,7 +115,6 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
   if (options.postgresCache !== "default" && !/^\d+(MB|GB)$/i.test(options.postgresCache)) {
     throw new Error(`postgres-cache must be a size such as 512MB or 3GB, or default (got ${options.postgresCache})`);
   }
-  options.cpuProfile = on(flags.get("cpu-prof") ?? env.BENCH_CPU_PROF);
   const sizes = raw("importSizes");
   if (sizes) {
     options.importSizes = String(sizes).split(",").map((size) => Number(size.replace(/_/g, "")));

@@ -1,4 +1,4 @@
-import type { BenchResults, EndpointRun, ImportRun, PairSide, PlatformPair } from "./results";
+import type { BenchResults, EndpointRun, ImportRun, PairSide, PlatformPair, ReadProfile } from "./results";
 import { evaluateTargets, ratio, recordsPerSecond } from "./results";
 import { rewarmSeconds, type RequestCpu } from "./load";
 
@@ -124,22 +124,7 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
       "",
     );
   }
-  for (const profile of results.profiles ?? []) {
-    lines.push(
-      `### Where a records read's time goes: the platform process (${profile.dataset === "small" ? "category pages only" : "every endpoint of the large dataset"})`,
-      "",
-      `\`--cpu-prof\` of the platform's main thread on the ${profile.dataset} dataset: self time as a share of the ${n(profile.busyMs)} ms it was busy serving (startup and idle left out).`,
-      "",
-      "| Component | Share | Function | Share |",
-      "|---|---:|---|---:|",
-    );
-    for (let i = 0; i < Math.max(profile.components.length, profile.functions.length); i++) {
-      const component = profile.components[i];
-      const fn = profile.functions[i];
-      lines.push(`| ${component ? `\`${component.name}\`` : ""} | ${component ? `${component.percent.toFixed(1)}%` : ""} | ${fn ? `\`${fn.name}\`` : ""} | ${fn ? `${fn.percent.toFixed(1)}%` : ""} |`);
-    }
-    lines.push("");
-  }
+  if (results.readProfiles && results.readProfiles.length > 0) lines.push(...readProfileLines(results.readProfiles));
   if (results.webhooks && results.webhooks.length > 0) {
     lines.push("## Webhook fan-out", "");
     lines.push(
@@ -261,4 +246,35 @@ function requestCpuTable(runs: readonly EndpointRun[]): string[] {
     ...measured.map((run) => `| ${run.label} | ${datasetName(run)} | ${cpuSplit(run.app.cpu!)} | ${cpuTotal(run.app.cpu!)} | ${cpuSplit(run.baseline.cpu!)} | ${cpuTotal(run.baseline.cpu!)} |`),
     "",
   ];
+}
+
+/** Where the category page's and the snapshot's time went: the platform process's profile and PostgreSQL's samples. */
+function readProfileLines(profiles: readonly ReadProfile[]): string[] {
+  const lines = [
+    "### Where a records read's time goes: the platform process and PostgreSQL",
+    "",
+    "A pass of its own after every measurement (a profiler slows what it profiles, so these runs are not measurements): for each read, a fresh platform on the large dataset under `--cpu-prof`, warmed as the measured ones were, then loaded as a measurement is while `perf record` samples the whole machine (499 Hz, flat: PostgreSQL's binaries keep no frame pointers). The platform's side: self time of its main thread, as a share of the time it was busy serving (startup and idle left out), by component and by function. PostgreSQL's side: its processes' samples by symbol, `[k]` the kernel's (sending and receiving on sockets, waking processes), with the kernel's share of all of them.",
+    "",
+  ];
+  for (const profile of profiles) {
+    lines.push(`#### ${profile.label} (profiled at ${n(profile.requestsPerSecond)} requests/s)`, "");
+    const server = profile.server;
+    if (server) {
+      lines.push(`The platform process, ${n(server.busyMs)} ms busy:`, "", "| Component | Share | Function | Share |", "|---|---:|---|---:|");
+      for (let i = 0; i < Math.max(server.components.length, server.functions.length); i++) {
+        const component = server.components[i];
+        const fn = server.functions[i];
+        lines.push(`| ${component ? `\`${component.name}\`` : ""} | ${component ? `${component.percent.toFixed(1)}%` : ""} | ${fn ? `\`${fn.name}\`` : ""} | ${fn ? `${fn.percent.toFixed(1)}%` : ""} |`);
+      }
+      lines.push("");
+    } else lines.push("The platform process wrote no profile.", "");
+    const postgres = profile.postgres;
+    if ("unavailable" in postgres) lines.push(`PostgreSQL was not sampled: ${postgres.unavailable}.`, "");
+    else {
+      lines.push(`PostgreSQL, ${n(postgres.samples)} samples, ${postgres.kernelPercent.toFixed(1)}% of them in the kernel:`, "", "| Symbol | Share |", "|---|---:|");
+      for (const symbol of postgres.symbols) lines.push(`| ${symbol.kernel ? "[k] " : ""}\`${symbol.name}\` | ${symbol.percent.toFixed(1)}% |`);
+      lines.push("");
+    }
+  }
+  return lines;
 }

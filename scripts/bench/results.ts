@@ -1,6 +1,7 @@
 import type { EndpointId } from "./endpoints";
 import type { Measurement, RequestCpu } from "./load";
 import type { Machine } from "./machine";
+import type { PerfSummary } from "./perf";
 import type { ProfileSummary } from "./profile";
 
 /** Seconds are wall-clock: subjects, sources and receipts; imports (normalize + applySourceFacts); VACUUM ANALYZE and CHECKPOINT after. */
@@ -133,8 +134,8 @@ export type BenchResults = {
   scaleOut?: ScaleOutRun;
   /** EXPLAIN (ANALYZE, BUFFERS, SERIALIZE) of the category page's and the snapshot's statement on the large dataset. */
   explain?: string;
-  /** With --cpu-prof: where the platform process's CPU went on each dataset (the small one serves only category pages). */
-  profiles?: ProfileSummary[];
+  /** Where the category page's and the snapshot's time went, from a pass of their own (absent from earlier runs). */
+  readProfiles?: ReadProfile[];
   /** The seed's load average as it began. */
   seedLoad?: { large: number; small: number };
   /** The targets' platform-against-platform comparisons, each measured as a pair (absent from earlier runs). */
@@ -298,3 +299,9 @@ export function cheapServerBound(endpoint: RequestCpu | undefined, app: RequestC
 export function recordsPerSecond(seed: SeedRun): number {
   return seed.records / seed.seconds.imports;
 }
+
+/**
+ * One records read profiled under load in a pass of its own (profiled, so not a measurement): the platform
+ * process's `--cpu-prof` summary, and PostgreSQL's `perf` samples (or why none were taken).
+ */
+export type ReadProfile = { id: EndpointId; label: string; requestsPerSecond: number; server?: ProfileSummary; postgres: PerfSummary | { unavailable: string } };
