@@ -1,8 +1,14 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 
-/** Where one command's CPU went, by symbol, from a system-wide `perf record`: flat self time (no call graphs). */
-export type PerfSummary = { command: string; samples: number; kernelPercent: number; symbols: { name: string; kernel: boolean; percent: number }[] };
+/** Where some processes' CPU went, by symbol, from a system-wide `perf record`: flat self time (no call graphs). */
+export type PerfSummary = { processes: string; samples: number; kernelPercent: number; symbols: { name: string; kernel: boolean; percent: number }[] };
+
+/** Which processes' samples to read: every process of a command (e.g. postgres), or one process (all its threads). */
+export type PerfFilter = { command: string } | { pid: number; name: string };
+
+/** What perf shows for code it has no symbol for: in Node.js, the JavaScript V8 compiled at run time. */
+export const NO_SYMBOL = "(code without a symbol: in Node.js, JIT-compiled JavaScript)";
 
 /** A running system-wide `perf record`, or why there is none (the bench goes on without it). */
 export type PerfRecording = { stop: () => Promise<void> } | { unavailable: string };
@@ -31,18 +37,20 @@ export async function recordSystem(file: string): Promise<PerfRecording> {
   };
 }
 
-/** The recording's samples of `command` (a process name, e.g. postgres), their top symbols by share. */
-export function summarizePerf(file: string, command: string, top = 15): PerfSummary | { unavailable: string } {
-  const report = spawnSync("perf", ["report", "-i", file, "--comm", command, "--sort", "sym", "--stdio", "--percentage", "relative"], { encoding: "utf8", maxBuffer: 64 << 20 });
+/** The recording's samples of the processes `filter` names, their top symbols by share. */
+export function summarizePerf(file: string, filter: PerfFilter, top = 15): PerfSummary | { unavailable: string } {
+  const select = "pid" in filter ? ["--pid", String(filter.pid)] : ["--comm", filter.command];
+  const report = spawnSync("perf", ["report", "-i", file, ...select, "--sort", "sym", "--stdio", "--percentage", "relative"], { encoding: "utf8", maxBuffer: 64 << 20 });
   if (report.status !== 0) return { unavailable: `perf report failed: ${report.stderr.trim().split("\n")[0] ?? ""}` };
-  return parsePerfReport(report.stdout, command, top);
+  return parsePerfReport(report.stdout, "pid" in filter ? filter.name : filter.command, top);
 }
 
 /**
- * `perf report --sort sym --stdio` text: the sample count from its header, each `  12.34%  [k] symbol` line (the
- * kernel's marked [k]), the kernel's share summed over all of them.
+ * `perf report --sort sym --stdio` text: the sample count from its header (perf rounds it to thousands), each
+ * `  12.34%  [k] symbol` line (the kernel's marked [k]), the kernel's share summed over all of them, and the
+ * addresses without a symbol summed as one (NO_SYMBOL).
  */
-export function parsePerfReport(text: string, command: string, top: number): PerfSummary {
+export function parsePerfReport(text: string, processes: string, top: number): PerfSummary {
   const header = /^# Samples: (\d+)([KM]?)/m.exec(text);
   const samples = header ? Number(header[1]) * ({ K: 1e3, M: 1e6 }[header[2] as "K" | "M"] ?? 1) : 0;
   const symbols: PerfSummary["symbols"] = [];
@@ -53,7 +61,12 @@ export function parsePerfReport(text: string, command: string, top: number): Per
     const percent = Number(match[1]);
     const kernel = match[2] === "k";
     if (kernel) kernelPercent += percent;
-    symbols.push({ name: match[3]!, kernel, percent });
+    if (!kernel && /^0x[0-9a-f]+$/.test(match[3]!)) {
+      const unnamed = symbols.find((symbol) => symbol.name === NO_SYMBOL);
+      if (unnamed) unnamed.percent += percent;
+      else symbols.push({ name: NO_SYMBOL, kernel: false, percent });
+    } else symbols.push({ name: match[3]!, kernel, percent });
   }
-  return { command, samples, kernelPercent, symbols: symbols.slice(0, top) };
+  symbols.sort((left, right) => right.percent - left.percent);
+  return { processes, samples, kernelPercent, symbols: symbols.slice(0, top) };
 }

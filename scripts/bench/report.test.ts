@@ -174,20 +174,31 @@ describe("bench report", () => {
     expect(renderReport(results)).not.toContain("The targets' pairs");
   });
 
-  it("renders where each profiled read's time went: the platform's profile, and PostgreSQL's symbols or why it was not sampled", () => {
+  it("renders where each profiled read's time went: the platform's profile and samples, and PostgreSQL's, or why they were not sampled", () => {
     const server = { dataset: "large" as const, busyMs: 8_000, components: [{ name: "npm pg-protocol", percent: 12.5 }], functions: [{ name: "parse (npm pg-protocol:10)", percent: 6.25 }] };
+    const unavailable = { unavailable: "perf is not installed (Debian's linux-perf package provides it)" };
     const report = renderReport({
       ...results,
       readProfiles: [
-        { id: "category", label: "GET category", requestsPerSecond: 702.4, server, postgres: { command: "postgres", samples: 9_000, kernelPercent: 41.5, symbols: [{ name: "__x64_sys_sendto", kernel: true, percent: 9 }, { name: "printtup", kernel: false, percent: 8.5 }] } },
-        { id: "snapshot", label: "GET snapshot", requestsPerSecond: 480, postgres: { unavailable: "perf is not installed (Debian's linux-perf package provides it)" } },
+        {
+          id: "category",
+          label: "GET category",
+          requestsPerSecond: 702.4,
+          server,
+          serverPerf: { processes: "the platform process", samples: 4_000, kernelPercent: 38, symbols: [{ name: "tcp_sendmsg", kernel: true, percent: 12 }] },
+          postgres: { processes: "postgres", samples: 9_000, kernelPercent: 41.5, symbols: [{ name: "__x64_sys_sendto", kernel: true, percent: 9 }, { name: "printtup", kernel: false, percent: 8.5 }] },
+        },
+        { id: "snapshot", label: "GET snapshot", requestsPerSecond: 480, serverPerf: unavailable, postgres: unavailable },
       ],
     });
     expect(report).toContain("#### GET category (profiled at 702 requests/s)");
     expect(report).toContain("| `npm pg-protocol` | 12.5% | `parse (npm pg-protocol:10)` | 6.3% |");
-    expect(report).toContain("PostgreSQL, 9,000 samples, 41.5% of them in the kernel:");
+    expect(report).toContain("The platform process as `perf` sampled it (CPU only, every thread of it): about 4,000 samples, 38.0% of them in the kernel.\n\n| Symbol | Share |\n|---|---:|\n| [k] `tcp_sendmsg` | 12.0% |");
+    expect(report).toContain("PostgreSQL: about 9,000 samples, 41.5% of them in the kernel.");
     expect(report).toContain("| [k] `__x64_sys_sendto` | 9.0% |\n| `printtup` | 8.5% |");
-    expect(report).toContain("#### GET snapshot (profiled at 480 requests/s)\n\nThe platform process wrote no profile.\n\nPostgreSQL was not sampled: perf is not installed (Debian's linux-perf package provides it).");
+    expect(report).toContain(
+      "#### GET snapshot (profiled at 480 requests/s)\n\nThe platform process wrote no profile.\n\nThe platform process as `perf` sampled it (CPU only, every thread of it): not sampled, perf is not installed (Debian's linux-perf package provides it).\n\nPostgreSQL: not sampled, perf is not installed",
+    );
     expect(renderReport(results)).not.toContain("Where a records read's time goes: the platform process");
   });
 

@@ -1,3 +1,4 @@
+import type { PerfSummary } from "./perf";
 import type { BenchResults, EndpointRun, ImportRun, PairSide, PlatformPair, ReadProfile } from "./results";
 import { evaluateTargets, ratio, recordsPerSecond } from "./results";
 import { rewarmSeconds, type RequestCpu } from "./load";
@@ -253,14 +254,14 @@ function readProfileLines(profiles: readonly ReadProfile[]): string[] {
   const lines = [
     "### Where a records read's time goes: the platform process and PostgreSQL",
     "",
-    "A pass of its own after every measurement (a profiler slows what it profiles, so these runs are not measurements): for each read, a fresh platform on the large dataset under `--cpu-prof`, warmed as the measured ones were, then loaded as a measurement is while `perf record` samples the whole machine (499 Hz, flat: PostgreSQL's binaries keep no frame pointers). The platform's side: self time of its main thread, as a share of the time it was busy serving (startup and idle left out), by component and by function. PostgreSQL's side: its processes' samples by symbol, `[k]` the kernel's (sending and receiving on sockets, waking processes), with the kernel's share of all of them.",
+    "A pass of its own after every measurement (a profiler slows what it profiles, so these runs are not measurements): for each read, a fresh platform on the large dataset under `--cpu-prof`, warmed as the measured ones were, then loaded as a measurement is while `perf record` samples the whole machine (499 Hz, flat: PostgreSQL's binaries keep no frame pointers). The platform's JavaScript profile: self time of its main thread, as a share of the time it was busy serving (startup and idle left out), by component and by function. Then `perf`'s samples, CPU only, by symbol, `[k]` the kernel's (sending and receiving on sockets, waking processes), with the kernel's share of all of them: of the platform process (every thread) and of PostgreSQL's processes.",
     "",
   ];
   for (const profile of profiles) {
     lines.push(`#### ${profile.label} (profiled at ${n(profile.requestsPerSecond)} requests/s)`, "");
     const server = profile.server;
     if (server) {
-      lines.push(`The platform process, ${n(server.busyMs)} ms busy:`, "", "| Component | Share | Function | Share |", "|---|---:|---|---:|");
+      lines.push(`The platform process's JavaScript profile, ${n(server.busyMs)} ms busy (a thread in a system call, or waiting for a core, counts as busy in it):`, "", "| Component | Share | Function | Share |", "|---|---:|---|---:|");
       for (let i = 0; i < Math.max(server.components.length, server.functions.length); i++) {
         const component = server.components[i];
         const fn = server.functions[i];
@@ -268,13 +269,17 @@ function readProfileLines(profiles: readonly ReadProfile[]): string[] {
       }
       lines.push("");
     } else lines.push("The platform process wrote no profile.", "");
-    const postgres = profile.postgres;
-    if ("unavailable" in postgres) lines.push(`PostgreSQL was not sampled: ${postgres.unavailable}.`, "");
-    else {
-      lines.push(`PostgreSQL, ${n(postgres.samples)} samples, ${postgres.kernelPercent.toFixed(1)}% of them in the kernel:`, "", "| Symbol | Share |", "|---|---:|");
-      for (const symbol of postgres.symbols) lines.push(`| ${symbol.kernel ? "[k] " : ""}\`${symbol.name}\` | ${symbol.percent.toFixed(1)}% |`);
-      lines.push("");
-    }
+    if (profile.serverPerf) lines.push(...perfLines("The platform process as `perf` sampled it (CPU only, every thread of it)", profile.serverPerf));
+    lines.push(...perfLines("PostgreSQL", profile.postgres));
   }
+  return lines;
+}
+
+/** One process's (or command's) perf samples: the kernel's share, and its top symbols. */
+function perfLines(what: string, summary: PerfSummary | { unavailable: string }): string[] {
+  if ("unavailable" in summary) return [`${what}: not sampled, ${summary.unavailable}.`, ""];
+  const lines = [`${what}: about ${n(summary.samples)} samples, ${summary.kernelPercent.toFixed(1)}% of them in the kernel.`, "", "| Symbol | Share |", "|---|---:|"];
+  for (const symbol of summary.symbols) lines.push(`| ${symbol.kernel ? "[k] " : ""}\`${symbol.name}\` | ${symbol.percent.toFixed(1)}% |`);
+  lines.push("");
   return lines;
 }

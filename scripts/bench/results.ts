@@ -304,4 +304,12 @@ export function recordsPerSecond(seed: SeedRun): number {
  * One records read profiled under load in a pass of its own (profiled, so not a measurement): the platform
  * process's `--cpu-prof` summary, and PostgreSQL's `perf` samples (or why none were taken).
  */
-export type ReadProfile = { id: EndpointId; label: string; requestsPerSecond: number; server?: ProfileSummary; postgres: PerfSummary | { unavailable: string } };
+export type ReadProfile = {
+  id: EndpointId;
+  label: string;
+  requestsPerSecond: number;
+  server?: ProfileSummary;
+  /** The platform process as perf sampled it: CPU only (the JavaScript profile counts a thread in a system call, or waiting for a core, as busy). */
+  serverPerf?: PerfSummary | { unavailable: string };
+  postgres: PerfSummary | { unavailable: string };
+};
