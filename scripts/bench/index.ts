@@ -244,7 +244,8 @@ async function measurePlatformPairs(large: DatasetServers, small: DatasetServers
 /**
  * Where a category page's and a snapshot's time goes, in a pass of its own after every measurement (a profiler
  * slows what it profiles): for each, a fresh platform on the large dataset under `--cpu-prof`, warmed, then loaded
- * as a measurement is while `perf` samples the whole machine; the platform's profile, and PostgreSQL's symbols.
+ * as a measurement is while `perf` samples the whole machine; the platform's profile, and the platform's and
+ * PostgreSQL's samples by symbol.
  */
 async function profileRecordReads(url: string, data: SeededDataset): Promise<ReadProfile[]> {
   say("Profiling the category page and the snapshot (a pass of its own, not measured)...");
@@ -258,8 +259,7 @@ async function profileRecordReads(url: string, data: SeededDataset): Promise<Rea
     await measure({ url: platform.url }, endpoint.paths, headers, { ...LOAD_SETTINGS, duration: 2 * options.warmup, warmup: 0 });
     const perfFile = path.join(workDir, `perf-${endpoint.id}.data`);
     const recording = await recordSystem(perfFile);
-    const load = await measure({ url: platform.url }, endpoint.paths, headers, { ...LOAD_SETTINGS, warmup: 0 });
-    if ("stop" in recording) await recording.stop();
+    const load = await measure({ url: platform.url }, endpoint.paths, headers, { ...LOAD_SETTINGS, warmup: 0 }).finally(() => ("stop" in recording ? recording.stop() : undefined));
     // The profile is written as the platform exits.
     await platform.stop();
     running.splice(running.indexOf(platform), 1);
