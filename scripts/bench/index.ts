@@ -266,7 +266,7 @@ async function profileRecordReads(url: string, data: SeededDataset): Promise<Rea
     const postgres = "stop" in recording ? summarizePerf(perfFile, { command: "postgres" }) : recording;
     const serverPerf = "stop" in recording ? summarizePerf(perfFile, { pid: platform.pid, name: "the platform process" }) : recording;
     await rm(perfFile, { force: true });
-    profiles.push({ id: endpoint.id, label: endpoint.label, requestsPerSecond: load.requestsPerSecond, server: summarizeProfiles(dir, "large"), serverPerf, postgres });
+    profiles.push({ id: endpoint.id, label: endpoint.label, requestsPerSecond: load.requestsPerSecond, server: summarizeProfiles(dir), serverPerf, postgres });
     say(`  ${endpoint.label}: profiled at ${Math.round(load.requestsPerSecond)}/s${"unavailable" in postgres ? `; PostgreSQL not sampled: ${postgres.unavailable}` : ""}`);
   }
   return profiles;

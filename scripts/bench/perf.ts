@@ -4,6 +4,9 @@ import { once } from "node:events";
 /** Where some processes' CPU went, by symbol, from a system-wide `perf record`: flat self time (no call graphs). */
 export type PerfSummary = { processes: string; samples: number; kernelPercent: number; symbols: { name: string; kernel: boolean; percent: number }[] };
 
+/** A summary, or why there is none (perf missing, or unable to sample the system). */
+export type PerfOutcome = PerfSummary | { unavailable: string };
+
 /** Which processes' samples to read: every process of a command (e.g. postgres), or one process (all its threads). */
 export type PerfFilter = { command: string } | { pid: number; name: string };
 
@@ -38,7 +41,7 @@ export async function recordSystem(file: string): Promise<PerfRecording> {
 }
 
 /** The recording's samples of the processes `filter` names, their top symbols by share. */
-export function summarizePerf(file: string, filter: PerfFilter, top = 15): PerfSummary | { unavailable: string } {
+export function summarizePerf(file: string, filter: PerfFilter, top = 15): PerfOutcome {
   const select = "pid" in filter ? ["--pid", String(filter.pid)] : ["--comm", filter.command];
   const report = spawnSync("perf", ["report", "-i", file, ...select, "--sort", "sym", "--stdio", "--percentage", "relative"], { encoding: "utf8", maxBuffer: 64 << 20 });
   if (report.status !== 0) return { unavailable: `perf report failed: ${report.stderr.trim().split("\n")[0] ?? ""}` };

@@ -29,7 +29,7 @@ describe("summarizeProfiles", () => {
     writeFileSync(path.join(dir, "CPU.20261128.100000.42.0.001.cpuprofile"), JSON.stringify(profile));
     writeFileSync(path.join(dir, "CPU.20261128.100000.42.1.002.cpuprofile"), JSON.stringify({ ...profile, samples: [5], timeDeltas: [999_000] }));
 
-    const summary = summarizeProfiles(dir, "small")!;
+    const summary = summarizeProfiles(dir)!;
     expect(summary.busyMs).toBe(40);
     expect(summary.components).toEqual([
       { name: "npm pg", percent: 50 },
@@ -40,6 +40,6 @@ describe("summarizeProfiles", () => {
   });
 
   it("has nothing to say without a profile", () => {
-    expect(summarizeProfiles(path.join(tmpdir(), "ck-no-such-profile"), "large")).toBeUndefined();
+    expect(summarizeProfiles(path.join(tmpdir(), "ck-no-such-profile"))).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 /** Where a server process's CPU went: self time per component, as a share of its busy time. */
-export type ProfileSummary = { dataset: "large" | "small"; busyMs: number; components: { name: string; percent: number }[]; functions: { name: string; percent: number }[] };
+export type ProfileSummary = { busyMs: number; components: { name: string; percent: number }[]; functions: { name: string; percent: number }[] };
 
 type CpuProfile = {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
@@ -30,7 +30,7 @@ function componentOf(frame: CpuProfile["nodes"][number]["callFrame"]): string {
  * The CPU profile `node --cpu-prof` wrote into `dir` for the platform's main thread, summarized: self time per
  * component and per function over the samples taken while serving (startup frames and idle left out).
  */
-export function summarizeProfiles(dir: string, dataset: ProfileSummary["dataset"], top = 15): ProfileSummary | undefined {
+export function summarizeProfiles(dir: string, top = 15): ProfileSummary | undefined {
   let files: string[];
   try {
     // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: thread 0 serves the requests (others load modules for tsx).
@@ -73,5 +73,5 @@ export function summarizeProfiles(dir: string, dataset: ProfileSummary["dataset"
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .map(([name, micros]) => ({ name, percent: (micros / busy) * 100 }));
-  return { dataset, busyMs: busy / 1000, components: ranked(components), functions: ranked(functions) };
+  return { busyMs: busy / 1000, components: ranked(components), functions: ranked(functions) };
 }

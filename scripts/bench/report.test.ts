@@ -175,7 +175,7 @@ describe("bench report", () => {
   });
 
   it("renders where each profiled read's time went: the platform's profile and samples, and PostgreSQL's, or why they were not sampled", () => {
-    const server = { dataset: "large" as const, busyMs: 8_000, components: [{ name: "npm pg-protocol", percent: 12.5 }], functions: [{ name: "parse (npm pg-protocol:10)", percent: 6.25 }] };
+    const server = { busyMs: 8_000, components: [{ name: "npm pg-protocol", percent: 12.5 }], functions: [{ name: "parse (npm pg-protocol:10)", percent: 6.25 }] };
     const unavailable = { unavailable: "perf is not installed (Debian's linux-perf package provides it)" };
     const report = renderReport({
       ...results,

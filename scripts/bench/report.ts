@@ -1,4 +1,4 @@
-import type { PerfSummary } from "./perf";
+import type { PerfOutcome } from "./perf";
 import type { BenchResults, EndpointRun, ImportRun, PairSide, PlatformPair, ReadProfile } from "./results";
 import { evaluateTargets, ratio, recordsPerSecond } from "./results";
 import { rewarmSeconds, type RequestCpu } from "./load";
@@ -269,14 +269,13 @@ function readProfileLines(profiles: readonly ReadProfile[]): string[] {
       }
       lines.push("");
     } else lines.push("The platform process wrote no profile.", "");
-    if (profile.serverPerf) lines.push(...perfLines("The platform process as `perf` sampled it (CPU only, every thread of it)", profile.serverPerf));
-    lines.push(...perfLines("PostgreSQL", profile.postgres));
+    lines.push(...perfLines("The platform process as `perf` sampled it (CPU only, every thread of it)", profile.serverPerf), ...perfLines("PostgreSQL", profile.postgres));
   }
   return lines;
 }
 
 /** One process's (or command's) perf samples: the kernel's share, and its top symbols. */
-function perfLines(what: string, summary: PerfSummary | { unavailable: string }): string[] {
+function perfLines(what: string, summary: PerfOutcome): string[] {
   if ("unavailable" in summary) return [`${what}: not sampled, ${summary.unavailable}.`, ""];
   const lines = [`${what}: about ${n(summary.samples)} samples, ${summary.kernelPercent.toFixed(1)}% of them in the kernel.`, "", "| Symbol | Share |", "|---|---:|"];
   for (const symbol of summary.symbols) lines.push(`| ${symbol.kernel ? "[k] " : ""}\`${symbol.name}\` | ${symbol.percent.toFixed(1)}% |`);

@@ -1,7 +1,7 @@
 import type { EndpointId } from "./endpoints";
 import type { Measurement, RequestCpu } from "./load";
 import type { Machine } from "./machine";
-import type { PerfSummary } from "./perf";
+import type { PerfOutcome } from "./perf";
 import type { ProfileSummary } from "./profile";
 
 /** Seconds are wall-clock: subjects, sources and receipts; imports (normalize + applySourceFacts); VACUUM ANALYZE and CHECKPOINT after. */
@@ -302,7 +302,7 @@ export function recordsPerSecond(seed: SeedRun): number {
 
 /**
  * One records read profiled under load in a pass of its own (profiled, so not a measurement): the platform
- * process's `--cpu-prof` summary, and PostgreSQL's `perf` samples (or why none were taken).
+ * process's `--cpu-prof` summary, and the platform's and PostgreSQL's `perf` samples (or why none were taken).
  */
 export type ReadProfile = {
   id: EndpointId;
@@ -310,6 +310,6 @@ export type ReadProfile = {
   requestsPerSecond: number;
   server?: ProfileSummary;
   /** The platform process as perf sampled it: CPU only (the JavaScript profile counts a thread in a system call, or waiting for a core, as busy). */
-  serverPerf?: PerfSummary | { unavailable: string };
-  postgres: PerfSummary | { unavailable: string };
+  serverPerf: PerfOutcome;
+  postgres: PerfOutcome;
 };
