@@ -36,11 +36,14 @@ const { recordSystem, summarizePerf } = await import("./perf");
 const { recordsPerSecond } = await import("./results");
 const { explainRecordReads } = await import("./explain-reads");
 
-const say = (line: string) => console.log(line);
-const LOAD_SETTINGS = { connections: options.connections, duration: options.duration, warmup: options.warmup };
+const benchStarted = performance.now();
+/** A line of progress, after the seconds since the bench began (what each part takes, for a run that is too slow). */
+const say = (line: string) => console.log(`[${((performance.now() - benchStarted) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+// A quick run's halves are a second each: it measures the second halves without a rewarm, both sides of a pair alike.
+const LOAD_SETTINGS = { connections: options.connections, duration: options.duration, warmup: options.warmup, rewarm: options.quick ? 0 : Math.min(options.warmup, 1) };
 /** The 1-minute load average the imports wait for (the bench's own processes add about 2 once they run), at most so long. */
 const QUIET_LOAD = 1;
-const QUIET_WAIT_SECONDS = options.quick ? 15 : 150;
+const QUIET_WAIT_SECONDS = options.quick ? 5 : 150;
 const startedAt = new Date();
 const loadSamples: number[] = [loadAverage()];
 const sampler = setInterval(() => loadSamples.push(loadAverage()), 15_000);
@@ -87,7 +90,8 @@ try {
         running.splice(running.indexOf(child), 1);
       }
     }
-    readProfiles = await profileRecordReads(large.url, large.data);
+    // A quick run checks a change's figures; where the time goes is the full run's to say.
+    if (!options.quick) readProfiles = await profileRecordReads(large.url, large.data);
   }
 
   const results: BenchResults = {
@@ -100,6 +104,7 @@ try {
       connections: options.connections,
       duration: options.duration,
       warmup: options.warmup,
+      rewarm: LOAD_SETTINGS.rewarm,
       seedConcurrency: options.seedConcurrency,
       recordsPerSubject: options.recordsPerSubject,
       interleaved: true,
@@ -173,10 +178,18 @@ type DatasetServers = { dataset: "large" | "small"; data: SeededDataset; endpoin
 async function startServers(dataset: "large" | "small", url: string, data: SeededDataset, ids: EndpointId[]): Promise<DatasetServers> {
   const env = serverEnv(url);
   say(`Starting the platform (npm start) and the baseline on the ${dataset} dataset...`);
-  const platform = await startPlatform(await freePort(), env, path.join(workDir, `platform-${dataset}.log`));
-  running.push(platform);
-  const baseline = await startBaseline(await freePort(), env, path.join(workDir, `baseline-${dataset}.log`));
-  running.push(baseline);
+  // Started side by side (neither is measured yet), each on a port of its own.
+  const platformPort = await freePort();
+  let baselinePort = await freePort();
+  while (baselinePort === platformPort) baselinePort = await freePort();
+  const kept = (server: RunningServer) => {
+    running.push(server);
+    return server;
+  };
+  const [platform, baseline] = await Promise.all([
+    startPlatform(platformPort, env, path.join(workDir, `platform-${dataset}.log`)).then(kept),
+    startBaseline(baselinePort, env, path.join(workDir, `baseline-${dataset}.log`)).then(kept),
+  ]);
   const headers = { Authorization: `Bearer ${data.apiKey}` };
   const endpoints = endpointPaths(data, ids);
   for (const endpoint of endpoints) await assertSameAnswer(platform.url, baseline.url, endpoint.paths[0]!, headers);

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { measure, measurePair } from "./load";
+import { measure, measurePair, rewarmSeconds } from "./load";
 
 /** A server that answers every GET with 200 after `delayMs`, noting when each request came, its path and its side header. */
 async function recordingServer(delayMs: number) {
@@ -15,6 +15,14 @@ async function recordingServer(delayMs: number) {
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((resolve) => server.close(resolve)) };
 }
+
+describe("rewarmSeconds", () => {
+  it("discards a second at most before a pair side's second half, or what the settings ask", () => {
+    expect(rewarmSeconds({ warmup: 3 })).toBe(1);
+    expect(rewarmSeconds({ warmup: 0.5 })).toBe(0.5);
+    expect(rewarmSeconds({ warmup: 1, rewarm: 0 })).toBe(0);
+  });
+});
 
 describe("load measurements", () => {
   let fast: Awaited<ReturnType<typeof recordingServer>>;

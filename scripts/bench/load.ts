@@ -2,7 +2,8 @@ import autocannon, { type RawResult } from "autocannon";
 import { loadAverage } from "./machine";
 import { treeCpuSeconds } from "./process-cpu";
 
-export type LoadSettings = { connections: number; duration: number; warmup: number };
+/** How a load is run; `rewarm` is the seconds discarded before a pair side's second half (see rewarmSeconds). */
+export type LoadSettings = { connections: number; duration: number; warmup: number; rewarm?: number };
 
 /** What one measurement found: throughput, latency percentiles (ms) and anything that was not a 2xx answer. */
 export type Measurement = { requestsPerSecond: number; p50: number; p99: number; requests: number; failures: number; cpu?: RequestCpu };
@@ -18,10 +19,10 @@ export type LoadTarget = { url: string; probe?: CpuProbe };
 
 /**
  * Seconds of load discarded before a side's second half of a pair (see measurePair): its code is compiled, only its
- * connections are new.
+ * connections are new, so a second at most, and none when the settings say so (a quick run: both sides alike).
  */
-export function rewarmSeconds(settings: Pick<LoadSettings, "warmup">): number {
-  return Math.min(settings.warmup, 1);
+export function rewarmSeconds(settings: Pick<LoadSettings, "warmup" | "rewarm">): number {
+  return settings.rewarm ?? Math.min(settings.warmup, 1);
 }
 
 /** One stretch of load on one server: autocannon's unaggregated result, and the CPU seconds spent meanwhile. */

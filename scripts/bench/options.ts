@@ -59,7 +59,9 @@ export const DEFAULT_OPTIONS: BenchOptions = {
  * production build exists): 20,000 records, 2,000 for the small dataset, 2-second measurements, imports of 2,000
  * and 10,000 resources, 1,000 deliveries per endpoint count. Flags given beside it still win. Each side of a pair
  * is measured in two halves and autocannon ends a run at a whole second, so 2 seconds are two halves of 1 (3 were
- * two of 2, and pushed the run past three minutes once the targets' pairs were added).
+ * two of 2, and pushed the run past three minutes once the targets' pairs were added). A quick run also measures
+ * each pair's second halves without a rewarm and leaves out the profile pass (index.ts): with them it took 3.5-3.9
+ * minutes; without, about 2.5.
  */
 export const QUICK_OPTIONS: Partial<BenchOptions> = {
   subjects: 200,

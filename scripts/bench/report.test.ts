@@ -88,6 +88,11 @@ describe("bench report", () => {
     expect(interleaved).toContain("10 s measured per endpoint and server, in two halves interleaved with the other server's (baseline, platform, platform, baseline");
     expect(interleaved).toContain("3 s of warm-up before a server's first half and 1 s before its second");
     expect(renderReport(results)).toContain("3 s warm-up then 10 s measured per endpoint and server, after each");
+    // A quick run measures the second halves without a rewarm, and says it profiled nothing.
+    const quick = renderReport({ ...results, quick: true, settings: { ...results.settings, warmup: 1, rewarm: 0, interleaved: true } });
+    expect(quick).toContain("1 s of warm-up before a server's first half and 0 s before its second");
+    expect(quick).toContain("This is a `--quick` run: every measurement at a small size, each pair's second halves without a rewarm, and no profile pass after them.");
+    expect(interleaved).not.toContain("This is a `--quick` run");
   });
 
   it("holds the scale-out run to exactness: the rate limit across instances and every job once", () => {

@@ -48,7 +48,7 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
   }
   lines.push(
     "",
-    `The machine is shared: other work ran beside this bench (see each load average; the bench, PostgreSQL and the server under test account for about 2), so absolute figures are depressed and noisy. Every figure stands beside a floor measured in the same run, and the ratios are the figures to read.${results.quick ? " This is a `--quick` run: every measurement at a small size." : ""}`,
+    `The machine is shared: other work ran beside this bench (see each load average; the bench, PostgreSQL and the server under test account for about 2), so absolute figures are depressed and noisy. Every figure stands beside a floor measured in the same run, and the ratios are the figures to read.${results.quick ? " This is a `--quick` run: every measurement at a small size, each pair's second halves without a rewarm, and no profile pass after them." : ""}`,
     "",
   );
   lines.push("## Targets", "");

@@ -118,7 +118,7 @@ export type BenchResults = {
   /** The server's cache, and the size on disk of each dataset's database once seeded (pg_size_pretty), when measured. */
   postgres?: { sharedBuffers: string; hugePages: string; note: string; databases?: { large: string; small: string } };
   /** `interleaved`: each endpoint's two servers measured in alternate halves (load.ts, measurePair; absent from earlier runs). */
-  settings: { connections: number; duration: number; warmup: number; seedConcurrency: number; recordsPerSubject: number; interleaved?: boolean };
+  settings: { connections: number; duration: number; warmup: number; rewarm?: number; seedConcurrency: number; recordsPerSubject: number; interleaved?: boolean };
   seed: { large: SeedRun; small: SeedRun };
   runs: EndpointRun[];
   /** Load averages sampled through the run (1-minute), to show whether other work shared the machine. */

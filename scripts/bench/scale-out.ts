@@ -74,8 +74,11 @@ const receivers = await Promise.all(
 const children: ChildProcess[] = [];
 const PROCESS_ENV = { CHARTKEY_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), CHARTKEY_WORKER: "off", LOG_LEVEL: "warn" };
 const launch = async (script: string, ready: RegExp) => (await startTsxProcess(script, PROCESS_ENV, ready, children)).ready;
-const origins = await Promise.all([0, 1].map(() => launch("test/run-api-server.ts", /serving (http:\/\/\S+)/)));
-await Promise.all([0, 1].map(() => launch("scripts/worker.ts", /Chartkey worker running/)));
+// All four at once: each compiles and loads the platform on its own, which is most of their start.
+const [origins] = await Promise.all([
+  Promise.all([0, 1].map(() => launch("test/run-api-server.ts", /serving (http:\/\/\S+)/))),
+  Promise.all([0, 1].map(() => launch("scripts/worker.ts", /Chartkey worker running/))),
+]);
 
 const developer = await db().developer.create({ data: { id: newId("dev_"), email: "bench@example.test", name: "Bench", passwordHash: "unused" } });
 let appCount = 0;
