@@ -27,7 +27,7 @@ const { postmasterPid, treeCpuSeconds } = await import("./process-cpu");
 const { seedDataset } = await import("./seed");
 const { startBaseline, startPlatform } = await import("./servers");
 const { endpointPaths } = await import("./endpoints");
-const { measure, measurePair } = await import("./load");
+const { measure, measurePair, rewarmSeconds } = await import("./load");
 const { assertSameAnswer } = await import("./same-answer");
 const { describeMachine, loadAverage, waitForQuiet } = await import("./machine");
 const { writeResults } = await import("./write-results");
@@ -40,7 +40,7 @@ const benchStarted = performance.now();
 /** A line of progress, after the seconds since the bench began (what each part takes, for a run that is too slow). */
 const say = (line: string) => console.log(`[${((performance.now() - benchStarted) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 // A quick run's halves are a second each: it measures the second halves without a rewarm, both sides of a pair alike.
-const LOAD_SETTINGS = { connections: options.connections, duration: options.duration, warmup: options.warmup, rewarm: options.quick ? 0 : Math.min(options.warmup, 1) };
+const LOAD_SETTINGS = { connections: options.connections, duration: options.duration, warmup: options.warmup, ...(options.quick ? { rewarm: 0 } : {}) };
 /** The 1-minute load average the imports wait for (the bench's own processes add about 2 once they run), at most so long. */
 const QUIET_LOAD = 1;
 const QUIET_WAIT_SECONDS = options.quick ? 5 : 150;
@@ -104,7 +104,7 @@ try {
       connections: options.connections,
       duration: options.duration,
       warmup: options.warmup,
-      rewarm: LOAD_SETTINGS.rewarm,
+      rewarm: rewarmSeconds(LOAD_SETTINGS),
       seedConcurrency: options.seedConcurrency,
       recordsPerSubject: options.recordsPerSubject,
       interleaved: true,
