@@ -178,18 +178,18 @@ type DatasetServers = { dataset: "large" | "small"; data: SeededDataset; endpoin
 async function startServers(dataset: "large" | "small", url: string, data: SeededDataset, ids: EndpointId[]): Promise<DatasetServers> {
   const env = serverEnv(url);
   say(`Starting the platform (npm start) and the baseline on the ${dataset} dataset...`);
-  // Started side by side (neither is measured yet), each on a port of its own.
+  // Started side by side (neither is measured yet), each on a port of its own. Both starts are awaited even when one
+  // fails, so the one that did start is in `running` before the run's cleanup stops everything there.
   const platformPort = await freePort();
   let baselinePort = await freePort();
   while (baselinePort === platformPort) baselinePort = await freePort();
-  const kept = (server: RunningServer) => {
-    running.push(server);
-    return server;
-  };
-  const [platform, baseline] = await Promise.all([
-    startPlatform(platformPort, env, path.join(workDir, `platform-${dataset}.log`)).then(kept),
-    startBaseline(baselinePort, env, path.join(workDir, `baseline-${dataset}.log`)).then(kept),
+  const starts = await Promise.allSettled([
+    startPlatform(platformPort, env, path.join(workDir, `platform-${dataset}.log`)),
+    startBaseline(baselinePort, env, path.join(workDir, `baseline-${dataset}.log`)),
   ]);
+  for (const start of starts) if (start.status === "fulfilled") running.push(start.value);
+  for (const start of starts) if (start.status === "rejected") throw start.reason;
+  const [platform, baseline] = starts.map((start) => (start as PromiseFulfilledResult<RunningServer>).value) as [RunningServer, RunningServer];
   const headers = { Authorization: `Bearer ${data.apiKey}` };
   const endpoints = endpointPaths(data, ids);
   for (const endpoint of endpoints) await assertSameAnswer(platform.url, baseline.url, endpoint.paths[0]!, headers);
