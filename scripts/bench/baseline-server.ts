@@ -2,8 +2,9 @@
 // need and nothing else, through `pg` directly: the key lookup by SHA-256 hash, the per-key rate limit consumed in
 // PostgreSQL with rate-limiter-flexible's RateLimiterPostgres on the platform's `rate_limits` table (committed, as
 // the platform commits it, without waiting for the disk), the consent check, and the same record SQL, answering the
-// same JSON (cursors signed the same way, so the platform accepts them). No framework, no ORM, no logging. It serves
-// only what the bench sends and is not part of the product.
+// same JSON (cursors signed the same way, so the platform accepts them). No framework, no ORM, no logging. Under
+// /floor it also serves the reads' floors (floorAnswer). It serves only what the bench sends and is not part of the
+// product.
 //
 // Usage: DATABASE_URL=... CHARTKEY_SECRET=... PORT=... tsx scripts/bench/baseline-server.ts
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
@@ -322,6 +323,38 @@ async function getSnapshot(key: Key, subjectId: string): Promise<Answer> {
   };
 }
 
+// The reads' floors (the report's floor pairs): the least any server does to answer a category page or a snapshot
+// from PostgreSQL. One statement reads the records the answer holds, in page order, and their stored text is forwarded
+// as it is, in one JSON array: no key, rate limit, consent, change cursor, next cursor or sources. Keyless, under
+// /floor, and answering only what the bench sends.
+const FLOOR_RECORDS: pg.CustomTypesConfig = { getTypeParser: () => (text: string) => text };
+
+async function floorAnswer(res: ServerResponse, subjectId: string, categories: readonly string[], limit: number): Promise<void> {
+  const { rows } = await pool.query<{ data: string }>(
+    categories.length === 1
+      ? {
+          name: "floor-page",
+          text: `SELECT data FROM "Record" WHERE "subjectId" = $1 AND category = $2 AND "deletedAt" IS NULL ORDER BY "sortAt" DESC, id DESC LIMIT $3`,
+          values: [subjectId, categories[0], limit],
+          types: FLOOR_RECORDS,
+        }
+      : {
+          name: "floor-snapshot",
+          text: `SELECT r.data FROM unnest($2::text[]) WITH ORDINALITY AS c(category, position)
+                 CROSS JOIN LATERAL (SELECT data, "sortAt", id FROM "Record" WHERE "subjectId" = $1 AND category = c.category AND "deletedAt" IS NULL
+                                     ORDER BY "sortAt" DESC, id DESC LIMIT $3) r
+                 ORDER BY c.position, r."sortAt" DESC, r.id DESC`,
+          values: [subjectId, categories, limit],
+          types: FLOOR_RECORDS,
+        },
+  );
+  const body = `{"data":[${rows.map((row) => row.data).join(",")}]}`;
+  res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+const FLOOR_ROUTE = /^\/floor\/users\/([^/]+)\/records(?:\/([^/]+))?$/;
+
 /** GET /health, keyless: the database answers. */
 async function getHealth(): Promise<Answer> {
   const reachable = await pool.query("SELECT 1").then(() => true, () => false);
@@ -360,6 +393,11 @@ const server = createServer((req, res) => {
       const url = new URL(req.url ?? "/", "http://baseline");
       const route = ROUTES.find(([pattern]) => pattern.test(url.pathname));
       if (url.pathname === "/api/v1/health" && req.method === "GET") return send(res, requestId, await getHealth());
+      const floor = FLOOR_ROUTE.exec(url.pathname);
+      if (floor && req.method === "GET") {
+        const [subject, category] = floor.slice(1).map((part) => (part === undefined ? undefined : decodeURIComponent(part)));
+        return await floorAnswer(res, subject!, category ? [category] : CATEGORIES, category ? limitOf(url.searchParams) : SECTION_RECORDS);
+      }
       if (!route || req.method !== "GET") throw new Refusal(404, "not_found", `No operation at ${req.method} ${url.pathname}.`);
       const key = await authenticate(req.headers.authorization);
       headers = await consume(key.id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endpointPaths, shuffled } from "./endpoints";
+import { endpointPaths, floorPaths, shuffled } from "./endpoints";
 
 describe("bench endpoints", () => {
   it("rotate through every subject (and every saved feed cursor) in a fixed shuffled order", () => {
@@ -13,6 +13,18 @@ describe("bench endpoints", () => {
     expect(category!.paths).toEqual(endpointPaths({ subjects, feeds }, ["category"])[0]!.paths);
     expect(feed!.paths).toEqual(["/api/v1/users/u_1/records/labs/changes?cursor=abc.d-f_"]);
     expect(snapshot!.paths[0]).toMatch(/^\/api\/v1\/users\/u_\d+\/records$/);
+  });
+
+  it("read each floor over the same subjects, in the same order, as the read it is the floor of", () => {
+    const subjects = Array.from({ length: 20 }, (_, i) => `u_${i}`);
+    const [category, snapshot] = endpointPaths({ subjects, feeds: [] }, ["category", "snapshot"]);
+    const subjectOf = (path: string) => path.split("/")[path.startsWith("/floor/") ? 3 : 4];
+    const categoryFloor = floorPaths({ subjects }, "category-floor");
+    const snapshotFloor = floorPaths({ subjects }, "snapshot-floor");
+    expect(categoryFloor.paths.map(subjectOf)).toEqual(category!.paths.map(subjectOf));
+    expect(snapshotFloor.paths.map(subjectOf)).toEqual(snapshot!.paths.map(subjectOf));
+    expect(categoryFloor.paths[0]).toBe(`/floor/users/${subjectOf(category!.paths[0]!)}/records/labs?limit=50`);
+    expect(snapshotFloor.paths[0]).toBe(`/floor/users/${subjectOf(snapshot!.paths[0]!)}/records`);
   });
 
   it("shuffles deterministically without losing items", () => {

@@ -30,6 +30,25 @@ export function endpointPaths(data: EndpointData, ids: readonly EndpointId[]): E
   return ids.map((id) => ({ id, label: ENDPOINT_LABELS[id], paths: paths[id]() }));
 }
 
+/**
+ * A records read's floor: the least any server does to answer it from PostgreSQL (one statement reading the records
+ * the answer holds, their stored text forwarded in one JSON array; no key, consent or cursor), served by the
+ * baseline under /floor and measured as a pair against the platform's GET /app, beside the read's own target.
+ */
+export type FloorId = "category-floor" | "snapshot-floor";
+
+export const FLOOR_LABELS: Record<FloorId, string> = {
+  "category-floor": "Floor of the category page: its 50 records alone",
+  "snapshot-floor": "Floor of the snapshot: its records alone",
+};
+
+/** The floor's paths, over the same subjects in the same order as the read it is the floor of. */
+export function floorPaths(data: Pick<EndpointData, "subjects">, id: FloorId): { id: FloorId; label: string; paths: string[] } {
+  const subjects = shuffled(data.subjects);
+  const paths = id === "category-floor" ? subjects.map((subject) => `/floor/users/${subject}/records/labs?limit=50`) : subjects.map((subject) => `/floor/users/${subject}/records`);
+  return { id, label: FLOOR_LABELS[id], paths };
+}
+
 /** A deterministic Fisher-Yates shuffle (a fixed-seed LCG), so every run reads subjects in the same order. */
 export function shuffled<T>(items: readonly T[], seed = 20261123): T[] {
   const out = [...items];

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
-import type { Endpoint, EndpointId } from "./endpoints";
+import type { Endpoint, EndpointId, FloorId } from "./endpoints";
 import { parseOptions, smallSubjects } from "./options";
 import type { BenchResults, EndpointRun, ImportRun, PlatformPair, ReadProfile, ScaleOutRun, WebhookRun } from "./results";
 import type { SeededDataset } from "./seed";
@@ -26,9 +26,9 @@ const { reservePostgresCache } = await import("./postgres-cache");
 const { postmasterPid, treeCpuSeconds } = await import("./process-cpu");
 const { seedDataset } = await import("./seed");
 const { startBaseline, startPlatform } = await import("./servers");
-const { endpointPaths } = await import("./endpoints");
+const { endpointPaths, floorPaths } = await import("./endpoints");
 const { measure, measurePair, rewarmSeconds } = await import("./load");
-const { assertSameAnswer } = await import("./same-answer");
+const { assertFloorHoldsTheRecords, assertSameAnswer } = await import("./same-answer");
 const { describeMachine, loadAverage, waitForQuiet } = await import("./machine");
 const { writeResults } = await import("./write-results");
 const { summarizeProfiles } = await import("./profile");
@@ -226,20 +226,29 @@ async function measureEndpoints({ dataset, data, endpoints, platform, baseline, 
 
 /**
  * The targets that compare the platform with itself, each measured as a pair (measurePair) on the platform servers
- * the endpoints were measured on: the category page and the snapshot against GET /app on the large dataset, and
- * the category page on the large dataset against the small.
+ * the endpoints were measured on: the category page and the snapshot against GET /app on the large dataset, each
+ * followed by its floor against the same GET /app (what a server that only reads and forwards the records reaches),
+ * and the category page on the large dataset against the small.
  */
 async function measurePlatformPairs(large: DatasetServers, small: DatasetServers): Promise<PlatformPair[]> {
-  say("The targets' pairs, platform against platform...");
+  say("The targets' pairs, platform against platform, and the reads' floors against GET /app...");
   const side = ({ data, endpoints, platform, headers }: DatasetServers, id: EndpointId) => {
     const endpoint = endpoints.find((candidate) => candidate.id === id);
     if (!endpoint) throw new Error(`the ${id} endpoint was not started on this dataset's servers`);
     return { endpoint, records: data.records, load: { target: probed(platform), paths: endpoint.paths, headers } };
   };
   const [app, category, snapshot] = [side(large, "app"), side(large, "category"), side(large, "snapshot")];
+  // A read's floor is served by the baseline, keyless, over the same subjects as the read, and moves its records.
+  const floor = async (id: FloorId, read: typeof category) => {
+    const endpoint = floorPaths(large.data, id);
+    await assertFloorHoldsTheRecords(large.platform.url, large.baseline.url, read.endpoint.paths[0]!, endpoint.paths[0]!, large.headers);
+    return { endpoint, records: large.data.records, load: { target: probed(large.baseline), paths: endpoint.paths, headers: {} } };
+  };
   const plan = [
     ["category-vs-app", category, app],
+    ["category-floor-vs-app", await floor("category-floor", category), app],
     ["snapshot-vs-app", snapshot, app],
+    ["snapshot-floor-vs-app", await floor("snapshot-floor", snapshot), app],
     ["category-large-vs-small", category, side(small, "category")],
   ] as const;
   const pairs: PlatformPair[] = [];

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderChart } from "./chart";
 import { renderReport } from "./report";
-import { evaluateTargets, cheapServerBound, type BenchResults, type EndpointRun } from "./results";
+import { evaluateTargets, cheapServerBound, type BenchResults, type EndpointRun, type PairSide } from "./results";
 import { writeResults } from "./write-results";
 
 const measurement = (requestsPerSecond: number, p50: number) => ({ requestsPerSecond, p50, p99: p50 * 3, requests: requestsPerSecond * 10, failures: 0 });
@@ -172,11 +172,38 @@ describe("bench report", () => {
     // The bound reads the pair's CPU: PostgreSQL 1 + client 0.1 + GET /app's server 0.4 against GET /app's 0.7.
     expect(evaluateTargets(paired).find((target) => target.name.startsWith("Category page vs"))?.measured).toContain("at most 0.47×");
     const markdown = renderReport(paired);
-    expect(markdown).toContain("### The targets' pairs: the platform against itself");
+    expect(markdown).toContain("### The targets' pairs: the platform against itself, and the reads' floors");
     expect(markdown).toContain("| Category page vs GET /app | GET category, 1,000,000 records | 400 | 40 ms | 120 ms | 1.20 / 1.00 / 0.10 (2.30) | 2.5 | requests/s **0.25×**, p50 4.00× |");
     expect(markdown).toContain("|  | GET app, 1,000,000 records | 1,600 | 10 ms | 30 ms | 0.40 / 0.20 / 0.10 (0.70) | 2.5 |  |");
     expect(markdown).toContain("| Category page, large vs small dataset | GET category, 1,000,000 records | 400 | 40 ms | 120 ms |");
     expect(renderReport(results)).not.toContain("The targets' pairs");
+  });
+
+  it("sets a read's measured floor beside its target in place of the bound the CPU split gives, and renders the floor's pair", () => {
+    const side = (id: PairSide["id"], requestsPerSecond: number, server: number) => ({
+      id,
+      label: `GET ${id}`,
+      records: 1_000_000,
+      measurement: { ...measurement(requestsPerSecond, 20), cpu: { server, database: id === "app" ? 0.2 : 1, client: 0.1 } },
+      load: 2.5,
+    });
+    const pairs = [
+      { id: "category-vs-app" as const, first: side("category", 400, 1.2), second: side("app", 1_600, 0.4) },
+      { id: "category-floor-vs-app" as const, first: side("category-floor", 700, 0.5), second: side("app", 1_750, 0.4) },
+      { id: "snapshot-vs-app" as const, first: side("snapshot", 320, 2), second: side("app", 1_600, 0.4) },
+    ];
+    const paired = { ...results, runs: [...results.runs, run("snapshot", "large", 260, 400, 20)], pairs };
+    const measured = (start: string) => evaluateTargets(paired).find((target) => target.name.startsWith(start))?.measured;
+    // The category page's floor (700 vs 1,750) is set beside it; the snapshot, whose floor this run did not measure, keeps its bound.
+    expect(measured("Category page vs")).toBe(
+      "0.25× (400 vs 1,600); its floor (a bare server that only reads the records from PostgreSQL and forwards them: no key, no consent) 0.40× (700 vs 1,750, measured as a pair)",
+    );
+    expect(measured("Snapshot vs")).toContain("at most");
+    expect(measured("Snapshot vs")).not.toContain("its floor");
+    const markdown = renderReport(paired);
+    expect(markdown).toContain("| Its floor vs GET /app | GET category-floor, 1,000,000 records | 700 | 20 ms |");
+    expect(markdown).toContain("requests/s **0.40×**");
+    expect(markdown).toContain("Each records read is followed by its floor");
   });
 
   it("renders where each profiled read's time went: the platform's profile and samples, and PostgreSQL's, or why they were not sampled", () => {

@@ -205,20 +205,24 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
 
 const PAIR_NAMES: Record<PlatformPair["id"], string> = {
   "category-vs-app": "Category page vs GET /app",
+  "category-floor-vs-app": "Its floor vs GET /app",
   "snapshot-vs-app": "Snapshot vs GET /app",
+  "snapshot-floor-vs-app": "Its floor vs GET /app",
   "category-large-vs-small": "Category page, large vs small dataset",
 };
 
-/** The targets that compare the platform with itself, each measured as a pair; the Targets table reads them from here. */
+/** The targets that compare the platform with itself, each measured as a pair, and the reads' floors; the Targets table reads them from here. */
 function pairsSection(pairs: readonly PlatformPair[] | undefined): string[] {
   if (!pairs || pairs.length === 0) return [];
   const cpu = ({ measurement: { cpu } }: PairSide) => (cpu ? `${cpuSplit(cpu)} (${cpuTotal(cpu)})` : "–");
   const row = (name: string, side: PairSide, compared: string) =>
     `| ${name} | ${side.label}, ${n(side.records)} records | ${n(side.measurement.requestsPerSecond)} | ${ms(side.measurement.p50)} | ${ms(side.measurement.p99)} | ${cpu(side)} | ${side.load} | ${compared} |`;
   return [
-    "### The targets' pairs: the platform against itself",
+    "### The targets' pairs: the platform against itself, and the reads' floors",
     "",
     "The targets that compare two of the platform's own figures (a records read against `GET /app`, and the category page on the large dataset against the small) are measured again for themselves, each as a pair on the platform servers the endpoints above ran on: in the same interleaved halves as an endpoint against its baseline (first, second, second, first), so that a load on the shared machine that changes over the pair weighs on both sides alike. In the table above, the two sides were measured minutes apart, each under its own share of what else ran. The Targets table reads these.",
+    "",
+    "Each records read is followed by its floor, paired with the platform's `GET /app` the same way: the least any server does to answer that read from PostgreSQL. The baseline process serves it under `/floor`, keyless: one statement reads the records the answer holds (the labs page's 50; the snapshot's, each category's first 1,000), in page order, and their stored text is forwarded in one JSON array, with no key check, rate limit, consent, cursors or sources. What the floor reaches against `GET /app` is as far as any design that reads a page's records from PostgreSQL per request could take that target on this machine.",
     "",
     "| Pair | Side | Req/s | p50 | p99 | CPU ms a request: server / PostgreSQL / client (total) | Load, as it began | First / second |",
     "|---|---|---:|---:|---:|---:|---:|---|",

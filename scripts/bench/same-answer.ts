@@ -25,3 +25,24 @@ function comparable(body: unknown): unknown {
   delete meta.generatedAt;
   return { ...body, meta };
 }
+
+/**
+ * Fetches a read from the platform and its floor from the baseline (endpoints.ts, FloorId) and throws unless the
+ * floor forwards exactly the records the platform's answer holds, in its order: a floor only counts if it moves the
+ * same records.
+ */
+export async function assertFloorHoldsTheRecords(platformUrl: string, baselineUrl: string, readPath: string, floorPath: string, headers: Record<string, string>): Promise<void> {
+  const [platform, floor] = await Promise.all([read(platformUrl + readPath, headers), read(baselineUrl + floorPath, {})]);
+  if (platform.status !== 200 || floor.status !== 200) throw new Error(`${floorPath}: the platform answered ${readPath} with ${platform.status}, the floor ${floor.status}`);
+  const records = recordsOf(platform.body);
+  const forwarded = (floor.body as { data?: unknown }).data;
+  if (records.length === 0 || !isDeepStrictEqual(records, forwarded)) {
+    throw new Error(`${floorPath}: the floor's records are not the ${records.length} records the platform's ${readPath} holds`);
+  }
+}
+
+/** The records of a category page (`data`) or of a snapshot (each section's, in section order). */
+function recordsOf(body: unknown): unknown[] {
+  const answer = body as { data?: unknown[]; sections?: Record<string, { records: unknown[] }> };
+  return answer.data ?? Object.values(answer.sections ?? {}).flatMap((section) => section.records);
+}
