@@ -20,8 +20,12 @@ test("on a phone and a desktop: a failing endpoint's answer is shown, and a pend
     receiver.setResponder(() => 500);
     await page.getByLabel("Endpoint URL").fill(`${receiver.origin}/hooks`);
     await page.getByRole("button", { name: "Save URL" }).click();
+    // Each action's own answer (its toast) before the next step, as dashboard-webhooks.spec.ts waits: in one CI run,
+    // Send clicked the moment the new URL showed queued nothing, and the test only failed 30 s later at the receiver.
+    await expect(page.getByText(`Webhooks now go to ${receiver.origin}/hooks`)).toBeVisible();
     await expect(page.getByText(`Current: ${receiver.origin}/hooks`)).toBeVisible();
     await page.getByRole("button", { name: "Send test event" }).click();
+    await expect(page.getByText(/Test event evt_\S+ queued for delivery/)).toBeVisible();
     await expect.poll(() => receiver.arrivals(), { timeout: 30_000 }).toBe(1);
 
     const row = page.getByRole("table", { name: "Webhook deliveries" }).getByRole("row", { name: /webhook\.test/ });
