@@ -242,9 +242,10 @@ export function evaluateTargets(results: BenchResults): Target[] {
   }
 
   const app = find("app");
+  const pairOf = (id: PlatformPair["id"]) => results.pairs?.find((candidate) => candidate.id === id);
   // A target's two sides come from its pair when the run measured one, else from the endpoints' own measurements.
   const compared = (id: PlatformPair["id"], first: EndpointRun | undefined, second: EndpointRun | undefined) => {
-    const pair = results.pairs?.find((candidate) => candidate.id === id);
+    const pair = pairOf(id);
     if (pair) return { first: pair.first.measurement, second: pair.second.measurement, records: [pair.first.records, pair.second.records] as const, paired: " (measured as a pair)" };
     return first && second ? { first: first.app, second: second.app, records: [first.records, second.records] as const, paired: "" } : undefined;
   };
@@ -255,9 +256,9 @@ export function evaluateTargets(results: BenchResults): Target[] {
     const sides = compared(pairId, find(id), app);
     if (!sides) continue;
     const value = sides.first.requestsPerSecond / sides.second.requestsPerSecond;
-    const floor = results.pairs?.find((candidate) => candidate.id === floorId);
-    const bound = cheapServerBound(sides.first.cpu, sides.second.cpu);
     // The floor, measured, says what any server reaches; runs without it say what the CPU split bounds.
+    const floor = pairOf(floorId);
+    const bound = floor ? undefined : cheapServerBound(sides.first.cpu, sides.second.cpu);
     const beside = floor
       ? `; its floor (a bare server that only reads the records from PostgreSQL and forwards them: no key, no consent) ${(floor.first.measurement.requestsPerSecond / floor.second.measurement.requestsPerSecond).toFixed(2)}× (${count(floor.first.measurement.requestsPerSecond)} vs ${count(floor.second.measurement.requestsPerSecond)}, measured as a pair)`
       : bound
