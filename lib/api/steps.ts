@@ -12,6 +12,7 @@ import {
 import {
   addressPrefix,
   ApiError,
+  assertStorable,
   fetchRequest,
   HEADER,
   JsonAnswer,
@@ -164,15 +165,24 @@ const body: Step = {
   },
 };
 
+/**
+ * Parses the path, query and body with the operation's schemas, then holds what they parsed, which is all the
+ * handler is handed, to text PostgreSQL can store (lib/http/storable-text.ts): the one place every operation's
+ * fields pass, so no field can forget the check and nothing is read or written with such text.
+ */
 const parse: Step = {
   name: "parsing",
   run: (state) => {
     const { params, query, body: bodySchema } = state.declaration;
-    state.parsed = {
+    const parsed = {
       params: params ? parseOrThrow(params, flattenParams(state.rawParams), "path") : undefined,
       query: query ? parseOrThrow(query, Object.fromEntries(state.url.searchParams), "query") : undefined,
       body: bodySchema ? parseOrThrow(bodySchema, state.rawBody, "body") : undefined,
     };
+    assertStorable(parsed.params, "path");
+    assertStorable(parsed.query, "query");
+    assertStorable(parsed.body, "body");
+    state.parsed = parsed;
   },
 };
 

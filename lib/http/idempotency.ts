@@ -4,6 +4,7 @@ import { db } from "@/lib/db";
 import { Prisma } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { ApiError } from "./api-error";
+import { assertStorableHeader } from "./storable-text";
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -20,6 +21,7 @@ export function validateIdempotencyKey(raw: string | null): string | null {
   if (raw.length === 0 || raw.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw new ApiError("invalid_idempotency_key", `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
   }
+  assertStorableHeader("Idempotency-Key", raw);
   return raw;
 }
 

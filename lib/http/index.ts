@@ -11,6 +11,7 @@ export * from "./idempotency";
 export * from "./json-text";
 export * from "./pagination";
 export * from "./rate-limit";
+export * from "./storable-text";
 export * from "./read-json-body";
 export * from "./request-log";
 export * from "./respond";
