@@ -1,5 +1,5 @@
 import { memberActor, recordAudit, type AuditAction } from "@/lib/audit";
-import { withTransaction } from "@/lib/db";
+import { db, withTransaction, type Tx } from "@/lib/db";
 import { ACCESSIBLE_APPLICATION_FIELDS, getApplicationAccess, requirePermission, TeamError, type AccessibleApplication, type ApplicationAccess } from "@/lib/team";
 import { checkWebhookDestination, NOT_PUBLIC } from "@/lib/webhooks";
 import { createApplication } from "./create-application";
@@ -35,11 +35,15 @@ const AUDITED: Partial<Record<keyof Settings, AuditAction>> = {
   webhookUrl: "webhook.url_change",
 };
 
-/** Saves one setting; a change to an audited one is recorded, with the value it replaced, in the same transaction. */
-function update(access: ApplicationAccess, data: Settings): Promise<AccessibleApplication> {
+/**
+ * Saves one setting; a change to an audited one is recorded, with the value it replaced, in the same transaction.
+ * `guard` runs first with the application's row locked, and may refuse the change.
+ */
+function update(access: ApplicationAccess, data: Settings, guard?: (tx: Tx) => Promise<void>): Promise<AccessibleApplication> {
   const id = access.application.id;
   return withTransaction("ReadCommitted", async (tx) => {
     await tx.$executeRaw`SELECT 1 FROM "Application" WHERE "id" = ${id} FOR UPDATE`;
+    await guard?.(tx);
     const before = await tx.application.findUniqueOrThrow({ where: { id }, select: ACCESSIBLE_APPLICATION_FIELDS });
     const saved = await tx.application.update({ where: { id }, data, select: ACCESSIBLE_APPLICATION_FIELDS });
     for (const field of Object.keys(data) as Array<keyof Settings>) {
@@ -76,27 +80,48 @@ export async function setRedirectUrls(access: ApplicationAccess, input: { redire
   return update(access, redirectUrlsInputSchema.parse(input));
 }
 
-/** The environment a saved webhook URL must satisfy: live rules (https, public) once production is enabled. */
-function webhookEnvironment(application: { productionEnabled: boolean }): "sandbox" | "live" {
-  return application.productionEnabled ? "live" : "sandbox";
+type WebhookRules = "sandbox" | "live";
+
+/**
+ * The rules a saved webhook URL must satisfy: the live ones (https, public) once production is enabled, and from
+ * the moment it is asked for, so a URL the live rules refuse cannot be set while an operator reviews the request
+ * (who would otherwise approve the application into deliveries that all fail).
+ */
+async function webhookRules(client: Tx | ReturnType<typeof db>, applicationId: string): Promise<{ rules: WebhookRules; requested: boolean }> {
+  const [application, pending] = await Promise.all([
+    client.application.findUniqueOrThrow({ where: { id: applicationId }, select: { productionEnabled: true } }),
+    client.productionRequest.count({ where: { applicationId, status: "pending" } }),
+  ]);
+  return { rules: application.productionEnabled || pending > 0 ? "live" : "sandbox", requested: !application.productionEnabled && pending > 0 };
+}
+
+/** Throws the developer's words for a URL the rules refuse (the delivery's own check, `checkWebhookDestination`). */
+async function requireAllowedWebhookUrl(webhookUrl: string, { rules, requested }: { rules: WebhookRules; requested: boolean }): Promise<void> {
+  const check = await checkWebhookDestination(webhookUrl, rules);
+  if (check.ok) return;
+  const hint = check.reason === NOT_PUBLIC ? " Use a public URL (a tunnel can forward it to a receiver on your machine)." : "";
+  const why = requested ? " Production has been requested, so the live rules apply: https, on a public host." : "";
+  throw new TeamError("invalid_input", `The webhook URL is not allowed: ${check.reason}.${why}${hint}`);
 }
 
 /**
  * Sets (or clears, with null) the webhook URL. Checked with the delivery's own rules (`checkWebhookDestination`,
- * which also resolves the name now): http(s) for a sandbox application, https once production is enabled, and a
- * public address (the sandbox may use local receivers only where the deployment opts in).
+ * which also resolves the name now): http(s) for a sandbox application, https once production is requested or
+ * enabled, and a public address (the sandbox may use local receivers only where the deployment opts in). The name
+ * is resolved before the transaction; with the application's row locked, the rules are read again, and a URL
+ * checked as a sandbox one is checked again by the live rules if production was asked for meanwhile.
  */
 export async function setWebhookUrl(access: ApplicationAccess, input: { webhookUrl: string | null }): Promise<AccessibleApplication> {
   requirePermission(access, "application.manage");
   const { webhookUrl } = webhookUrlInputSchema.parse(input);
-  if (webhookUrl) {
-    const check = await checkWebhookDestination(webhookUrl, webhookEnvironment(access.application));
-    if (!check.ok) {
-      const hint = check.reason === NOT_PUBLIC ? " Use a public URL (a tunnel can forward it to a receiver on your machine)." : "";
-      throw new TeamError("invalid_input", `The webhook URL is not allowed: ${check.reason}.${hint}`);
-    }
-  }
-  return update(access, { webhookUrl: webhookUrl || null });
+  const id = access.application.id;
+  if (!webhookUrl) return update(access, { webhookUrl: null });
+  const checked = await webhookRules(db(), id);
+  await requireAllowedWebhookUrl(webhookUrl, checked);
+  return update(access, { webhookUrl }, async (tx) => {
+    const now = await webhookRules(tx, id);
+    if (now.rules !== checked.rules) await requireAllowedWebhookUrl(webhookUrl, now);
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 export * from "./deployment-applications";
+export * from "./live-webhook-check";
 export * from "./operator-role";
 export * from "./production-decisions";
 export * from "./schemas";

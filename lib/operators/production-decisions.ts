@@ -1,6 +1,7 @@
 import { withTransaction, type Tx } from "@/lib/db";
 import { NotFoundError, TeamError } from "@/lib/team";
 import { recordAudit } from "@/lib/audit";
+import { checkLiveWebhook, liveWebhookRefusal } from "./live-webhook-check";
 import { operatorActor, requireOperator } from "./operator-role";
 import { approveProductionInputSchema, refuseProductionInputSchema } from "./schemas";
 
@@ -17,7 +18,9 @@ async function lockPendingRequest(tx: Tx, requestId: string) {
  * Approves a pending production request (operators only): production turns on, the application's status moves
  * from `sandbox` to `active` (live keys authenticate from the next request on every instance: the Application
  * trigger drops cached keys), and the requested redirect URLs join the registered ones. A suspended application is
- * reinstated first, on purpose, so approval never quietly lifts a suspension.
+ * reinstated first, on purpose, so approval never quietly lifts a suspension. The webhook URL is checked by the live
+ * rules at this moment: one they refuse blocks approval (every live event would fail); none at all does not (live
+ * events are then not posted anywhere, which the operator's view says).
  */
 export async function approveProductionRequest(operatorId: string, requestId: string, input: { note?: string } = {}): Promise<void> {
   const operator = await requireOperator(operatorId);
@@ -25,13 +28,19 @@ export async function approveProductionRequest(operatorId: string, requestId: st
   await withTransaction("ReadCommitted", async (tx) => {
     const request = await lockPendingRequest(tx, requestId);
     if (request.application.status === "suspended") throw new TeamError("invalid_input", "The application is suspended; reinstate it before approving production.");
+    // The webhook URL as it is now (it may have changed since the request), with its row locked until the commit so
+    // it cannot change between the check and the approval. The name is resolved here too: at most 3 seconds.
+    const [application] = await tx.$queryRaw<{ webhookUrl: string | null }[]>`SELECT "webhookUrl" FROM "Application" WHERE "id" = ${request.applicationId} FOR UPDATE`;
+    const webhook = await checkLiveWebhook(application?.webhookUrl ?? null);
+    const refusal = liveWebhookRefusal(webhook);
+    if (refusal) throw new TeamError("invalid_input", refusal);
     const now = new Date();
     await tx.productionRequest.update({ where: { id: request.id }, data: { status: "approved", decisionReason: note || null, decidedById: operator.id, decidedAt: now } });
     await tx.application.update({
       where: { id: request.applicationId },
       data: { productionEnabled: true, status: "active", redirectUrls: [...new Set([...request.application.redirectUrls, ...request.redirectUrls])] },
     });
-    await recordAudit(tx, { action: "production.approve", actor: operatorActor(operator), applicationId: request.applicationId, targetType: "production_request", targetId: request.id, before: { status: "pending", productionEnabled: false }, after: { status: "approved", productionEnabled: true, note: note || null } });
+    await recordAudit(tx, { action: "production.approve", actor: operatorActor(operator), applicationId: request.applicationId, targetType: "production_request", targetId: request.id, before: { status: "pending", productionEnabled: false }, after: { status: "approved", productionEnabled: true, note: note || null, webhookUrl: webhook.url } });
   });
 }
 

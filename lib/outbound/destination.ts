@@ -65,6 +65,16 @@ function isLocalhostName(host: string): boolean {
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
+/** Why `validateWebhookUrl` refuses a URL by its form (the delivery log shows them, and how to fix each). */
+export const URL_REFUSALS = {
+  malformed: "not an absolute URL",
+  liveScheme: "live webhooks must use https",
+  scheme: "webhooks must use http or https",
+  credentials: "credentials in the URL are not allowed",
+  noHost: "the URL has no host",
+  notPublic: NOT_PUBLIC,
+} as const;
+
 /**
  * The checks that need no DNS: an absolute http(s) URL without credentials, `https:` for live, and a host that is
  * neither a refused IP literal nor a localhost name. Used when a URL is saved and again before every attempt; the
@@ -75,14 +85,14 @@ export function validateWebhookUrl(raw: string, environment: WebhookEnvironment,
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, reason: "not an absolute URL" };
+    return { ok: false, reason: URL_REFUSALS.malformed };
   }
   if (url.protocol !== "https:" && !(environment === "sandbox" && url.protocol === "http:")) {
-    return { ok: false, reason: environment === "live" ? "live webhooks must use https" : "webhooks must use http or https" };
+    return { ok: false, reason: environment === "live" ? URL_REFUSALS.liveScheme : URL_REFUSALS.scheme };
   }
-  if (url.username || url.password) return { ok: false, reason: "credentials in the URL are not allowed" };
+  if (url.username || url.password) return { ok: false, reason: URL_REFUSALS.credentials };
   const host = normalizedHost(url);
-  if (host === "") return { ok: false, reason: "the URL has no host" };
+  if (host === "") return { ok: false, reason: URL_REFUSALS.noHost };
   const relaxed = allowPrivate && environment === "sandbox";
   if (ipaddr.isValid(host) ? !addressAllowed(host, environment, allowPrivate) : isLocalhostName(host) && !relaxed) return { ok: false, reason: NOT_PUBLIC };
   return { ok: true, url };

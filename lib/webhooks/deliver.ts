@@ -2,6 +2,7 @@ import { pgPool } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import type { WorkerLoop } from "@/lib/jobs";
 import { log } from "@/lib/log";
+import { validateWebhookUrl } from "@/lib/outbound";
 import { processState } from "@/lib/process-state";
 import { claimAttempts, claimDueAttempts, recordAttempts, releaseAttempts, type AttemptRow, type ClaimedRow, type ClaimInput, type ReleaseInput } from "./delivery-sql";
 import { EndpointLanes, endpointOf } from "./endpoint-lanes";
@@ -162,6 +163,8 @@ export async function deliverWebhook(job: DeliveryAttempt, policy: DeliveryPolic
  * same attempt number.
  */
 async function startAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt: Date, policy: DeliveryPolicy): Promise<DeliveryOutcome> {
+  const checked = validateWebhookUrl(claimed.url, claimed.environment);
+  if (!checked.ok) return refuseAttempt(job, claimed, checked.reason);
   const endpoint = endpointOf(claimed.url);
   if (await lanes.enter(endpoint)) {
     // The endpoint's place is given up as soon as the request is done, not after the outcome's 20 ms log window:
@@ -179,6 +182,27 @@ async function startAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt
   const nextAttemptAt = new Date(Date.now() + DEFER_MS * (0.5 + Math.random()));
   if (await releaseAttempt({ id: claimed.id, attempt: job.attempt, previousAttemptAt: claimed.previousAttemptAt, nextAttemptAt })) wakeAt(nextAttemptAt.getTime());
   return "deferred";
+}
+
+/**
+ * A URL the delivery's rules refuse by its form (scheme, malformed, credentials, a refused address or localhost as
+ * written: what needs no DNS, `validateWebhookUrl` for the event's environment) is refused the same way at every
+ * attempt, so the delivery fails at once, unsent and not retried, with the reason logged. A name that resolves to a
+ * refused address is retried instead: DNS can change, and the URL is checked again when it connects.
+ */
+async function refuseAttempt(job: DeliveryAttempt, claimed: ClaimedRow, reason: string): Promise<DeliveryOutcome> {
+  await recordAttempt({
+    id: newId("wha_"),
+    deliveryId: claimed.id,
+    attempt: job.attempt,
+    status: "failed",
+    nextAttemptAt: null,
+    responseCode: null,
+    latencyMs: 0,
+    responseExcerpt: null,
+    error: `refused: ${reason}`,
+  });
+  return "failed";
 }
 
 async function makeAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt: Date, policy: DeliveryPolicy, posted: () => void): Promise<DeliveryOutcome> {

@@ -5,4 +5,5 @@ export { backoffMs, deliveryPolicy, MAX_ATTEMPTS, type DeliveryPolicy } from "./
 export { resendDelivery, sendTestEvent, type ResendResult } from "./resend";
 export { webhookSignature, type SealedSigningSecrets } from "./signing";
 export { getDelivery, listDeliveries, type DeliveryLogEntry } from "./delivery-log";
+export { deliveryFix } from "./delivery-fix";
 export { isSampleEventType, SAMPLE_EVENT_TYPES, type SampleEventType } from "./schemas";

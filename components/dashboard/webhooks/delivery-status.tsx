@@ -1,10 +1,14 @@
 import { Badge } from "@/components/ui/badge";
+import { deliveryFix } from "@/lib/webhooks";
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
 
 const TONES = { pending: "info", succeeded: "success", failed: "danger" } as const;
 
-/** A delivery's state as a badge: pending (being tried or retried), succeeded (a 2xx) or failed (eight attempts). */
+/**
+ * A delivery's state as a badge: pending (being tried or retried), succeeded (a 2xx) or failed (eight attempts, or
+ * one when its URL is refused by its form).
+ */
 export function DeliveryStatusBadge({ status }: { status: DeliveryStatus }) {
   return <Badge tone={TONES[status]}>{status}</Badge>;
 }
@@ -18,4 +22,19 @@ export function ResponseCode({ code }: { code: number | null }) {
 /** Times in the delivery log: UTC to the second, as the API's timestamps read. */
 export function utcTime(value: Date | null): string {
   return value ? `${value.toISOString().replace("T", " ").slice(0, 19)} UTC` : "—";
+}
+
+/**
+ * Why a failed delivery's URL was refused and how to fix it; nothing for any other delivery (a receiver's error is
+ * in its attempts). A URL refused by its form fails at its first attempt, without retries.
+ */
+export function DeliveryRefusal({ status, error }: { status: DeliveryStatus; error: string | null }) {
+  const fix = status === "failed" ? deliveryFix(error) : null;
+  if (!fix) return null;
+  return (
+    <span className="mt-1 block min-w-48 max-w-xs text-xs text-slate-700">
+      <span className="block font-mono text-red-800">{error}</span>
+      <span className="block">{fix}</span>
+    </span>
+  );
 }

@@ -10,10 +10,13 @@ import { Button } from "@/components/ui/button";
 import { Field, FormAlert } from "@/components/ui/field";
 import { CopyableValue } from "@/components/ui/copyable-value";
 
-type EndpointFormProps = { applicationId: string; webhookUrl: string | null; live: boolean; canManage: boolean; localReceivers: boolean };
+/** The rules the URL is held to: `requested` is the live rules while an operator reviews a production request. */
+export type EndpointRules = "sandbox" | "requested" | "live";
+
+type EndpointFormProps = { applicationId: string; webhookUrl: string | null; rules: EndpointRules; canManage: boolean; localReceivers: boolean };
 
 /** The endpoint deliveries go to; the domain checks it against the sandbox or live rules and its refusal is shown as is. */
-export function EndpointForm({ applicationId, webhookUrl, live, canManage, localReceivers }: EndpointFormProps) {
+export function EndpointForm({ applicationId, webhookUrl, rules, canManage, localReceivers }: EndpointFormProps) {
   const [refusal, setRefusal] = useState<string | null>(null);
   const form = useForm<{ webhookUrl: string | null }>({ resolver: zodResolver(webhookUrlInputSchema), defaultValues: { webhookUrl: webhookUrl ?? "" } });
 
@@ -37,9 +40,11 @@ export function EndpointForm({ applicationId, webhookUrl, live, canManage, local
         disabled={!canManage}
         error={form.formState.errors.webhookUrl?.message}
         hint={
-          live
+          rules === "live"
             ? "Production is enabled, so live rules apply: https only, and the host must be public (no localhost, private or reserved addresses)."
-            : localReceivers
+            : rules === "requested"
+              ? "Production has been requested, so live rules apply from now on: https only, and the host must be public (no localhost, private or reserved addresses)."
+              : localReceivers
               ? "Sandbox rules apply: http or https; this deployment also allows receivers on localhost and private networks for local development. Once production is enabled the URL must be https on a public host."
               : "Sandbox rules apply: http or https, and the host must be public (a tunnel can forward to a receiver on your machine). Once production is enabled the URL must be https."
         }

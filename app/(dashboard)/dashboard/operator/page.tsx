@@ -10,7 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { requireOperatorPage } from "@/lib/dashboard";
 import { listAuditEntries } from "@/lib/audit";
-import { listDeploymentApplications, type DeploymentApplication } from "@/lib/operators";
+import { describeLiveWebhook, listDeploymentApplications, type DeploymentApplication } from "@/lib/operators";
 
 export const metadata: Metadata = { title: "Operator" };
 
@@ -48,6 +48,12 @@ function ApplicationCard({ application }: { application: DeploymentApplication }
                 <dd className="break-all font-mono text-xs">{request.redirectUrls.join("\n")}</dd>
                 <dt className="font-medium text-slate-600">Contact</dt>
                 <dd className="break-all">{request.contactEmail}</dd>
+                {application.webhook ? (
+                  <>
+                    <dt className="font-medium text-slate-600">Webhook URL</dt>
+                    <dd className={`break-all ${application.webhook.verdict === "refused" ? "font-medium text-red-800" : ""}`}>{describeLiveWebhook(application.webhook)}</dd>
+                  </>
+                ) : null}
                 <dt className="font-medium text-slate-600">Requested</dt>
                 <dd>{request.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC</dd>
                 {request.decisionReason ? (

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
-import { DeliveryStatusBadge, ResponseCode, utcTime } from "@/components/dashboard/webhooks/delivery-status";
+import { DeliveryRefusal, DeliveryStatusBadge, ResponseCode, utcTime } from "@/components/dashboard/webhooks/delivery-status";
 import { EndpointForm } from "@/components/dashboard/webhooks/endpoint-form";
 import { SendTestEventButton } from "@/components/dashboard/webhooks/send-test-event";
 import { SigningSecret } from "@/components/dashboard/webhooks/signing-secret";
@@ -14,7 +14,7 @@ import { privateWebhooksAllowed } from "@/lib/config";
 import { requireApplication } from "@/lib/dashboard";
 import { can } from "@/lib/team";
 import { listDeliveries } from "@/lib/webhooks";
-import { signingSecretWindow } from "@/lib/applications";
+import { latestProductionRequest, signingSecretWindow } from "@/lib/applications";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -29,10 +29,11 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
   const access = await requireApplication(appId);
   const { application } = access;
   const status = STATUSES.find((value) => value === search.status);
-  const [log, previousExpiresAt] = await Promise.all([
+  const [log, previousExpiresAt, productionRequest] = await Promise.all([
     // A cursor that was edited, or belongs to another application, reads as an empty page rather than an error.
     listDeliveries({ applicationId: application.id, status, cursor: search.cursor || undefined, limit: 25 }).catch(() => ({ items: [], nextCursor: null })),
     signingSecretWindow(application.id),
+    latestProductionRequest(application.id),
   ]);
   const canManage = can(access.role, "application.manage");
   const base = `/dashboard/${application.id}/webhooks`;
@@ -50,7 +51,7 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
           <EndpointForm
             applicationId={application.id}
             webhookUrl={application.webhookUrl}
-            live={application.productionEnabled}
+            rules={application.productionEnabled ? "live" : productionRequest?.status === "pending" ? "requested" : "sandbox"}
             canManage={canManage}
             localReceivers={privateWebhooksAllowed()}
           />
@@ -129,6 +130,7 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
                     </Td>
                     <Td>
                       <DeliveryStatusBadge status={delivery.status} />
+                      <DeliveryRefusal status={delivery.status} error={delivery.lastError} />
                     </Td>
                     <Td>
                       <ResponseCode code={delivery.responseCode} />

@@ -11,7 +11,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { requireApplication } from "@/lib/dashboard";
 import { can } from "@/lib/team";
-import { getDelivery } from "@/lib/webhooks";
+import { deliveryFix, getDelivery } from "@/lib/webhooks";
 import { CopyableValue } from "@/components/ui/copyable-value";
 
 export const metadata: Metadata = { title: "Webhook delivery" };
@@ -24,6 +24,9 @@ export default async function DeliveryPage({ params }: { params: Promise<{ appId
   if (!delivery) notFound();
   const base = `/dashboard/${access.application.id}/webhooks`;
   const pending = delivery.status === "pending";
+  const lastError = delivery.attempts.at(-1)?.error ?? null;
+  const fix = delivery.status === "failed" ? deliveryFix(lastError) : null;
+  const refusal = fix && lastError ? { error: lastError, fix } : null;
 
   return (
     <div className="space-y-6">
@@ -73,6 +76,11 @@ export default async function DeliveryPage({ params }: { params: Promise<{ appId
               </dd>
             </div>
           </dl>
+          {refusal ? (
+            <p className="mt-4 text-sm text-slate-800" role="note">
+              Not delivered: <span className="font-mono text-xs text-red-800">{refusal.error}</span>. {refusal.fix}
+            </p>
+          ) : null}
           {pending ? <p className="mt-4 text-sm text-slate-600">Still being delivered: this page refreshes by itself. Fixed your endpoint? Re-send now instead of waiting for the next retry.</p> : null}
         </CardBody>
       </Card>
