@@ -4,6 +4,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import type { ApiDispatcher } from "@/lib/api";
 import { SERVICE_VERSION } from "@/lib/http";
 import { callTool } from "./call-tool";
+import { invalidParams } from "./invalid-params";
 import { toolDefinition } from "./tool-definitions";
 import type { ToolSet } from "./tools";
 
@@ -13,6 +14,13 @@ import type { ToolSet } from "./tools";
  * with the API's own limits (64 KiB, a JSON object). Tools call their REST twins through `dispatcher`.
  */
 export async function serveMcp(set: ToolSet, request: Request, requestId: string, parsedBody: unknown, dispatcher: ApiDispatcher): Promise<Response> {
+  // Params that do not fit their method (tools/call `arguments` a string, a missing tool name) are answered here:
+  // the SDK would answer them -32603 Internal error with zod's issues as the message.
+  const problem = invalidParams(parsedBody);
+  const id = (parsedBody as { id?: unknown }).id;
+  if (problem && (typeof id === "string" || typeof id === "number")) {
+    return Response.json({ jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidParams, message: problem } });
+  }
   const server = new Server({ name: set.serverName, version: SERVICE_VERSION }, { capabilities: { tools: {} }, instructions: set.instructions });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: set.tools.map((entry) => toolDefinition(set, entry, dispatcher)) }));
   server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
