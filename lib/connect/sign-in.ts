@@ -1,5 +1,5 @@
 import { db, withTransaction } from "@/lib/db";
-import { ApiError } from "@/lib/http";
+import { ApiError, unstorableCharacter } from "@/lib/http";
 import { newId } from "@/lib/ids";
 import { beginAuthorization, completeAuthorization, sealSourceTokens, SourceError, type SmartTokens } from "@/lib/sources";
 import { sessionSubject } from "./complete-session";
@@ -34,7 +34,8 @@ export type SignInOutcome = { token: string; error: "access_denied" | "failed" |
  */
 export async function finishSignIn(callbackUrl: string, browserHasState: (state: string) => boolean): Promise<SignInOutcome | null> {
   const state = new URL(callbackUrl).searchParams.get("state") ?? "";
-  const authorization = state ? await db().sourceAuthorization.findUnique({ where: { state }, select: { connectSessionId: true } }) : null;
+  // A state holding text PostgreSQL cannot store (`?state=%00`) was never issued: answered as unknown, not queried.
+  const authorization = state && !unstorableCharacter(state) ? await db().sourceAuthorization.findUnique({ where: { state }, select: { connectSessionId: true } }) : null;
   if (!authorization) return null;
   const token = linkToken("session", authorization.connectSessionId);
   try {

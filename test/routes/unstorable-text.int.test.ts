@@ -116,3 +116,21 @@ describe("GET /conformance/reports/{token}", () => {
     });
   }
 });
+
+describe("pages and routes outside the operations", () => {
+  it("the report page answers a token holding NUL or a lone surrogate with Next's notFound() (404), not a database error", async () => {
+    const { default: ReportPage, generateMetadata } = await import("@/app/reports/[token]/page");
+    for (const token of ["\u0000", "abc\u0000", "\ud800"]) {
+      const params = Promise.resolve({ token });
+      // notFound() throws Next's 404 signal, which the router renders as the not-found page with status 404.
+      await expect(ReportPage({ params })).rejects.toMatchObject({ digest: "NEXT_HTTP_ERROR_FALLBACK;404" });
+      expect(await generateMetadata({ params })).toMatchObject({ title: "Conformance report not found" });
+    }
+  });
+
+  it("the Connect callback answers a state holding NUL as unknown (its 400 page), not a database error", async () => {
+    const { finishSignIn } = await import("@/lib/connect");
+    expect(await finishSignIn("http://localhost/connect/callback?state=%00&code=x", () => true)).toBeNull();
+    expect(await finishSignIn("http://localhost/connect/callback?state=a%00b&code=x", () => true)).toBeNull();
+  });
+});
