@@ -92,10 +92,44 @@ function mutated(value: unknown): fc.Arbitrary<unknown> {
   );
 }
 
+/** Characters PostgreSQL cannot store in text or jsonb: NUL and the lone halves of a UTF-16 surrogate pair. */
+export const UNSTORABLE_CHARACTERS = ["\u0000", "\ud800", "\udbff", "\udc00", "\udfff"];
+
+/** The paths of the strings in a JSON value, in document order. */
+export function stringPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (typeof value === "string") return [path];
+  if (Array.isArray(value)) return value.flatMap((item, index) => stringPaths(item, [...path, index]));
+  if (value !== null && typeof value === "object") return Object.entries(value).flatMap(([key, item]) => stringPaths(item, [...path, key]));
+  return [];
+}
+
+/** `value` with the string at `path` given `character` at `at` (clamped to its length); the rest unchanged. */
+export function withCharacterAt(value: unknown, path: (string | number)[], character: string, at = Infinity): unknown {
+  if (path.length === 0) {
+    const text = value as string;
+    const index = Math.min(at, text.length);
+    return text.slice(0, index) + character + text.slice(index);
+  }
+  const [key, ...rest] = path as [string | number, ...(string | number)[]];
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as Record<string, unknown>) }) as Record<string | number, unknown>;
+  copy[key] = withCharacterAt(copy[key], rest, character, at);
+  return copy;
+}
+
+/** A JSON value with NUL or a lone surrogate put into one of its strings, when it has any. */
+function withUnstorableString(value: unknown): fc.Arbitrary<unknown> {
+  const paths = stringPaths(value);
+  if (paths.length === 0) return fc.constant(value);
+  return fc.tuple(fc.constantFrom(...paths), fc.constantFrom(...UNSTORABLE_CHARACTERS), fc.nat()).map(([path, character, at]) => withCharacterAt(value, path, character, at));
+}
+
 /** A request body: mostly JSON shaped by the operation's schema (valid or mutated), sometimes no JSON at all. */
 function requestBody(operation: OpenApiOperation, components: Components): fc.Arbitrary<string | undefined> {
   const media = operation.requestBody?.content["application/json"];
-  const shaped = media ? fromSchema(media.schema, components).chain(mutated) : fc.jsonValue({ maxDepth: 2 });
+  // One shaped body in five carries text PostgreSQL cannot store in one of its strings.
+  const shaped = (media ? fromSchema(media.schema, components).chain(mutated) : fc.jsonValue({ maxDepth: 2 })).chain((value) =>
+    fc.oneof({ weight: 4, arbitrary: fc.constant(value) }, { weight: 1, arbitrary: withUnstorableString(value) }),
+  );
   return fc.oneof(
     { weight: 6, arbitrary: shaped.map((value) => JSON.stringify(value) ?? "null") },
     { weight: 1, arbitrary: fc.constantFrom(undefined, "", "{", "[1,", '{"a":1}{"b":2}', "\ufeff{}", '{"categories":["' + "x".repeat(70_000) + '"]}') },
@@ -114,6 +148,9 @@ function parameterValue(parameter: OpenApiParameter, ids: string[]): fc.Arbitrar
   );
 }
 
+/** Path segments as raw escapes: NUL, and the bytes a lone surrogate would have if UTF-8 allowed it. */
+export const RAW_UNSTORABLE_ESCAPES = ["%00", "u_%00", "a%00b", "%ED%A0%80", "%ED%BF%BF"];
+
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 /** Requests for one operation of a document served under `prefix`. */
@@ -121,8 +158,15 @@ function operationRequests(prefix: string, template: string, method: string, ope
   const parameters = operation.parameters ?? [];
   const pathParameters = parameters.filter((parameter) => parameter.in === "path");
   const queryParameters = parameters.filter((parameter) => parameter.in === "query");
-  const path = fc.tuple(...pathParameters.map((parameter) => parameterValue(parameter, credentials.ids))).map((values) =>
-    pathParameters.reduce((built, parameter, index) => built.replace(`{${parameter.name}}`, encodeURIComponent((values[index] as string).replace(/\p{Cs}/gu, "\ufffd"))), template),
+  // A path value is sent percent-encoded, or now and then as raw escapes of NUL or of a lone surrogate's UTF-8-like
+  // bytes (which no UTF-8 decoder accepts): encodeURIComponent cannot write those.
+  const pathValue = (parameter: OpenApiParameter) =>
+    fc.oneof(
+      { weight: 9, arbitrary: parameterValue(parameter, credentials.ids).map((value) => encodeURIComponent(value.replace(/\p{Cs}/gu, "\ufffd"))) },
+      { weight: 1, arbitrary: fc.constantFrom(...RAW_UNSTORABLE_ESCAPES) },
+    );
+  const path = fc.tuple(...pathParameters.map(pathValue)).map((values) =>
+    pathParameters.reduce((built, parameter, index) => built.replace(`{${parameter.name}}`, values[index] as string), template),
   );
   const query = fc
     .tuple(
@@ -187,4 +231,48 @@ export function curlLine(origin: string, request: FuzzRequest): string {
   const body = request.body !== undefined ? [`--data-binary ${quote(request.body.length > 2000 ? request.body.slice(0, 2000) + "…" : request.body)}`] : [];
   const method = request.method === "HEAD" ? ["curl -I"] : ["curl -i -X", request.method];
   return [...method, ...headers, ...body, "--path-as-is", quote(origin + request.path)].join(" ");
+}
+
+/** One deterministic request of the unstorable-text pass, and what it puts where. */
+export type UnstorableRequest = { request: FuzzRequest; where: "body" | "path" | "query"; field: string };
+
+/**
+ * For every operation of the documents, valid requests (the documented examples, else a value shaped by the schema
+ * with a fixed seed) each with one value holding text PostgreSQL cannot store: NUL at the end of each string of the
+ * body in turn and one lone surrogate in the first, `%00` in each path parameter, NUL in each query parameter.
+ */
+export function unstorableRequests(documents: { prefix: string; document: OpenApiDocument }[], authorization: string): UnstorableRequest[] {
+  const requests: UnstorableRequest[] = [];
+  for (const { prefix, document } of documents) {
+    for (const [template, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations ?? {})) {
+        const parameters = operation.parameters ?? [];
+        const exampleOf = (parameter: OpenApiParameter) => String(parameter.example ?? (parameter.schema as { example?: unknown }).example ?? "x");
+        const pathWith = (name: string | null) =>
+          parameters.filter((parameter) => parameter.in === "path").reduce((built, parameter) => built.replace(`{${parameter.name}}`, parameter.name === name ? "a%00b" : encodeURIComponent(exampleOf(parameter))), template);
+        const queryWith = (name: string | null) => {
+          const search = new URLSearchParams();
+          for (const parameter of parameters) if (parameter.in === "query" && (parameter.required || parameter.name === name)) search.append(parameter.name, parameter.name === name ? `${exampleOf(parameter)}\u0000` : exampleOf(parameter));
+          const text = search.toString();
+          return text ? `?${text}` : "";
+        };
+        const media = operation.requestBody?.content["application/json"];
+        const example = media ? (media.example ?? fc.sample(fromSchema(media.schema, document.components.schemas), { seed: 1, numRuns: 1 })[0]) : undefined;
+        const headers = { Authorization: authorization, ...(media ? { "Content-Type": "application/json" } : {}) };
+        const send = (path: string, query: string, body: unknown, where: UnstorableRequest["where"], field: string) =>
+          requests.push({ request: { method: method.toUpperCase(), path: prefix + path + query, headers, ...(media ? { body: JSON.stringify(body) } : {}) }, where, field });
+
+        const paths = media ? stringPaths(example) : [];
+        paths.forEach((path, index) => {
+          send(pathWith(null), queryWith(null), withCharacterAt(example, path, "\u0000"), "body", path.join("."));
+          if (index === 0) send(pathWith(null), queryWith(null), withCharacterAt(example, path, "\ud800", 0), "body", path.join("."));
+        });
+        for (const parameter of parameters) {
+          if (parameter.in === "path") send(pathWith(parameter.name), queryWith(null), example, "path", parameter.name);
+          if (parameter.in === "query") send(pathWith(null), queryWith(parameter.name), example, "query", parameter.name);
+        }
+      }
+    }
+  }
+  return requests;
 }

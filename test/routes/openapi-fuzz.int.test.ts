@@ -6,7 +6,7 @@ import { demoOpenApiDocument, platformOpenApiDocument, type OpenApiDocument } fr
 import { canonicalPath, splitTarget } from "@/lib/server";
 import { subjectWithCredential } from "@/test/agents";
 import { request, startApiServer } from "@/test/api-server";
-import { curlLine, documentRequests, type FuzzRequest } from "@/test/openapi-requests";
+import { curlLine, documentRequests, unstorableRequests, type FuzzRequest } from "@/test/openapi-requests";
 
 // Property-based fuzzing over both OpenAPI documents: RUNS generated requests (every documented operation, path
 // parameters from real ids and hostile strings, queries, bodies shaped from the request schemas then broken,
@@ -45,6 +45,7 @@ const documented503Codes = new Set(
 
 let server: Awaited<ReturnType<typeof startApiServer>>;
 let secrets: string[];
+let sandboxAuthorization: string;
 let property: fc.IAsyncPropertyWithHooks<[FuzzRequest]>;
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
@@ -149,6 +150,7 @@ beforeAll(async () => {
   const { sandboxKey, liveKey } = seeded;
   const token = seeded.credential.token;
   secrets = [sandboxKey, liveKey, token, process.env.CHARTKEY_SECRET as string];
+  sandboxAuthorization = `Bearer ${sandboxKey}`;
   const credentials = {
     authorizations: [`Bearer ${sandboxKey}`, `Bearer ${sandboxKey}`, `Bearer ${sandboxKey}`, `Bearer ${token}`, `Bearer ${liveKey}`, `Bearer ${token}`, `bearer ${sandboxKey}`, `Bearer  ${sandboxKey} `, sandboxKey, `Bearer ${sandboxKey.slice(0, -1)}`, `Basic ${btoa(`${sandboxKey}:`)}`],
     ids: [seeded.subject.id, seeded.receipt.id, seeded.credential.id, ...sessionId],
@@ -224,4 +226,37 @@ describe("generated requests over both OpenAPI documents", () => {
     expect(reports, `requests breaking the contract:\n${reports.join("\n")}`).toEqual([]);
     expect(failing).toEqual([]);
   }, 600_000);
+
+  it("every string of every operation's example body, and every path and query value, holding NUL once: refused with a 4xx, by the boundary unless an earlier check refused it", async () => {
+    const cases = unstorableRequests(documents, sandboxAuthorization);
+    const answers = await boundedMap(cases, CONCURRENCY, async ({ request: fuzzed }) => ({ fuzzed, answer: await send(fuzzed) }));
+    const problems = answers.flatMap(({ fuzzed, answer }, index) => {
+      const { where, field } = cases[index]!;
+      const problem = violation(fuzzed, answer) ?? (answer.status < 400 || answer.status >= 500 ? `answered ${answer.status}` : null) ?? refusedAsUnstorable(where, field, answer);
+      return problem ? [`${where} ${field}: ${problem}\n  ${curlLine(server.origin, fuzzed)}`] : [];
+    });
+    const byBoundary = answers.filter(({ answer }) => answer.body.includes("cannot be stored")).length;
+    console.info(`openapi fuzz: ${cases.length} requests with NUL or a lone surrogate in one value each, ${byBoundary} refused for it by name`);
+    expect(problems).toEqual([]);
+  }, 300_000);
 });
+
+/**
+ * Why an answer to a value holding NUL or a lone surrogate is not the boundary's refusal: a body field or query
+ * parameter gets 400 invalid_request naming it, a path value 404 not_found, unless an earlier check (the key, a
+ * schema's own refusal of the value) answered first with its own 4xx.
+ */
+function refusedAsUnstorable(where: "body" | "path" | "query", field: string, answer: Answer): string | null {
+  let body: { error?: { code?: string; message?: string; data?: { error?: { code?: string; message?: string } } } };
+  try {
+    body = JSON.parse(answer.body) as typeof body;
+  } catch {
+    return null;
+  }
+  // Over MCP the refusal is a JSON-RPC error carrying the envelope as its data.
+  const error = body.error?.data?.error ?? body.error;
+  if (!error?.message?.includes("cannot be stored")) return null;
+  if (where === "path") return error.code === "not_found" ? null : `a path value refused as ${String(error.code)}`;
+  if (error.code !== "invalid_request" || answer.status !== 400) return `refused as ${answer.status} ${String(error.code)}`;
+  return error.message.includes(field) ? null : `the message does not name ${field}: ${error.message}`;
+}
