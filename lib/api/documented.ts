@@ -12,6 +12,7 @@ const KEYED_ERRORS: ErrorCode[] = [
   "app_suspended",
   "rate_limited",
   "database_error",
+  "database_unavailable",
 ];
 /** What a delegated credential can meet on a read it may be granted, beyond a key's errors. */
 const CREDENTIAL_ERRORS: ErrorCode[] = ["credential_scope_exceeded", "subject_mismatch", "authority_changed"];

@@ -2,7 +2,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/client";
 import { NotificationListener } from "./notifications";
-import { releaseConnectionOnFailedCommit } from "./release-failed-commit";
+import { guardTransactionConnections } from "./transaction-connections";
+import { databaseTimeouts } from "./timeouts";
 import { processState } from "@/lib/process-state";
 
 type DatabaseHandles = { url: string; pool: pg.Pool; prisma: PrismaClient; counters?: pg.Pool; listener?: NotificationListener };
@@ -15,10 +16,10 @@ function handles(): DatabaseHandles {
   if (!url) throw new Error("DATABASE_URL is not set: start the platform with `npm start`, or set DATABASE_URL");
   const existing = current.handles;
   if (existing && existing.url === url) return existing;
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 20), ...boundedWaits() });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
-  const prisma = new PrismaClient({ adapter: releaseConnectionOnFailedCommit(new PrismaPg(pool)) });
+  const prisma = new PrismaClient({ adapter: guardTransactionConnections(new PrismaPg(pool)) });
   current.handles = { url, pool, prisma };
   return current.handles;
 }
@@ -46,11 +47,25 @@ export function pgPool(): pg.Pool {
 export function counterPool(): pg.Pool {
   const open = handles();
   if (!open.counters) {
-    const counters = new pg.Pool({ ...withStartupOption(open.url, "-c synchronous_commit=off"), max: Number(process.env.DATABASE_COUNTER_POOL_SIZE ?? 10) });
+    const counters = new pg.Pool({
+      ...withStartupOption(open.url, "-c synchronous_commit=off"),
+      max: Number(process.env.DATABASE_COUNTER_POOL_SIZE ?? 10),
+      ...boundedWaits(),
+    });
     counters.on("error", () => {});
     open.counters = counters;
   }
   return open.counters;
+}
+
+/**
+ * The client-side bounds (lib/db/timeouts.ts) as pg settings, for every pool and client of the request path: a
+ * connection (checked out or opened) within connectMs, each statement within queryMs. pg.Pool hands a client whose
+ * statement timed out back with the error, which destroys it (pool.query does so itself).
+ */
+export function boundedWaits(): Pick<pg.PoolConfig, "connectionTimeoutMillis" | "query_timeout"> {
+  const { connectMs, queryMs } = databaseTimeouts();
+  return { connectionTimeoutMillis: connectMs, query_timeout: queryMs };
 }
 
 /**

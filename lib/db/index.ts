@@ -12,5 +12,6 @@ export * from "./open-platform-database";
 export * from "./postgres-watchdog";
 export * from "./resolve-database";
 export * from "./schema-sql";
+export * from "./timeouts";
 export * from "./transaction";
 export { Prisma } from "./generated/client";

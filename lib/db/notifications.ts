@@ -1,4 +1,5 @@
 import pg from "pg";
+import { databaseTimeouts } from "./timeouts";
 
 export type ChannelHandlers = {
   /** A NOTIFY on the channel, with its payload. */
@@ -61,7 +62,10 @@ export class NotificationListener {
 
   private connect(): void {
     if (this.closed || this.client || this.starting || this.retryTimer) return;
-    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
+    // Bounded like the pools (lib/db/timeouts.ts): a connection attempt to a silent server would otherwise stay
+    // `starting` for as long as it is silent, and no reconnection would be tried meanwhile.
+    const { connectMs, queryMs } = databaseTimeouts();
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true, connectionTimeoutMillis: connectMs, query_timeout: queryMs });
     client.on("notification", (notification) => {
       if (client !== this.client) return;
       for (const handlers of this.subscribers.get(notification.channel) ?? []) handlers.message(notification.payload ?? "");

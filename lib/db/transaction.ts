@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
 import { db, pgPool, type Tx } from "./client";
 import { Prisma } from "./generated/client";
+import { databaseTimeouts, isDatabaseTimeout } from "./timeouts";
 
 /** PostgreSQL runs READ UNCOMMITTED as READ COMMITTED, so it is not offered. */
 export type IsolationLevel = Exclude<Prisma.TransactionIsolationLevel, "ReadUncommitted">;
@@ -50,24 +51,52 @@ export async function withTransaction<T>(
 /**
  * Runs `fn` in one READ COMMITTED transaction on a pg connection of the pool, bypassing Prisma: for bulk writes whose
  * statements carry megabytes of rows as parameters, which Prisma's query engine would copy and re-encode on every
- * statement. Commits when `fn` resolves, rolls back when it throws; no statement may run longer than `timeoutMs`.
+ * statement. Commits when `fn` resolves, rolls back when it throws; no statement may run longer than `timeoutMs`
+ * (the server's statement_timeout), and none is waited for longer than a second more than that, client-side, in
+ * place of the pool's shorter bound (lib/db/timeouts.ts), should the server stop answering.
  */
 export async function withPgTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+  const timeoutMs = Math.trunc(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const client = await pgPool().connect();
+  const restore = boundStatements(client, Math.max(timeoutMs + 1_000, databaseTimeouts().queryMs));
   let broken: Error | undefined;
   try {
     await client.query("BEGIN ISOLATION LEVEL READ COMMITTED");
-    await client.query(`SET LOCAL statement_timeout = ${Math.trunc(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)}`);
+    await client.query(`SET LOCAL statement_timeout = ${timeoutMs}`);
     const result = await fn(client);
     await client.query("COMMIT");
     return result;
   } catch (error) {
-    // A connection that cannot even roll back is dropped rather than handed to the next caller mid-transaction.
-    await client.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
+    // A connection whose statement timed out may still be running it (a ROLLBACK would only queue behind it), and
+    // one that cannot even roll back may be mid-transaction: either is dropped rather than handed to the next caller.
+    if (isDatabaseTimeout(error)) broken = error as Error;
+    else await client.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
     throw error;
   } finally {
+    restore();
     client.release(broken);
   }
+}
+
+/**
+ * Gives every statement sent on `client` (text, config or a submittable such as a COPY stream) the client-side
+ * bound `ms` instead of the pool's, until the returned function is called.
+ */
+function boundStatements(client: pg.PoolClient, ms: number): () => void {
+  const own = client as unknown as { query: (config: unknown, ...rest: unknown[]) => unknown };
+  const query = own.query;
+  own.query = (config: unknown, ...rest: unknown[]) => query.call(client, withQueryTimeout(config, ms), ...rest);
+  return () => {
+    own.query = query;
+  };
+}
+
+function withQueryTimeout(config: unknown, ms: number): unknown {
+  if (typeof config === "string") return { text: config, query_timeout: ms };
+  if (typeof config !== "object" || config === null) return config;
+  // A submittable is a stateful object pg drives itself: it keeps its identity, and pg reads the bound off it.
+  if (typeof (config as { submit?: unknown }).submit === "function") return Object.assign(config, { query_timeout: ms });
+  return { ...config, query_timeout: ms };
 }
 
 /**

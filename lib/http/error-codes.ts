@@ -53,6 +53,8 @@ export const ERROR_STATUS = {
   phase_not_advanceable: 409,
   conformance_unavailable: 503,
   database_error: 500,
+  // Ours: the database did not answer within the deployment's bound (lib/db/timeouts.ts); retryable, with Retry-After.
+  database_unavailable: 503,
   internal_error: 500,
   // Demo-only codes.
   consent_scope_exceeded: 403,

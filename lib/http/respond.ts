@@ -1,6 +1,8 @@
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseTimeout } from "@/lib/db";
 import { log } from "@/lib/log";
 import { newId } from "@/lib/ids";
 import { ApiError } from "./api-error";
+import { HEADER } from "./headers";
 
 /** A handler's JSON answer; the pipeline adds the family's headers and the operation's content type. */
 export type RouteResult = {
@@ -16,11 +18,18 @@ export function newRequestId(): string {
 }
 
 /**
- * Anything thrown, as the error the spec's envelope carries: an ApiError as it is, anything else as 500
- * `database_error` or `internal_error`, logged once with the request id and never leaking internals.
+ * Anything thrown, as the error the spec's envelope carries: an ApiError as it is, a database that did not answer
+ * within its bound (lib/db/timeouts.ts) as 503 `database_unavailable` with Retry-After, anything else as 500
+ * `database_error` or `internal_error`; logged once with the request id and never leaking internals.
  */
 export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
+  if (isDatabaseTimeout(error)) {
+    log.warn({ requestId, err: describe(error) }, "database did not answer in time");
+    return new ApiError("database_unavailable", "The database did not answer in time; retry with backoff.", {
+      headers: { [HEADER.retryAfter]: String(DATABASE_RETRY_AFTER_SECONDS) },
+    });
+  }
   if (isDatabaseError(error)) {
     log.error({ requestId, err: describe(error) }, "database error");
     return new ApiError("database_error", "The request could not be completed; retry with backoff.");
@@ -29,9 +38,10 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   return new ApiError("internal_error", "An unexpected error occurred; retry with backoff.");
 }
 
-/** A Prisma, driver or node-postgres failure: the database refused or could not be reached. */
+/** A Prisma, driver or node-postgres failure: the database refused, could not be reached or did not answer in time. */
 export function isDatabaseError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  if (isDatabaseTimeout(error)) return true;
   if (error.name.startsWith("PrismaClient") || error.name === "DriverAdapterError") return true;
   const code = (error as { code?: unknown }).code;
   // node-postgres errors carry a five-character SQLSTATE; connection failures carry ECONNREFUSED and the like.

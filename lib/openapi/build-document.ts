@@ -168,7 +168,8 @@ function errorResponses(codes: ErrorCode[], headerNames: string[], errorSchema: 
   return Object.fromEntries(
     statuses.map((status) => {
       const statusCodes = byStatus.get(status) ?? [];
-      const names = status === 429 ? [...headerNames, "Retry-After"] : headerNames;
+      // A 429, and a 503 for a database that did not answer in time, say when to try again.
+      const names = status === 429 || statusCodes.includes("database_unavailable") ? [...headerNames, "Retry-After"] : headerNames;
       const example = { error: { type: errorTypeForStatus(status), code: statusCodes[0], message: "What went wrong, in words.", requestId: "req_5d1c0a7e9f2b4c6d8e0f1a2b" } };
       const response: OpenApiResponse = {
         description: `${STATUS_TEXT[status] ?? "Error"}: ${statusCodes.join(", ")}`,

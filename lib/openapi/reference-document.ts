@@ -50,7 +50,8 @@ export function errorCodesMarkdown(document: OpenApiDocument): string {
     "## Errors",
     "",
     "Every error answers `{ error: { type, code, message, requestId } }`. Branch on `code`, never on `message`; handle a code you do " +
-      "not know by its HTTP status. A 429 carries `Retry-After` (seconds): wait that long, then retry (the SDK does).",
+      "not know by its HTTP status. A 429 carries `Retry-After` (seconds): wait that long, then retry (the SDK does). So does a 503 " +
+      "`database_unavailable` (the database did not answer in time): retry after it, with backoff.",
     "",
     "| Code | Status | Type | Answered by |",
     "|---|---|---|---|",

@@ -1,4 +1,5 @@
 import PgBoss from "pg-boss";
+import { boundedWaits } from "@/lib/db";
 import { log } from "@/lib/log";
 import { processState } from "@/lib/process-state";
 import { announceJobs } from "./job-wakeup";
@@ -14,7 +15,9 @@ function boss(): Promise<PgBoss> {
   client.sender ??= (async () => {
     const connectionString = process.env.DATABASE_URL;
     if (!connectionString) throw new Error("DATABASE_URL is not set");
-    const client = new PgBoss({ connectionString, application_name: "chartkey-app", max: 2, supervise: false, schedule: false });
+    // Its pool is on the request path (a connection's completion enqueues imports): bounded like the platform's
+    // pools (pg-boss hands its options to pg.Pool), so a silent database fails the send instead of holding it.
+    const client = new PgBoss({ connectionString, application_name: "chartkey-app", max: 2, supervise: false, schedule: false, ...boundedWaits() });
     client.on("error", (error) => log.warn({ err: error.message }, "queue client error"));
     await client.start();
     return client;

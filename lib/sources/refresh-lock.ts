@@ -1,4 +1,9 @@
-import { pgPool } from "@/lib/db";
+import { boundedQuery, pgPool } from "@/lib/db";
+
+// Waiting for the lock is waiting for another process's refresh, HTTP requests and their retries included (at most
+// 5 tries of 15 s each with backoff, after discovery: DEFAULT_HTTP_POLICY), not for a silent database: this wait
+// has its own client-side bound in place of the pool's few seconds (lib/db/timeouts.ts).
+const LOCK_WAIT_MS = 5 * 60_000;
 
 /**
  * Runs `fn` while holding a PostgreSQL advisory lock named after the source, so one source's token is refreshed by
@@ -9,14 +14,25 @@ import { pgPool } from "@/lib/db";
 export async function withSourceRefreshLock<T>(sourceId: string, fn: () => Promise<T>): Promise<T> {
   const connection = await pgPool().connect();
   const key = `source-token-refresh:${sourceId}`;
+  // A lock or unlock that failed (timed out, the connection lost) may leave the lock held, or about to be taken, by
+  // this session: the connection is then destroyed, which releases it, rather than handed to the next caller.
+  let broken: Error | undefined;
+  const locking = async (text: string, queryTimeout?: number) => {
+    try {
+      await connection.query(queryTimeout ? boundedQuery({ text, values: [key] }, queryTimeout) : { text, values: [key] });
+    } catch (error) {
+      broken = error as Error;
+      throw error;
+    }
+  };
   try {
-    await connection.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]);
+    await locking("SELECT pg_advisory_lock(hashtextextended($1, 0))", LOCK_WAIT_MS);
     try {
       return await fn();
     } finally {
-      await connection.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]);
+      await locking("SELECT pg_advisory_unlock(hashtextextended($1, 0))");
     }
   } finally {
-    connection.release();
+    connection.release(broken);
   }
 }

@@ -53,6 +53,7 @@ export const ERROR_STATUS = {
   "phase_not_advanceable": 409,
   "conformance_unavailable": 503,
   "database_error": 500,
+  "database_unavailable": 503,
   "internal_error": 500,
   "consent_scope_exceeded": 403,
   "consent_inactive": 410,

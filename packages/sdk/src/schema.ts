@@ -2160,7 +2160,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -2170,6 +2170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -2500,7 +2501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -2510,6 +2511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -2712,7 +2714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -2722,6 +2724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -2953,7 +2956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -2963,6 +2966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -3169,7 +3173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -3179,6 +3183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -3408,7 +3413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -3418,6 +3423,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -3603,7 +3609,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -3613,6 +3619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -3866,7 +3873,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -3876,6 +3883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -4082,7 +4090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -4092,6 +4100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -4301,7 +4310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -4311,6 +4320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -4511,7 +4521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -4521,6 +4531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -4784,7 +4795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -4794,6 +4805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -5045,7 +5057,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -5055,6 +5067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -5258,7 +5271,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -5268,6 +5281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -5484,7 +5498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable, tefca_sandbox_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable, tefca_sandbox_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -5495,6 +5509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -5731,7 +5746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable, tefca_sandbox_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable, tefca_sandbox_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -5742,6 +5757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -6042,7 +6058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable, tefca_sandbox_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable, tefca_sandbox_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -6053,6 +6069,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -6435,7 +6452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable, tefca_sandbox_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable, tefca_sandbox_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -6446,6 +6463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -6747,7 +6765,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable, tefca_sandbox_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable, tefca_sandbox_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -6758,6 +6776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -7026,7 +7045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable, tefca_sandbox_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable, tefca_sandbox_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -7037,6 +7056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -7296,7 +7316,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable, conformance_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable, conformance_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -7306,6 +7326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -7567,7 +7588,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable, conformance_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable, conformance_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -7577,6 +7598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -7851,7 +7873,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable, conformance_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable, conformance_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -7861,6 +7883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -8158,7 +8181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable, conformance_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable, conformance_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -8168,6 +8191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -8423,7 +8447,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable, conformance_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable, conformance_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -8433,6 +8457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -8637,7 +8662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unavailable: authority_unavailable */
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
@@ -8647,6 +8672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
