@@ -1,4 +1,5 @@
 import { db, type Prisma } from "@/lib/db";
+import { unstorableCharacter } from "@/lib/http";
 import type { AuditFilter } from "./schemas";
 
 /** Whose entries: one application's (its members' Security page) or the whole deployment's (the operators'). */
@@ -47,7 +48,8 @@ function decodeCursor(cursor: string | undefined): { createdAt: Date; id: string
   if (!cursor) return null;
   const [time, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const createdAt = new Date(time ?? "");
-  return id && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : null;
+  // An edited cursor holding NUL names no entry (and PostgreSQL would refuse it): read from the start, as for any other.
+  return id && !unstorableCharacter(id) && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : null;
 }
 
 function view(row: Prisma.AuditEntryGetPayload<object>): AuditEntryView {

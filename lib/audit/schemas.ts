@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { unstorableCharacter } from "@/lib/http/schemas";
 
 /** Every kind of entry the trail holds, in the order the Security page offers them as a filter. */
 export const AUDIT_ACTIONS = [
@@ -44,7 +45,13 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD.")
  */
 export const auditFilterSchema = z.object({
   action: z.union([z.enum(AUDIT_ACTIONS), z.literal("")]).optional(),
-  actor: z.string().trim().max(200).optional(),
+  // Text PostgreSQL cannot store (NUL, a lone surrogate) matches no actor; left out like any field that does not parse.
+  actor: z
+    .string()
+    .trim()
+    .max(200)
+    .refine((text) => unstorableCharacter(text) === null, "The actor holds a character that cannot be stored.")
+    .optional(),
   from: z.union([day, z.literal("")]).optional(),
   to: z.union([day, z.literal("")]).optional(),
   actorType: z.enum(AUDIT_ACTOR_TYPES).optional(),

@@ -5,3 +5,6 @@ import type { ErrorCode } from "./error-codes";
 export function addApiIssue(ctx: z.RefinementCtx, apiCode: ErrorCode, message: string): void {
   ctx.addIssue({ code: "custom", message, params: { apiCode } });
 }
+
+/** Client-safe too: schemas anywhere may refuse text PostgreSQL cannot store. */
+export { unstorableCharacter } from "./storable-text";

@@ -128,6 +128,14 @@ describe("pages and routes outside the operations", () => {
     }
   });
 
+  it("the Security page's audit trail leaves out an actor filter holding NUL or a lone surrogate, and reads an edited cursor holding NUL from the start", async () => {
+    const { auditFilterSchema, listAuditEntries } = await import("@/lib/audit");
+    for (const actor of ["\u0000", "a\ud800"]) expect(auditFilterSchema.shape.actor.safeParse(actor).success).toBe(false);
+    const scope = { applicationId: seeded.application.id };
+    const cursor = Buffer.from("2020-01-01T00:00:00.000Z|a\u0000").toString("base64url");
+    expect(await listAuditEntries(scope, {}, { cursor })).toEqual(await listAuditEntries(scope, {}));
+  });
+
   it("the Connect callback answers a state holding NUL as unknown (its 400 page), not a database error", async () => {
     const { finishSignIn } = await import("@/lib/connect");
     expect(await finishSignIn("http://localhost/connect/callback?state=%00&code=x", () => true)).toBeNull();
