@@ -117,7 +117,7 @@ describe("assertStorable", () => {
   it("answers a path value with 404 not_found: it names nothing that could exist", () => {
     const error = thrown(() => assertStorable({ token: "abc\u0000" }, "path"));
     expect([error?.status, error?.code]).toEqual([404, "not_found"]);
-    expect(error?.message).toContain("token");
+    expect(error?.message).toBe("No resource at this path: the path parameter token contains a character that cannot be stored (U+0000).");
   });
 
   it("lets storable values and absent parts through", () => {

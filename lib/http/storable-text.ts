@@ -63,7 +63,9 @@ export function assertStorable(value: unknown, where: "body" | "query" | "path")
   if (!found) return;
   const field = found.path.map(String).join(".");
   const what = unstorableWhat(found, where, field);
-  if (where === "path") throw new ApiError("not_found", `No resource at this path: ${what} contains a character that cannot be stored (${found.character}).`);
+  if (where === "path") {
+    throw new ApiError("not_found", `No resource at this path: ${what.charAt(0).toLowerCase()}${what.slice(1)} contains a character that cannot be stored (${found.character}).`);
+  }
   throw new ApiError("invalid_request", `${what} contains a character that cannot be stored (${found.character}).`);
 }
 
