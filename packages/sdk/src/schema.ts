@@ -2167,10 +2167,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -2508,10 +2508,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -2721,10 +2721,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -2963,10 +2963,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -3180,10 +3180,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -3420,10 +3420,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -3616,10 +3616,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -3880,10 +3880,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -4097,10 +4097,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -4317,10 +4317,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -4528,10 +4528,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -4802,10 +4802,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -5064,10 +5064,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -5278,10 +5278,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -5506,10 +5506,10 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -5754,10 +5754,10 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -6066,10 +6066,10 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -6460,10 +6460,10 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -6773,10 +6773,10 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -7053,10 +7053,10 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -7323,10 +7323,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -7595,10 +7595,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -7880,10 +7880,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -8188,10 +8188,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -8454,10 +8454,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
@@ -8669,10 +8669,10 @@ export interface operations {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "Retry-After": components["headers"]["Retry-After"];
                     /**
                      * @example {
                      *       "error": {
