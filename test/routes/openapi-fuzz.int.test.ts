@@ -202,6 +202,21 @@ describe("generated requests over both OpenAPI documents", () => {
     expect(violation(escaped, answer)).toBeNull();
   });
 
+  it("every string of every operation's example body, and every path and query value, holding NUL once: refused with a 4xx, by the boundary unless an earlier check refused it", async () => {
+    // Before the generated requests, which change what the seeded key reaches (credentials revoked, runs opened).
+    const cases = unstorableRequests(documents, sandboxAuthorization);
+    const answers = await boundedMap(cases, CONCURRENCY, async ({ request: fuzzed }) => ({ fuzzed, answer: await send(fuzzed) }));
+    const problems = answers.flatMap(({ fuzzed, answer }, index) => {
+      const { where, field } = cases[index]!;
+      const problem = violation(fuzzed, answer) ?? (answer.status < 400 || answer.status >= 500 ? `answered ${answer.status}` : null) ?? refusedAsUnstorable(where, field, answer);
+      return problem ? [`${where} ${field}: ${problem}\n  ${curlLine(server.origin, fuzzed)}`] : [];
+    });
+    const byBoundary = answers.filter(({ answer }) => answer.body.includes("cannot be stored")).length;
+    const statuses = [...new Set(answers.map(({ answer }) => answer.status))].sort().map((status) => `${status}: ${answers.filter(({ answer }) => answer.status === status).length}`);
+    console.info(`openapi fuzz: ${cases.length} requests with NUL or a lone surrogate in one value each (${statuses.join(", ")}), ${byBoundary} refused for it by name`);
+    expect(problems).toEqual([]);
+  }, 300_000);
+
   it(`${RUNS} requests: no 5xx, the envelope on every error, the headers, no leak`, async () => {
     console.info(`openapi fuzz: seed ${SEED}, ${RUNS} requests (repeat with FUZZ_SEED=${SEED})`);
     const started = Date.now();
@@ -226,19 +241,6 @@ describe("generated requests over both OpenAPI documents", () => {
     expect(reports, `requests breaking the contract:\n${reports.join("\n")}`).toEqual([]);
     expect(failing).toEqual([]);
   }, 600_000);
-
-  it("every string of every operation's example body, and every path and query value, holding NUL once: refused with a 4xx, by the boundary unless an earlier check refused it", async () => {
-    const cases = unstorableRequests(documents, sandboxAuthorization);
-    const answers = await boundedMap(cases, CONCURRENCY, async ({ request: fuzzed }) => ({ fuzzed, answer: await send(fuzzed) }));
-    const problems = answers.flatMap(({ fuzzed, answer }, index) => {
-      const { where, field } = cases[index]!;
-      const problem = violation(fuzzed, answer) ?? (answer.status < 400 || answer.status >= 500 ? `answered ${answer.status}` : null) ?? refusedAsUnstorable(where, field, answer);
-      return problem ? [`${where} ${field}: ${problem}\n  ${curlLine(server.origin, fuzzed)}`] : [];
-    });
-    const byBoundary = answers.filter(({ answer }) => answer.body.includes("cannot be stored")).length;
-    console.info(`openapi fuzz: ${cases.length} requests with NUL or a lone surrogate in one value each, ${byBoundary} refused for it by name`);
-    expect(problems).toEqual([]);
-  }, 300_000);
 });
 
 /**
