@@ -1,8 +1,8 @@
 // Deliberately broken variants of the reference integration, one mistake each: the conformance suite proves that
 // each fails exactly the one check its mistake breaks (test/conformance-reference.int.test.ts).
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type http from "node:http";
-import { Chartkey } from "@chartkey/sdk";
+import { Chartkey, verifyWebhook } from "@chartkey/sdk";
 import { ReferenceIntegration, type WebhookEvent } from "./integration";
 
 /** Turns the SDK's retries off and retries a 429 after a fixed 100 ms instead of Retry-After. Fails `retry_after`. */
@@ -20,14 +20,24 @@ export class IgnoresRetryAfter extends ReferenceIntegration {
   }
 }
 
-/** Treats consent.revoked as one more reason to sync the subject. Fails `stops_on_revocation`. */
+/**
+ * Never lets a subject go: consent.revoked is one more reason to sync it (after a 2 s debounce), and a 404 is taken
+ * for a passing fault, so polling goes on. Fails `stops_on_revocation`.
+ */
 export class ReadsAfterRevocation extends ReferenceIntegration {
   protected override handle(event: WebhookEvent) {
     const subject = event.data.subject;
     if (event.type !== "consent.revoked" || typeof subject !== "string") return super.handle(event);
-    this.enqueue(subject, () => this.initialSync(subject, this.options.categories));
+    this.enqueue(subject, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await this.initialSync(subject, this.options.categories);
+    });
     return { status: 200, text: "ok" };
   }
+
+  protected override onConsentEnded(): void {}
+
+  protected override async pollReceipt(): Promise<void> {}
 }
 
 /** Checks the signature by hand and forgets the timestamp tolerance, so a replayed old delivery passes. Fails `webhook_corrupted`. */
@@ -63,5 +73,18 @@ export class RejectsRedelivery extends ReferenceIntegration {
 export class RereadsWholeCategory extends ReferenceIntegration {
   protected override async syncChanges(subject: string, categories: string[]): Promise<void> {
     for (const category of categories) await this.sync(subject, category, null);
+  }
+}
+
+/**
+ * Configured with another application's signing secret, so every delivery fails verification and is answered 400,
+ * valid ones included; it learns of the session, changes and the revocation only by polling. Fails `webhook_valid`
+ * (needs `pollIntervalMs`).
+ */
+export class RejectsEveryWebhook extends ReferenceIntegration {
+  private readonly wrongSecret = `whsec_${randomBytes(24).toString("base64")}`;
+
+  protected override verify(body: string, headers: http.IncomingHttpHeaders): WebhookEvent {
+    return verifyWebhook(body, headers, this.wrongSecret);
   }
 }

@@ -17,9 +17,20 @@ export type IntegrationOptions = {
   port?: number;
   /** The categories the Connect session asks for. */
   categories?: string[];
+  /**
+   * Also poll, every this many milliseconds, as an integration that does not rely on webhooks alone: the Connect
+   * session until it completes (then the initial sync), then each tick one request: the consent receipt (one-time
+   * sync) or the next shared category's change feed (continuous sync). 0 (the default) relies on webhooks only.
+   */
+  pollIntervalMs?: number;
+  /** The application's sync mode, which decides what a poll reads. */
+  syncMode?: "one-time" | "continuous";
 };
 
 export type { WebhookEvent };
+
+/** One poll: it does its request and returns the next poll, or null when polling is over. */
+type PollTick = () => Promise<PollTick | null>;
 
 /** Thrown to stop work on a subject whose consent ended. */
 class SubjectGone extends Error {}
@@ -28,7 +39,15 @@ class SubjectGone extends Error {}
  * What a production integration keeps per subject: the categories its consent shares, its records by category, the
  * saved change cursor of each category, and whether its consent ended (then nothing of it is read or kept).
  */
-type SubjectState = { granted: Set<string>; records: Map<string, Map<string, unknown>>; cursors: Map<string, string>; revoked: boolean; work: Promise<void> };
+type SubjectState = {
+  granted: Set<string>;
+  records: Map<string, Map<string, unknown>>;
+  cursors: Map<string, string>;
+  revoked: boolean;
+  /** The initial sync was queued (by consent.granted or by a poll that saw the session complete): it runs once. */
+  initialQueued: boolean;
+  work: Promise<void>;
+};
 
 export class ReferenceIntegration {
   readonly options: Required<IntegrationOptions>;
@@ -36,11 +55,12 @@ export class ReferenceIntegration {
   private readonly seenWebhookIds = new Set<string>();
   private readonly subjects = new Map<string, SubjectState>();
   private server: http.Server | null = null;
+  private polling: NodeJS.Timeout | null = null;
   /** Errors of background work, for logs and tests. */
   readonly errors: string[] = [];
 
   constructor(options: IntegrationOptions) {
-    this.options = { port: 0, categories: ["medications", "allergies", "labs", "conditions"], ...options };
+    this.options = { port: 0, categories: ["medications", "allergies", "labs", "conditions"], pollIntervalMs: 0, syncMode: "one-time", ...options };
     this.chartkey = this.client();
   }
 
@@ -59,13 +79,17 @@ export class ReferenceIntegration {
   }
 
   async stop(): Promise<void> {
+    if (this.polling) clearTimeout(this.polling);
+    this.polling = null;
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     await Promise.all([...this.subjects.values()].map((state) => state.work));
   }
 
   /** Creates a Connect session; send the patient to its connectUrl (a conformance run completes it itself). */
   async connect(): Promise<{ id: string; connectUrl: string }> {
-    return this.chartkey.createConnectSession({ categories: this.options.categories as Category[] });
+    const session = await this.chartkey.createConnectSession({ categories: this.options.categories as Category[] });
+    if (this.options.pollIntervalMs > 0) this.schedulePoll(() => this.pollSession(session.id));
+    return session;
   }
 
   /** The records kept for a subject, by category (empty once its consent ended). */
@@ -105,7 +129,7 @@ export class ReferenceIntegration {
   protected handle(event: WebhookEvent): { status: number; text: string } {
     const subject = typeof event.data.subject === "string" ? event.data.subject : null;
     const categories = Array.isArray(event.data.categories) ? (event.data.categories as string[]) : this.options.categories;
-    if (subject && event.type === "consent.granted") this.enqueue(subject, () => this.initialSync(subject, categories));
+    if (subject && event.type === "consent.granted") this.queueInitialSync(subject, categories);
     else if (subject && event.type === "records.updated") this.enqueue(subject, () => this.syncChanges(subject, categories));
     else if (subject && (event.type === "consent.revoked" || event.type === "consent.expired")) this.onConsentEnded(subject);
     return { status: 200, text: "ok" };
@@ -119,7 +143,74 @@ export class ReferenceIntegration {
     state.cursors.clear();
   }
 
+  // ---- Polling ---------------------------------------------------------------------------------------------
+
+  private schedulePoll(tick: PollTick): void {
+    this.polling = setTimeout(() => {
+      void tick().then(
+        (next) => {
+          if (next && this.polling) this.schedulePoll(next);
+        },
+        (error: unknown) => this.errors.push(error instanceof Error ? error.message : String(error)),
+      );
+    }, this.options.pollIntervalMs);
+  }
+
+  /** Polls the session until it completes, then syncs the subject (once, whoever asks first) and polls it. */
+  private async pollSession(sessionId: string): Promise<PollTick | null> {
+    const session = await this.chartkey.getConnectSession(sessionId);
+    if (session.status !== "completed" || !session.subject) return session.status === "pending" ? () => this.pollSession(sessionId) : null;
+    const subject = session.subject;
+    this.queueInitialSync(subject, session.grantedCategories ?? this.options.categories);
+    let turn = 0;
+    const pollSubject: PollTick = async () => {
+      const state = this.state(subject);
+      if (state.revoked) return null;
+      if (this.options.syncMode === "one-time" || !session.receiptId) {
+        if (session.receiptId) await this.pollReceipt(subject, session.receiptId);
+      } else {
+        const withCursor = [...state.cursors.keys()];
+        const category = withCursor[turn++ % Math.max(withCursor.length, 1)];
+        if (category) await this.whenIdle(subject, () => this.sync(subject, category, state.cursors.get(category) ?? null));
+      }
+      return pollSubject;
+    };
+    return pollSubject;
+  }
+
+  /** One-time sync: the receipt says when consent ended. */
+  protected async pollReceipt(subject: string, receiptId: string): Promise<void> {
+    try {
+      const receipt = await this.chartkey.getConsent(receiptId);
+      if (receipt.status !== "active") this.onConsentEnded(subject);
+    } catch (error) {
+      if (isChartkeyError(error) && error.status === 404) this.onConsentEnded(subject);
+      else throw error;
+    }
+  }
+
+  /** Runs a poll's read after the subject's queued work, unless a poll of it is still waiting there. */
+  private whenIdle(subject: string, task: () => Promise<void>): Promise<void> {
+    const state = this.state(subject);
+    if (this.pollQueued.has(subject)) return Promise.resolve();
+    this.pollQueued.add(subject);
+    this.enqueue(subject, async () => {
+      this.pollQueued.delete(subject);
+      await task();
+    });
+    return state.work;
+  }
+  private readonly pollQueued = new Set<string>();
+
   // ---- Reading ---------------------------------------------------------------------------------------------
+
+  /** The initial sync, queued once per subject. */
+  protected queueInitialSync(subject: string, categories: string[]): void {
+    const state = this.state(subject);
+    if (state.initialQueued) return;
+    state.initialQueued = true;
+    this.enqueue(subject, () => this.initialSync(subject, categories));
+  }
 
   /** Every category in full; syncCategory saves the first page's changeCursor, so the feed replays what changed since. */
   protected async initialSync(subject: string, categories: string[]): Promise<void> {
@@ -180,7 +271,7 @@ export class ReferenceIntegration {
   protected state(subject: string): SubjectState {
     let state = this.subjects.get(subject);
     if (!state) {
-      state = { granted: new Set(), records: new Map(), cursors: new Map(), revoked: false, work: Promise.resolve() };
+      state = { granted: new Set(), records: new Map(), cursors: new Map(), revoked: false, initialQueued: false, work: Promise.resolve() };
       this.subjects.set(subject, state);
     }
     return state;

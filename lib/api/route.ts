@@ -88,6 +88,7 @@ export async function runPipeline(
       subjectId: subjectOf(state),
       status: response.status,
       errorCode,
+      withCursor: Boolean(state.url.searchParams.get("cursor")),
       latencyMs,
       createdAt: new Date(),
     });

@@ -5,11 +5,12 @@ import type { JobDefinition } from "@/lib/jobs";
 import { log } from "@/lib/log";
 import { QUEUE, sendJob } from "@/lib/queue";
 import { applySubjectControl, revokeAsPatient, simulateApplicationSession } from "@/lib/simulation";
-import { FORCED_RATE_LIMITS, OBSERVE_MS, PHASE_TIMEOUT_MS, PROBES_LEASE_MS, QUIET_MS, type Phase } from "./limits";
-import { isRecordRead, observedRequests, succeeded } from "./observations";
+import { FORCED_RATE_LIMITS, PHASE_TIMEOUT_MS, PROBES_LEASE_MS, type Phase } from "./limits";
+import { isRecordRead, succeeded } from "./observations";
 import { sendProbes } from "./probes";
-import { revocationSignal } from "./revocation-signal";
+import { observeRun } from "./run-facts";
 import { forcedOf, type RunRow } from "./run-row";
+import { changeWatchOver, everyCategoryRead, revocationWatchOver } from "./signals";
 import { endPhase, stopRun } from "./transitions";
 import { processState } from "@/lib/process-state";
 
@@ -105,26 +106,27 @@ const refusedSimulations = processState("conformance.refused-simulations", () =>
 const SIMULATE_RETRY_MS = 30_000;
 
 /**
- * The reading phase ends once both forced 429s were retried successfully, the import has finished and the reads
- * are quiet; a continuous run then changes the subject's records (records.updated) and ends after the change was
- * read and the reads are quiet again.
+ * The reading phase ends once both forced 429s were answered and a read succeeded after the last, and the import has
+ * finished. A continuous run then changes the subject's records (records.updated) as soon as every category the
+ * session shares has been read from the start once (its first page, or a snapshot), so the integration holds a
+ * changeCursor for each; the phase ends once the change feed was read and WATCH_MS have passed since the change, or
+ * SIGNAL_WAIT_MS after the run advanced the source. No rule depends on the integration going quiet.
  */
 async function readingStep(run: RunRow, now: number): Promise<void> {
   const forced = forcedOf(run);
   if (forced.length < FORCED_RATE_LIMITS || !run.subjectId || !run.connectSessionId) return;
-  const reads = (await observedRequests(run.id)).filter(isRecordRead);
+  const facts = await observeRun(run);
+  const reads = facts.requests.filter(isRecordRead);
   const lastForcedAt = Date.parse(forced.at(-1)!.at);
   if (!reads.some((read) => succeeded(read) && read.startedAt > lastForcedAt)) return;
-  const session = await db().connectSession.findUnique({ where: { id: run.connectSessionId }, select: { simulationState: true } });
-  if (session?.simulationState !== "completed" && session?.simulationState !== "failed") return;
-  const lastReadAt = Math.max(...reads.map((read) => read.at));
+  if (facts.session?.simulationState !== "completed" && facts.session?.simulationState !== "failed") return;
 
   if (run.syncMode === "one_time") {
-    if (now - lastReadAt >= QUIET_MS) await endPhase(run.id, "rate_limits", "completed");
+    await endPhase(run.id, "rate_limits", "completed");
     return;
   }
   if (!run.sourceAdvancedAt) {
-    if (now - lastReadAt < QUIET_MS) return;
+    if (!everyCategoryRead(reads, run.subjectId, facts.session.grantedCategories)) return;
     const claimed = await db().conformanceRun.updateMany({ where: { id: run.id, status: "open", phase: "rate_limits", sourceAdvancedAt: null }, data: { sourceAdvancedAt: new Date(now) } });
     if (claimed.count === 1) {
       await applySubjectControl(run.applicationId, run.subjectId, { type: "records.advance" }).catch((error: unknown) =>
@@ -133,12 +135,13 @@ async function readingStep(run: RunRow, now: number): Promise<void> {
     }
     return;
   }
-  const changedAt = run.sourceAdvancedAt.getTime();
-  const readSince = reads.some((read) => read.subjectId === run.subjectId && read.startedAt >= changedAt);
-  if (readSince && now - lastReadAt >= OBSERVE_MS) await endPhase(run.id, "rate_limits", "completed");
+  if (changeWatchOver(facts, now)) await endPhase(run.id, "rate_limits", "completed");
 }
 
-/** Revokes the subject's consent as the patient, then watches for OBSERVE_MS after the integration was told. */
+/**
+ * Revokes the subject's consent as the patient, then watches the subject's reads for WATCH_MS after the integration
+ * was told (revocationSignal); without any signal SIGNAL_WAIT_MS after the revocation, the phase ends inconclusive.
+ */
 async function revocationStep(run: RunRow, now: number): Promise<void> {
   if (!run.subjectId) return;
   if (!run.revokedAt) {
@@ -147,8 +150,7 @@ async function revocationStep(run: RunRow, now: number): Promise<void> {
   // Repeated every step until done: a job that died between the claim and the revocation revokes on its rerun.
   await revokeAsPatient(run.subjectId, "patient");
   const current = await db().conformanceRun.findUniqueOrThrow({ where: { id: run.id } });
-  const signal = await revocationSignal(current, await observedRequests(run.id));
-  if (signal && now - signal.at >= OBSERVE_MS) await endPhase(run.id, "consent_revocation", "completed");
+  if (revocationWatchOver(await observeRun(current), now)) await endPhase(run.id, "consent_revocation", "completed");
 }
 
 /** Sends the probes once (again only if a worker died sending them), then ends the run. */

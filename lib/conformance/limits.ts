@@ -16,10 +16,19 @@ export const FORCED_RETRY_AFTER_SECONDS = 1;
  * retry measured this close under Retry-After is counted as on time.
  */
 export const RETRY_TOLERANCE_MS = 10;
-/** A continuous run changes the subject's records only after the run key's reads have been quiet this long. */
-export const QUIET_MS = 1_500;
-/** How long the run keeps watching after the integration was told something (a change, a revocation). */
-export const OBSERVE_MS = 2_000;
+/**
+ * A read that started less than this after the integration was told something (a revocation, a change) was already
+ * under way, or about to be, when the news arrived: it is not held against the integration.
+ */
+export const IN_FLIGHT_ALLOWANCE_MS = 1_000;
+/**
+ * After the integration was told of the revocation, the run watches the subject's reads for at least this long
+ * (longer than any sensible poll interval), and until the run ends; a phase advanced sooner leaves the check
+ * inconclusive. A continuous run watches this long after its change for re-reads.
+ */
+export const WATCH_MS = 15_000;
+/** Without a signal (nothing told the integration) or a change landing this long after the run's action, the phase ends, inconclusive. */
+export const SIGNAL_WAIT_MS = 60_000;
 /** A phase the integration does nothing in ends on its own after this long, graded with what was observed. */
 export const PHASE_TIMEOUT_MS = 10 * 60_000;
 /**

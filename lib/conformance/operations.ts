@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineOperation, pathId, PLATFORM_PROFILE, PUBLIC_PROFILE } from "@/lib/api";
 import { cursorParam, HEADER, limitParam, type ErrorCode } from "@/lib/http";
 import { FORCED_RETRY_AFTER_SECONDS } from "./limits";
+import { rulesParagraph } from "./rules";
 import { createdRunSchema, createRunBodySchema, reportParamsSchema, reportSchema, runListSchema, runSchema, type Check, type ReportResource, type RunResource } from "./schemas";
 
 // Examples are a run of the reference integration (examples/conformance-reference) as the API answered it.
@@ -107,13 +108,9 @@ export const startConformanceRun = defineOperation({
   summary: "Start a conformance run",
   description:
     "Sandbox keys only, on an application still in the sandbox; one open run per application. The answer carries run_key, a " +
-    "sandbox key shown only here: configure the integration with it. The run then drives its phases in order: session (create " +
-    "a Connect session with the run key; the platform completes it as the scenario's patient), rate_limits (up to two of the " +
-    `run key's record reads are answered 429 with Retry-After: ${FORCED_RETRY_AFTER_SECONDS}; continuous runs then change the ` +
-    "subject's records and expect the change feed read from the saved changeCursor), consent_revocation (consent is revoked; " +
-    "no record read may follow the signal) and webhook_probes (valid, corrupted and redelivered webhooks to the application's " +
-    "webhook URL), then it ends with a verdict and the run key is revoked. Without a Connect session within 60 minutes the run " +
-    "expires. Polls of runs and sessions are never forced or graded.",
+    "sandbox key shown only here: configure the integration with it. The run then drives its phases in order and ends with a " +
+    "verdict; the run key is revoked then. Without a Connect session within 60 minutes the run expires. Polls of runs and " +
+    `sessions are never forced or graded. ${rulesParagraph()}`,
   body: createRunBodySchema,
   bodyDescription: "The scenario and optionally the sync mode.",
   bodyExample: () => ({ scenario: "baseline-adult", sync_mode: "continuous" }),
@@ -146,7 +143,8 @@ export const advanceConformanceRun = defineOperation({
   summary: "End the run's live phase now",
   description:
     "Grades the live phase with what was observed so far (checks may be inconclusive) and moves on; advancing the last phase " +
-    "ends the run with its verdict. The session phase ends only once the run's Connect session completed, and the probes " +
+    "ends the run with its verdict. Advancing the consent_revocation phase before 15 s have passed since the integration was " +
+    "told of the revocation, or a continuous run's rate_limits phase before 15 s after its change, leaves that check inconclusive. The session phase ends only once the run's Connect session completed, and the probes " +
     "phase cannot end while probes are being sent (409 phase_not_advanceable). An ended run is 409 run_not_open.",
   params: runParamsSchema,
   success: { status: 200, description: "The run after the phase ended.", schema: runSchema, example: advancedRun },

@@ -10,13 +10,17 @@ function statusName(run: RunRow): RunResource["status"] {
   return run.status === "creating" ? "open" : run.status;
 }
 
-/** Every phase with its state: the timeline's entries, the live one active, the rest pending (skipped once ended). */
+/**
+ * Every phase with its state: the timeline's entries, the live one active, the rest pending (skipped once ended). A
+ * phase the run was cancelled or expired in reads `stopped`, never `completed`: it did not run to its end.
+ */
 function phasesOf(run: RunRow): PhaseEntry[] {
   const timeline = timelineOf(run);
   return PHASES.map((name) => {
     const entry = timeline.find((candidate) => candidate.name === name);
     if (entry) {
-      return { name, status: entry.endedAt ? "completed" : "active", startedAt: entry.startedAt, endedAt: entry.endedAt, endedBy: entry.endedBy };
+      const status = !entry.endedAt ? "active" : entry.endedBy === "cancelled" || entry.endedBy === "expired" ? "stopped" : "completed";
+      return { name, status, startedAt: entry.startedAt, endedAt: entry.endedAt, endedBy: entry.endedBy };
     }
     if (run.status === "open" && run.phase === name) {
       return { name, status: "active", startedAt: run.phaseStartedAt.toISOString(), endedAt: null, endedBy: null };
@@ -34,13 +38,15 @@ export function waitingFor(run: RunRow): string | null {
         ? "The platform is completing the Connect session as the scenario's patient and importing the records."
         : "Create a Connect session with the run key (POST /connect/sessions).";
     case "rate_limits":
-      if (run.forcedRateLimits < FORCED_RATE_LIMITS) return "Read the subject's records with the run key; up to two reads are answered 429: retry each after Retry-After.";
-      if (run.syncMode === "continuous" && run.sourceAdvancedAt) return "The subject's records changed (records.updated): read the change feed from the saved changeCursor.";
+      if (run.forcedRateLimits < FORCED_RATE_LIMITS) return "Read the subject's records with the run key; the first two reads are answered 429: retry each after Retry-After.";
+      if (run.syncMode === "continuous" && run.sourceAdvancedAt) return "The subject's records changed (records.updated): read the change feed from the saved changeCursor; the run watches for re-reads for 15 s.";
       return run.syncMode === "continuous"
-        ? "Retry after Retry-After and finish reading; the records change once reads are quiet."
-        : "Retry the rate-limited read after Retry-After.";
+        ? "Retry after Retry-After and read each shared category once; the records change as soon as every category was read."
+        : "Retry the rate-limited read after Retry-After; the phase ends once a read succeeded after it and the import finished.";
     case "consent_revocation":
-      return run.revokedAt ? "Consent was revoked (consent.revoked): stop reading the subject." : "Revoking the subject's consent.";
+      return run.revokedAt
+        ? "Consent was revoked (consent.revoked): stop reading the subject. Reads are watched for 15 s after the integration was told, and until the run ends."
+        : "Revoking the subject's consent.";
     case "webhook_probes":
       return "Sending webhook probes to the application's webhook URL: answer 2xx to correctly signed ones (retries included) and 4xx to the rest.";
     default:

@@ -43,7 +43,9 @@ export type Check = z.output<typeof checkSchema>;
 export const phaseEntrySchema = z
   .object({
     name: z.enum(PHASES),
-    status: z.enum(["pending", "active", "completed", "skipped"]),
+    status: z
+      .enum(["pending", "active", "completed", "stopped", "skipped"])
+      .describe("pending, active, completed (ran to its end, or advanced), stopped (the run was cancelled or expired in it), skipped (never reached)."),
     startedAt: z.string().nullable(),
     endedAt: z.string().nullable(),
     endedBy: z.enum(["completed", "advanced", "timed_out", "cancelled", "expired"]).nullable(),

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { db, withTransaction, type Prisma, type Tx } from "@/lib/db";
 import { ApiError } from "@/lib/http";
-import { gradePhase, verdictOf } from "./grade";
+import { finalChecks, gradePhase, verdictOf } from "./grade";
 import { PHASES, SETTLE_MS, type Phase } from "./limits";
-import { observedRequests } from "./observations";
+import { observeRun } from "./run-facts";
 import { checksOf, timelineOf, type RunRow, type TimelineEntry } from "./run-row";
 
 type EndedBy = NonNullable<TimelineEntry["endedBy"]>;
@@ -25,7 +25,8 @@ const revokeRunKey = (tx: Tx, runId: string, at: Date) => tx.apiKey.updateMany({
 
 /**
  * Ends the run's live phase `phase`: grades what was observed up to now, then moves the run to the next phase, or
- * ends it with its verdict (and revokes the run key) after the last. Grading waits until the request log rows up
+ * ends it with its verdict (and revokes the run key) after the last; the revocation check is then graded again over
+ * everything seen until the end. Grading waits until the request log rows up
  * to now have been written (SETTLE_MS). Returns null when the run had already left the phase (another instance, or
  * the job and an advance at once, ended it first).
  */
@@ -34,7 +35,8 @@ export async function endPhase(runId: string, phase: Phase, endedBy: "completed"
   await sleep(SETTLE_MS);
   const before = await db().conformanceRun.findUnique({ where: { id: runId } });
   if (!before || before.status !== "open" || before.phase !== phase) return null;
-  const checks = await gradePhase(before, phase, await observedRequests(runId), endedAt.getTime());
+  const facts = await observeRun(before);
+  const checks = gradePhase(facts, phase, endedAt.getTime());
   return withTransaction("ReadCommitted", async (tx) => {
     const run = await lockRun(tx, runId);
     if (!run || run.status !== "open" || run.phase !== phase) return null;
@@ -42,7 +44,8 @@ export async function endPhase(runId: string, phase: Phase, endedBy: "completed"
       throw new ApiError("phase_not_advanceable", "The webhook probes are being sent; the phase ends when they have been answered.");
     }
     const next = PHASES[PHASES.indexOf(phase) + 1] ?? null;
-    const allChecks = [...checksOf(run), ...checks];
+    const graded = [...checksOf(run), ...checks];
+    const allChecks = next ? graded : finalChecks(graded, facts, endedAt.getTime());
     const data: Prisma.ConformanceRunUpdateInput = {
       phase: next ?? "ended",
       phaseStartedAt: endedAt,

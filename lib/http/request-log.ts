@@ -18,6 +18,8 @@ export type RequestLogEntry = {
   status: number;
   /** The error envelope's `code` when the request was answered with an error. */
   errorCode?: string | null;
+  /** The request carried a `cursor` query parameter (a later page of a walk). */
+  withCursor?: boolean;
   latencyMs: number;
   createdAt: Date;
 };
@@ -72,9 +74,9 @@ function insertRows(rows: readonly RequestLogEntry[]): pg.QueryConfig {
   return {
     name: "chartkey-request-log-insert",
     text: `INSERT INTO "RequestLog" ("requestId", "apiKeyId", "agentCredentialId", "applicationId", "environment", "conformanceRunId",
-             "method", "route", "subjectId", "status", "latencyMs", "createdAt", "errorCode", "path")
+             "method", "route", "subjectId", "status", "latencyMs", "createdAt", "errorCode", "path", "withCursor")
            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::"Environment"[], $6::text[],
-             $7::text[], $8::text[], $9::text[], $10::int[], $11::int[], $12::timestamp(3)[], $13::text[], $14::text[])`,
+             $7::text[], $8::text[], $9::text[], $10::int[], $11::int[], $12::timestamp(3)[], $13::text[], $14::text[], $15::boolean[])`,
     values: [
       column((row) => row.requestId),
       column((row) => row.apiKeyId),
@@ -90,6 +92,7 @@ function insertRows(rows: readonly RequestLogEntry[]): pg.QueryConfig {
       column((row) => row.createdAt.toISOString()),
       column((row) => row.errorCode ?? null),
       column((row) => row.path),
+      column((row) => row.withCursor ?? false),
     ],
   };
 }
