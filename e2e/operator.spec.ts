@@ -1,6 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { platformDatabaseUrl } from "@/test/e2e-platform";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import pg from "pg";
 import { OPERATOR_EMAIL } from "../playwright.config";
 import { createApplication, createLiveKey, expectAccessible, expectNoHorizontalOverflow, keepScreenshot, newDeveloper, signIn, signUp, type TestDeveloper } from "./dashboard-helpers";
 
@@ -10,6 +12,17 @@ const operatorAccount: TestDeveloper = { ...newDeveloper("operator"), email: OPE
 
 async function newPage(browser: Browser): Promise<Page> {
   return (await browser.newContext()).newPage();
+}
+
+/** Stores a webhook URL past the save check, as a URL saved before the check existed was. */
+async function setStoredWebhookUrl(applicationId: string, webhookUrl: string): Promise<void> {
+  const database = new pg.Client({ connectionString: platformDatabaseUrl() });
+  await database.connect();
+  try {
+    await database.query(`UPDATE "Application" SET "webhookUrl" = $2 WHERE id = $1`, [applicationId, webhookUrl]);
+  } finally {
+    await database.end();
+  }
 }
 
 test("an operator refuses, then approves a production request; the live key works until the application is suspended", async ({ page, browser, request }, testInfo) => {
@@ -153,4 +166,73 @@ test("an operator looks up, adds, tests and disables a live health system; refus
   await operator.context().close();
   server.closeAllConnections();
   server.close();
+});
+
+test("approval re-checks the webhook URL set after the request: the operator sees it and its verdict, and a refused one blocks approval", async ({ page, browser }, testInfo) => {
+  test.setTimeout(180_000);
+  const appName = `Glucose Diary ${Date.now().toString(36)}`;
+  const group = (operator: Page) => operator.getByRole("group", { name: appName });
+
+  // Asked for production with no webhook URL; from then on the Webhooks page holds the URL to the live rules.
+  await signUp(page);
+  const applicationId = await createApplication(page, appName);
+  await page.goto(`/dashboard/${applicationId}/settings`);
+  await page.getByLabel("What the application does").fill("Keeps a diary of glucose readings for the patient's clinician.");
+  await page.getByLabel(/Production redirect URLs/).fill("https://glucose.example/connected");
+  await page.getByLabel("Contact email").fill("ops@glucose.example");
+  await page.getByRole("button", { name: "Ask for production" }).click();
+  await expect(page.getByText(/Waiting for review/)).toBeVisible();
+  await page.goto(`/dashboard/${applicationId}/webhooks`);
+  await expect(page.getByText(/Production has been requested, so live rules apply from now on/)).toBeVisible();
+  await page.getByLabel("Endpoint URL").fill("http://hooks.glucose.example/chartkey");
+  await page.getByRole("button", { name: "Save URL" }).click();
+  await expect(page.getByText(/The webhook URL is not allowed: live webhooks must use https\. Production has been requested/)).toBeVisible();
+
+  const operator = await newPage(browser);
+  await signIn(operator, operatorAccount, "/dashboard/operator");
+  await expect(group(operator)).toContainText("no webhook URL: live events will not be delivered");
+
+  // An http URL stored past the save check (as one saved before the rule was): shown refused, and approval is refused.
+  await setStoredWebhookUrl(applicationId, "http://hooks.glucose.example/chartkey");
+  await operator.reload();
+  await expect(group(operator)).toContainText("http://hooks.glucose.example/chartkey — refused: live webhooks must use https");
+  for (const width of [390, 1280]) {
+    await operator.setViewportSize({ width, height: 900 });
+    await expectAccessible(operator, `operator page with a refused webhook URL at ${width}px`);
+    await expectNoHorizontalOverflow(operator);
+    await keepScreenshot(operator, testInfo, `operator-webhook-refused-${width}`);
+  }
+  await group(operator).getByRole("button", { name: "Approve production" }).click();
+  await expect(group(operator).getByRole("alert")).toContainText(
+    "The application's webhook URL http://hooks.glucose.example/chartkey is refused by the live rules (live webhooks must use https)",
+  );
+  await operator.reload();
+  await expect(group(operator).getByText("Production requested", { exact: true })).toBeVisible();
+
+  // The developer sets a URL the live rules accept: shown accepted, and approval goes through.
+  await page.reload();
+  await page.getByLabel("Endpoint URL").fill("https://hooks.glucose.example/chartkey");
+  await page.getByRole("button", { name: "Save URL" }).click();
+  await expect(page.getByText("Webhooks now go to https://hooks.glucose.example/chartkey.")).toBeVisible();
+  await operator.reload();
+  await expect(group(operator)).toContainText("https://hooks.glucose.example/chartkey — accepted for live");
+  await expectAccessible(operator, "operator page with an accepted webhook URL");
+  await group(operator).getByRole("button", { name: "Approve production" }).click();
+  await expect(operator.getByText("Production approved: the application's live keys work now.")).toBeVisible();
+  await operator.context().close();
+
+  // A live delivery to a URL the live rules refuse by its form fails at once, and the delivery log says how to fix it.
+  await setStoredWebhookUrl(applicationId, "http://hooks.glucose.example/chartkey");
+  await page.reload();
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect(page.getByText(/Test event evt_\S+ queued for delivery/)).toBeVisible();
+  const deliveries = page.getByRole("region", { name: "Webhook deliveries" });
+  await expect(async () => {
+    await page.reload();
+    await expect(deliveries.getByRole("row").filter({ hasText: "webhook.test" })).toContainText("failed", { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+  const row = deliveries.getByRole("row").filter({ hasText: "webhook.test" });
+  await expect(row).toContainText("refused: live webhooks must use https");
+  await expect(row).toContainText("Set an https webhook URL on the Webhooks page, then resend.");
+  await expectAccessible(page, "delivery log with a refused delivery");
 });
