@@ -121,6 +121,10 @@ test("the dashboard's Conformance page: start a run, see its key once, watch it 
   await expect(page).toHaveURL(new RegExp(`/dashboard/${applicationId}/conformance$`));
   await expect(page.getByRole("heading", { level: 1, name: "Conformance" })).toBeVisible();
   await expect(page.getByText("No runs yet")).toBeVisible();
+  // Before any run: every check's rule, its window and its allowance, the redelivery rule included.
+  await expect(page.getByRole("heading", { name: "How each check is graded" })).toBeVisible();
+  await expect(page.getByText(/watched for 15 s after the signal and until the run ends/)).toBeVisible();
+  await expect(page.getByText(/sent again with the same webhook-id/)).toBeVisible();
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await expectAccessible(page, `conformance (empty, ${width})`);
@@ -165,6 +169,9 @@ test("the dashboard's Conformance page: start a run, see its key once, watch it 
   await history.getByRole("link", { name: /Open report/ }).click();
   await expect(page).toHaveURL(/\/reports\/[A-Za-z0-9_-]{43}$/);
   await expect(page.getByRole("heading", { level: 1, name: "Conformance Ready" })).toBeVisible();
+  // The phase the run was cancelled in did not complete; the session phase did.
+  const timeline = page.getByRole("listitem").filter({ hasText: "Consent revocation" });
+  await expect(timeline.first()).toContainText("stopped");
   await expectAccessible(page, "report of a cancelled run");
 });
 
@@ -174,6 +181,8 @@ test("the docs introduce conformance runs, point to the reference integration an
   const guide = page.getByRole("region", { name: "Before go-live: conformance runs" });
   await expect(guide).toContainText("examples/conformance-reference/");
   await expect(guide).toContainText("Retry-After");
+  await expect(guide.getByRole("heading", { name: "How each check is graded" })).toBeVisible();
+  await expect(guide).toContainText("watched for 15 s after the signal and until the run ends");
   await guide.getByRole("link", { name: "conformance run" }).click();
   await expect(page).toHaveURL(/\/docs#platform\/tag\/conformance\/POST\/conformance\/runs$/);
   // Scalar opens the operation, with the errors it declares.

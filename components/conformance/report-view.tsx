@@ -1,12 +1,7 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import type { Check, PhaseEntry, ReportResource } from "@/lib/conformance/schemas";
+import { PHASE_RULES, type Check, type PhaseEntry, type ReportResource } from "@/lib/conformance/schemas";
 
-const PHASE_TEXT: Record<PhaseEntry["name"], { title: string; what: string }> = {
-  session: { title: "Connect session", what: "The integration creates a Connect session with the run key; the platform completes it as the scenario's patient." },
-  rate_limits: { title: "Rate limits", what: "Up to two record reads are answered 429 with Retry-After; continuous runs then change the records." },
-  consent_revocation: { title: "Consent revocation", what: "The patient's consent is revoked; the integration must stop reading." },
-  webhook_probes: { title: "Webhook probes", what: "Valid, corrupted and redelivered webhooks are sent to the application's endpoint." },
-};
+const PHASE_TEXT = Object.fromEntries(PHASE_RULES.map((rule) => [rule.phase, { title: rule.title, what: rule.does }])) as Record<PhaseEntry["name"], { title: string; what: string }>;
 
 const CHECK_TONE: Record<Check["status"], BadgeTone> = { passed: "success", failed: "danger", inconclusive: "warning" };
 const ENDED_BY: Record<NonNullable<PhaseEntry["endedBy"]>, string> = {

@@ -98,3 +98,6 @@ export const reportSchema = z
   })
   .meta({ id: "ConformanceReport", description: "A run's public report. Names the application only by its name; carries no subject, session, key or record." });
 export type ReportResource = z.output<typeof reportSchema>;
+
+// The rules a run follows, for the pages that state them (client-safe: words and numbers only).
+export { CHECK_RULES, PHASE_RULES } from "./rules";

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ConformanceRules } from "@/components/conformance/conformance-rules";
 import { ConformancePanel } from "@/components/dashboard/conformance/conformance-panel";
 import { verdictText } from "@/components/conformance/report-view";
 import { Badge } from "@/components/ui/badge";
@@ -30,6 +31,12 @@ export default async function ConformancePage({ params }: { params: Promise<{ ap
         </p>
       ) : null}
       <ConformancePanel applicationId={application.id} scenarios={conformanceScenarios()} continuousAllowed={application.syncMode === "continuous"} latest={runs[0] ?? null} />
+      <Card>
+        <CardHeader title="How runs are graded" description="What each phase does and when it ends, and the rule behind every check, before you start a run." />
+        <CardBody>
+          <ConformanceRules />
+        </CardBody>
+      </Card>
       <Card>
         <CardHeader title="History" description="Every run of this application, newest first; reports are kept 90 days." />
         <CardBody>
