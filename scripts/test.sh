@@ -7,7 +7,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
-step() { printf '\n== %s\n' "$1"; }
+# Each step's header also says how long the previous one took, so a slow run says where its time went.
+step_started=$SECONDS
+step() {
+  [ -z "${step_name:-}" ] || printf -- '-- %s: %d s\n' "$step_name" "$((SECONDS - step_started))"
+  step_name="$1" step_started=$SECONDS
+  [ "$1" = "done" ] || printf '\n== %s\n' "$1"
+}
 
 # Runs each "name::command" at once; prints every log, then fails if any command failed.
 together() {
@@ -47,3 +53,4 @@ fi
 [ "$vitest_status" -eq 0 ] || exit "$vitest_status"
 
 step "browser tests"; npx playwright test
+step "done"
