@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ConsentReceipt" ADD COLUMN     "purgeCounts" JSONB,
+ADD COLUMN     "purgedAt" TIMESTAMP(3);
