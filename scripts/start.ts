@@ -2,14 +2,19 @@
 // applies migrations, seeds the development account on first run, builds when the build is stale, then serves
 // the platform's HTTP server (lib/server, with Next.js inside it) on PORT with the job worker in this process.
 // Ctrl-C stops the server, the worker and the database.
+// `npm run dev` (scripts/dev.ts) runs this same file under `tsx watch` with CHARTKEY_DEV=1: Next.js in development
+// mode (no build, pages compiled on demand with hot reload) and this process restarted when a server-side file
+// changes, on the database dev.ts holds.
 import { spawn } from "node:child_process";
 import type { Server } from "node:http";
 import path from "node:path";
 import { buildIsFresh, loadLocalEnv } from "@/lib/config";
 
+const development = process.env.CHARTKEY_DEV === "1";
 await loadLocalEnv();
-// Next.js and React pick production mode from NODE_ENV when they load, as `next start` arranges for itself.
-Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV || "production" });
+// Next.js and React pick their mode from NODE_ENV when they load, as `next start` and `next dev` arrange for
+// themselves.
+Object.assign(process.env, { NODE_ENV: development ? "development" : process.env.NODE_ENV || "production" });
 const { seedDevelopment } = await import("@/lib/applications");
 const { closeDb, openPlatformDatabase, platformDataDir } = await import("@/lib/db");
 const { startWorker } = await import("@/lib/jobs");
@@ -55,7 +60,8 @@ process.on("SIGTERM", () => void shutdown(0));
 try {
   const database = await openPlatformDatabase();
   running.database = database;
-  console.log(database.origin === "external" ? "Database: DATABASE_URL" : `Database: embedded PostgreSQL in ${platformDataDir()}`);
+  // Under `npm run dev` the database is dev.ts's, which said which it is.
+  if (!development) console.log(database.origin === "external" ? "Database: DATABASE_URL" : `Database: embedded PostgreSQL in ${platformDataDir()}`);
   if (database.applied.length > 0) console.log(`Applied ${database.applied.length} migration(s).`);
 
   const seed = await seedDevelopment();
@@ -68,7 +74,7 @@ try {
     console.log("Development account exists; `npm run dev:key` prints a fresh sandbox key.");
   }
 
-  if (!buildIsFresh()) {
+  if (!development && !buildIsFresh()) {
     console.log("Building (next build)...");
     const built = await run(nextBin, ["build"]);
     if (built !== 0) await shutdown(built);
@@ -78,17 +84,21 @@ try {
   // were cut short by a crash of the previous launcher, and run again now rather than after they expire.
   const serverJustStarted = database.origin === "embedded";
   running.worker = process.env.CHARTKEY_WORKER === "off" ? undefined : await startWorker(database.url, JOBS, { serverJustStarted });
-  running.next = await prepareNextApp({ dir: process.cwd(), port, hostname: "localhost" });
+  running.next = await prepareNextApp({ dir: process.cwd(), port, hostname: "localhost", dev: development });
   // API requests go straight to their families' dispatch tables, skipping Next's router (docs/architecture.md,
   // "Keyed requests"); CHARTKEY_API_DIRECT=off sends them through Next.js, whose catch-all route files serve the
   // same tables.
   const directApi = process.env.CHARTKEY_API_DIRECT === "off" ? undefined : directApiHandler({ port, hostname: "localhost" });
   running.server = createPlatformServer(running.next.handle, trustedProxyHops(), directApi);
+  const hotReload = running.next.upgrade;
+  // Development only: the hot reload socket goes to Next.js; other upgrade requests are closed.
+  if (hotReload) running.server.on("upgrade", (req, socket, head) => (req.url?.startsWith("/_next/") ? void hotReload(req, socket, head) : socket.destroy()));
   running.server.once("error", (error) => {
     console.error(`server: ${error.message}`);
     void shutdown(1);
   });
   await new Promise<void>((resolve) => running.server?.listen(port, resolve));
+  if (development) console.log("Development mode: pages reload as you edit them; the server restarts when a file it runs changes.");
   console.log(`Chartkey on http://localhost:${port}  (API http://localhost:${port}/api/v1, demo http://localhost:${port}/demo/v1)`);
 } catch (error) {
   // Whatever failed says why (with its causes), and what had started stops before the exit.

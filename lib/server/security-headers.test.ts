@@ -29,6 +29,16 @@ describe("contentSecurityPolicy", () => {
     }
   });
 
+  it("under npm run dev only, adds eval and inline styles for Next's development runtime, keeping the nonce and the rest", () => {
+    const production = directives(contentSecurityPolicy("abc123==", false, "/", false));
+    const development = directives(contentSecurityPolicy("abc123==", false, "/", true));
+    expect(development.get("script-src")).toBe("'self' 'nonce-abc123==' 'strict-dynamic' 'unsafe-eval'");
+    expect(development.get("style-src")).toBe("'self' 'unsafe-inline'");
+    for (const [name, value] of production) if (name !== "script-src" && name !== "style-src") expect(development.get(name), name).toBe(value);
+    // The default follows NODE_ENV, which is "test" here and "production" under npm start.
+    expect(contentSecurityPolicy("abc123==", false)).toBe(contentSecurityPolicy("abc123==", false, "/", false));
+  });
+
   it("upgrades insecure requests only for a client that came over https", () => {
     expect(directives(contentSecurityPolicy("n", true)).has("upgrade-insecure-requests")).toBe(true);
   });

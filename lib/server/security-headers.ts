@@ -26,12 +26,16 @@ const INLINE_STYLE_PAGES = /^\/((dashboard|sign-in|sign-up|invitations)(\/|$)|do
  * style Next marks with the nonce. On those pages inline styles are allowed instead (a nonce would make the
  * browser ignore 'unsafe-inline'): style injection cannot run script, and scripts stay nonce-only everywhere.
  * Nothing may frame the pages, plugins are off, and forms post only here.
+ *
+ * Under `npm run dev` (NODE_ENV=development) two things are added for Next.js's development runtime, never in
+ * production: 'unsafe-eval' for scripts (React rebuilds server component stacks with eval in development) and inline
+ * styles on every page (the error overlay and hot reload insert <style> elements without the nonce).
  */
-export function contentSecurityPolicy(nonce: string, https: boolean, pathname = "/"): string {
+export function contentSecurityPolicy(nonce: string, https: boolean, pathname = "/", development = process.env.NODE_ENV === "development"): string {
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
-    INLINE_STYLE_PAGES.test(pathname) ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
+    development || INLINE_STYLE_PAGES.test(pathname) ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
