@@ -91,8 +91,7 @@ export function gradeRetryAfter({ run, requests }: RunFacts): Grade {
 
 /**
  * After the run changed the subject's records: the change feed read, and no read from the start (the snapshot, or
- * a category's first page) that started IN_FLIGHT_ALLOWANCE_MS or more after the change was written, watched for
- * WATCH_MS.
+ * a category's first page) that started after the change was written, watched for WATCH_MS.
  */
 export function gradeChangeFeed(facts: RunFacts, until: number): Grade {
   const { run, requests } = facts;
@@ -106,12 +105,14 @@ export function gradeChangeFeed(facts: RunFacts, until: number): Grade {
   }
   const subjectReads = requests.filter((request) => isRecordRead(request) && request.subjectId === run.subjectId && request.startedAt <= until);
   const feed = subjectReads.filter((request) => request.route === ROUTES.changes && succeeded(request) && request.startedAt >= change.at);
-  const full = subjectReads.filter((request) => isFullRead(request) && request.startedAt >= change.at + IN_FLIGHT_ALLOWANCE_MS);
+  // No allowance here: every category's first page was read before the run made its change (the phase's rule), so
+  // a read from the start that begins after the change is a re-read, however soon after (a records.updated webhook
+  // arrives within milliseconds of the change).
+  const full = subjectReads.filter((request) => isFullRead(request) && request.startedAt >= change.at);
   const watchedMs = until - change.at;
   const evidence = {
     feedReads: feed.length,
     fullReads: full.length,
-    allowanceMs: IN_FLIGHT_ALLOWANCE_MS,
     watchedMs,
     webhookAccepted: change.acceptedDeliveryAt !== null,
     msToFirstFeedRead: feed[0] ? feed[0].startedAt - change.at : null,

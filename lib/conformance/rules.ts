@@ -52,7 +52,7 @@ export const CHECK_RULES: readonly { id: string; phase: Phase; title: string; ru
     id: "change_feed",
     phase: "rate_limits",
     title: "Changes read from the saved changeCursor (continuous runs)",
-    rule: `After the change is written, the change feed must be read, and no snapshot or category first page (a read without a cursor) may start ${s(IN_FLIGHT_ALLOWANCE_MS)} or more after it; later pages of a walk begun earlier are fine. Watched for ${s(WATCH_MS)} after the change.`,
+    rule: `After the change is written, the change feed must be read, and no snapshot or category first page (a read without a cursor) may start after it: every category was read from the start before the run made its change. Later pages of a walk begun earlier are fine. Watched for ${s(WATCH_MS)} after the change.`,
   },
   {
     id: "stops_on_revocation",

@@ -1,0 +1,134 @@
+// The conformance verdicts, proven by repetition: the reference integration (examples/conformance-reference) in
+// each of its modes, in both sync modes, polling at 0.2, 1, 3 and 10 s beside its webhooks. The good mode passes
+// every run, and each broken mode fails exactly the one check its mistake breaks, every run.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { conformanceRunJob } from "@/lib/conformance";
+import { sourceImportJob } from "@/lib/imports";
+import { startWorker, type RunningWorker } from "@/lib/jobs";
+import { stopSender } from "@/lib/queue";
+import { sandboxSimulationJob } from "@/lib/simulation";
+import { webhookDeliveryJob } from "@/lib/webhooks";
+import {
+  AcceptsStaleTimestamp,
+  IgnoresRetryAfter,
+  ReadsAfterRevocation,
+  RejectsEveryWebhook,
+  RejectsRedelivery,
+  RejectsUnknownEvents,
+  RereadsWholeCategory,
+} from "@/examples/conformance-reference/broken";
+import { ReferenceIntegration } from "@/examples/conformance-reference/integration";
+import { startApiServer } from "@/test/api-server";
+import { failedChecks, runAgainst, type Run, type Variant } from "@/test/conformance-runs";
+import { serveSyntheticEhr } from "@/test/sandbox";
+
+serveSyntheticEhr();
+
+const POLL_INTERVALS_MS = [200, 1_000, 3_000, 10_000];
+const SYNC_MODES = ["one-time", "continuous"] as const;
+/** Good runs per setting: 3 x 8 settings = 24 consecutive passes. */
+const GOOD_RUNS_PER_SETTING = 3;
+/** Runs at once: each is mostly waiting on its windows; more would load the two cores past the 1 s in-flight allowance. */
+const CONCURRENT_RUNS = 12;
+
+type Case = { mode: string; Integration: Variant; syncMode: (typeof SYNC_MODES)[number]; pollIntervalMs: number; expectFailed: string[] };
+
+const BROKEN: { Integration: Variant; fails: string; continuousOnly?: boolean }[] = [
+  { Integration: IgnoresRetryAfter, fails: "retry_after" },
+  { Integration: ReadsAfterRevocation, fails: "stops_on_revocation" },
+  { Integration: AcceptsStaleTimestamp, fails: "webhook_corrupted" },
+  { Integration: RejectsUnknownEvents, fails: "webhook_valid" },
+  { Integration: RejectsEveryWebhook, fails: "webhook_valid" },
+  { Integration: RejectsRedelivery, fails: "webhook_redelivery" },
+  { Integration: RereadsWholeCategory, fails: "change_feed", continuousOnly: true },
+];
+
+/** CONFORMANCE_MATRIX_MODES=good,RereadsWholeCategory runs only those modes, for a quicker look at one. */
+const ONLY = process.env.CONFORMANCE_MATRIX_MODES?.split(",");
+
+const CASES: Case[] = SYNC_MODES.flatMap((syncMode) =>
+  POLL_INTERVALS_MS.flatMap((pollIntervalMs) => [
+    ...Array.from({ length: GOOD_RUNS_PER_SETTING }, () => ({ mode: "good", Integration: ReferenceIntegration, syncMode, pollIntervalMs, expectFailed: [] })),
+    ...BROKEN.filter((broken) => syncMode === "continuous" || !broken.continuousOnly).map((broken) => ({
+      mode: broken.Integration.name,
+      Integration: broken.Integration,
+      syncMode,
+      pollIntervalMs,
+      expectFailed: [broken.fails],
+    })),
+  ]),
+).filter((candidate) => !ONLY || ONLY.includes(candidate.mode));
+
+let api: Awaited<ReturnType<typeof startApiServer>>;
+let worker: RunningWorker;
+const previousScale = process.env.CHARTKEY_WEBHOOK_TIME_SCALE;
+
+beforeAll(async () => {
+  process.env.CHARTKEY_WEBHOOK_TIME_SCALE = "0.001";
+  vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
+  api = await startApiServer();
+  // Enough run drivers for every run in flight at once (the deployment default serves 8 per worker process).
+  worker = await startWorker(process.env.DATABASE_URL!, [{ ...conformanceRunJob, pollers: CONCURRENT_RUNS / 2 }, sandboxSimulationJob, sourceImportJob, webhookDeliveryJob]);
+});
+
+afterAll(async () => {
+  process.env.CHARTKEY_WEBHOOK_TIME_SCALE = previousScale;
+  await worker?.stop();
+  await stopSender();
+  await api?.close();
+});
+
+/** Runs every case, CONCURRENT_RUNS at a time, and returns each with its run (or the error that stopped it). */
+async function runAll(cases: readonly Case[]) {
+  const results: { case: Case; run: Run | null; error: string | null; integrationErrors: string[] }[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENT_RUNS }, async () => {
+      while (next < cases.length) {
+        const current = cases[next++]!;
+        try {
+          const { run, integration } = await runAgainst(api.origin, current.Integration, { syncMode: current.syncMode, pollIntervalMs: current.pollIntervalMs });
+          results.push({ case: current, run, error: null, integrationErrors: integration.errors });
+        } catch (error) {
+          results.push({ case: current, run: null, error: (error as Error).message, integrationErrors: [] });
+        }
+      }
+    }),
+  );
+  return results;
+}
+
+describe("conformance verdicts hold run after run", () => {
+  it(`good mode passes ${CASES.filter((c) => c.mode === "good").length} runs; each broken mode fails exactly its check, in both sync modes at every poll interval`, async () => {
+    const started = Date.now();
+    const results = await runAll(CASES);
+    const outcome = (result: (typeof results)[number]) => ({
+      setting: `${result.case.mode} ${result.case.syncMode} poll ${result.case.pollIntervalMs} ms`,
+      failed: result.run ? failedChecks(result.run) : null,
+      verdict: result.run?.verdict ?? result.error,
+      checks: result.run?.checks.filter((check) => check.status !== "passed").map((check) => `${check.id} ${check.status}: ${check.summary}`),
+    });
+    const wrong = results.filter((result) => {
+      if (!result.run) return true;
+      const failed = failedChecks(result.run);
+      if (JSON.stringify(failed) !== JSON.stringify(result.case.expectFailed)) return true;
+      // The good mode passes outright: every check passed, none inconclusive.
+      return result.case.mode === "good" && result.run.verdict !== "passed";
+    });
+    console.log(`conformance matrix: ${results.length} runs in ${Math.round((Date.now() - started) / 1000)} s`);
+    expect(wrong.map(outcome), JSON.stringify(wrong.map(outcome), null, 1)).toEqual([]);
+    expect(results).toHaveLength(CASES.length);
+
+    // Every failure says why and how to fix it.
+    for (const result of results) {
+      for (const failed of result.run!.checks.filter((check) => check.status === "failed")) expect(failed.fix).toEqual(expect.any(String));
+    }
+    const ofMode = (mode: string) => results.filter((result) => result.case.mode === mode).map((result) => result.run!);
+    for (const run of ofMode("IgnoresRetryAfter")) expect((run.checks.find((check) => check.id === "retry_after")!.evidence.waitedMs as number[]).some((waited) => waited < 1000)).toBe(true);
+    for (const run of ofMode("ReadsAfterRevocation")) expect(run.checks.find((check) => check.id === "stops_on_revocation")!.evidence.readsAfterSignal).toEqual(expect.any(Number));
+    // A rejected valid webhook fails only webhook_valid: the revocation is then learnt by polling (404 or the receipt).
+    for (const run of ofMode("RejectsEveryWebhook")) {
+      expect(run.checks.find((check) => check.id === "stops_on_revocation")).toMatchObject({ status: "passed", evidence: { signalledBy: expect.stringMatching(/^(not_found|receipt)$/) } });
+    }
+  }, 1_800_000);
+});
