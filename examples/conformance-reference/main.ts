@@ -1,7 +1,8 @@
 // Runs the reference integration against a Chartkey deployment: `npx tsx examples/conformance-reference/main.ts`
 // with CHARTKEY_API (default http://localhost:3000/api/v1), CHARTKEY_RUN_KEY (a run's run_key) and
 // CHARTKEY_SIGNING_SECRET (the application's whsec_ secret); WEBHOOK_PORT (default 4400) is where it receives
-// webhooks. It prints the run's phases as they go and its verdict at the end (README.md).
+// webhooks, POLL_INTERVAL_MS (default 0: webhooks only) how often it also polls, SYNC_MODE (one-time or
+// continuous) what a poll reads. It prints the run's phases as they go and its verdict at the end (README.md).
 import { ReferenceIntegration } from "./integration";
 
 const apiBase = process.env.CHARTKEY_API ?? "http://localhost:3000/api/v1";
@@ -13,7 +14,14 @@ if (!apiKey || !signingSecret) {
   process.exit(2);
 }
 
-const integration = new ReferenceIntegration({ apiBase, apiKey, signingSecret, port: Number(process.env.WEBHOOK_PORT ?? "4400") });
+const integration = new ReferenceIntegration({
+  apiBase,
+  apiKey,
+  signingSecret,
+  port: Number(process.env.WEBHOOK_PORT ?? "4400"),
+  pollIntervalMs: Number(process.env.POLL_INTERVAL_MS ?? "0"),
+  syncMode: process.env.SYNC_MODE === "continuous" ? "continuous" : "one-time",
+});
 const webhookUrl = await integration.start();
 console.log(`Receiving webhooks at ${webhookUrl} (the application's webhook URL must point here).`);
 const session = await integration.connect();
