@@ -4,7 +4,7 @@
 // domain, so no domain is ever part of an import cycle through it.
 import { conformanceRunJob, conformanceRunsCycle } from "@/lib/conformance";
 import { expireConnectSessions } from "@/lib/connect";
-import { expireConsentReceipts } from "@/lib/consent";
+import { expireConsentReceipts, purgeEndedSubjects } from "@/lib/consent";
 import { continuousSyncJob, sourceImportJob } from "@/lib/imports";
 import { lifecycleJob, pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs, type JobDefinition, type LifecycleCycle, type WorkerJob } from "@/lib/jobs";
 import { purgeSyntheticPatients, sandboxSimulationJob } from "@/lib/simulation";
@@ -14,6 +14,7 @@ import { webhookDeliveryJob } from "@/lib/webhooks";
 /** Every cycle the lifecycle job runs, in this order. */
 export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [
   expireConsentReceipts,
+  purgeEndedSubjects,
   expireConnectSessions,
   purgeSyntheticPatients,
   pruneRequestLogs,

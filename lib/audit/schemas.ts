@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   "provider.enable",
   "provider.test",
   "deployment.secret_rotate",
+  "subject.purge",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -60,3 +60,15 @@ export function syncIntervalMinutes(): number {
 export function syncConcurrency(): number {
   return positiveInteger("CHARTKEY_SYNC_CONCURRENCY", 4);
 }
+
+/**
+ * Days the platform keeps a subject's data for an application after its last receipt ended (revoked or expired)
+ * before the retention cycle purges it (lib/consent/purge-subject.ts); 0 purges on the cycle's next run.
+ */
+export function retentionDays(): number {
+  const raw = process.env.CHARTKEY_RETENTION_DAYS;
+  if (raw === undefined || raw === "") return 30;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`CHARTKEY_RETENTION_DAYS must be a whole number of at least 0 (got ${raw})`);
+  return value;
+}
