@@ -64,6 +64,9 @@ async function checkReportPage(page: Page, run: Run, label: string, testInfo: Te
   await expect(page.getByText("Verdict:")).toBeVisible();
   await expect(page.getByText("Failed", { exact: true }).first()).toBeVisible();
   await expect(page.getByRole("heading", { name: "Timeline" })).toBeVisible();
+  // The verdict line names what failed, and the failed check comes first.
+  await expect(page.getByText(/checks? failed: Forced 429s retried no sooner than Retry-After/)).toBeVisible();
+  await expect(page.locator("article ul > li h3").first()).toHaveText("Forced 429s retried no sooner than Retry-After");
   const retry = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Forced 429s retried no sooner than Retry-After" }) });
   await expect(retry).toContainText("failed");
   await expect(retry).toContainText("How to fix:");
@@ -161,6 +164,8 @@ test("the dashboard's Conformance page: start a run, see its key once, watch it 
 
   await page.getByRole("button", { name: "Cancel run" }).click();
   await expect(page.getByText("Run cancelled; its run key is revoked.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Run key (revoked)" })).toBeVisible();
+  await expect(page.locator("pre").filter({ hasText: /^ck_test_/ })).toHaveCount(0);
   expect((await request.get("/api/v1/app", { headers: { authorization: `Bearer ${runKey}` } })).status()).toBe(401);
   const history = page.getByRole("table", { name: "Conformance runs" });
   await expect(history.getByText("Cancelled")).toBeVisible();

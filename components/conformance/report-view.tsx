@@ -12,16 +12,35 @@ const ENDED_BY: Record<NonNullable<PhaseEntry["endedBy"]>, string> = {
   expired: "run expired",
 };
 
-/** The verdict in words, and its tone, for a run over or still going. */
+const checksWord = (count: number) => `${count} ${count === 1 ? "check" : "checks"}`;
+
+/** "A", "A and B", "A, B and C". */
+const listed = (items: string[]) => (items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
+/** The verdict in words, and its tone, for a run over or still going; a failed verdict names the checks that failed. */
 export function verdictText(report: Pick<ReportResource, "status" | "verdict" | "checks">): { label: string; tone: BadgeTone; detail: string } {
-  const failed = report.checks.filter((check) => check.status === "failed").length;
-  if (report.status === "open") return { label: "In progress", tone: "info", detail: `${report.checks.length} check(s) graded so far.` };
+  const failed = report.checks.filter((check) => check.status === "failed");
+  const inconclusive = report.checks.filter((check) => check.status === "inconclusive");
+  const total = report.checks.length;
+  if (report.status === "open") {
+    return { label: "In progress", tone: "info", detail: total === 0 ? "No check has been graded yet." : `${checksWord(total)} graded so far.` };
+  }
   if (report.status === "cancelled") return { label: "Cancelled", tone: "neutral", detail: "The run was cancelled before it finished; no verdict." };
   if (report.status === "expired") return { label: "Expired", tone: "neutral", detail: "No Connect session was created within 60 minutes; no verdict." };
-  if (report.verdict === "passed") return { label: "Passed", tone: "success", detail: `All ${report.checks.length} checks passed.` };
-  if (report.verdict === "failed") return { label: "Failed", tone: "danger", detail: `${failed} of ${report.checks.length} checks failed.` };
-  return { label: "Inconclusive", tone: "warning", detail: "Some checks could not be graded: the run was advanced before they were observed." };
+  if (report.verdict === "passed") return { label: "Passed", tone: "success", detail: total === 1 ? "The one check passed." : `All ${total} checks passed.` };
+  if (report.verdict === "failed") {
+    return { label: "Failed", tone: "danger", detail: `${failed.length} of ${checksWord(total)} failed: ${listed(failed.map((check) => check.title))}.` };
+  }
+  return {
+    label: "Inconclusive",
+    tone: "warning",
+    detail: `${inconclusive.length} of ${checksWord(total)} could not be graded (${listed(inconclusive.map((check) => check.title))}): the run was advanced, or its integration did nothing, before they were observed.`,
+  };
 }
+
+/** Failed checks first, then the inconclusive ones, then those that passed; phase order within each. */
+const STATUS_ORDER: Record<Check["status"], number> = { failed: 0, inconclusive: 1, passed: 2 };
+export const checksInReadingOrder = (checks: readonly Check[]) => [...checks].sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status]);
 
 const time = (value: string | null) => (value ? new Date(value).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }) + " UTC" : "—");
 
@@ -95,12 +114,12 @@ export function PhaseTimeline({ phases }: { phases: PhaseEntry[] }) {
   );
 }
 
-/** Each graded check with its evidence and, for a failure, how to fix it. */
+/** Each graded check with its evidence and, for a failure, how to fix it; failures first. */
 export function CheckList({ checks }: { checks: Check[] }) {
   if (checks.length === 0) return <p className="mt-3 text-sm text-slate-700">No check has been graded yet.</p>;
   return (
     <ul className="mt-3 space-y-3">
-      {checks.map((check) => (
+      {checksInReadingOrder(checks).map((check) => (
         <CheckItem key={check.id} check={check} />
       ))}
     </ul>

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { FastForward, Play, Square } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useCallback, useEffect, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { advanceRunAction, cancelRunAction, runStatusAction, startRunAction } from "@/app/(dashboard)/dashboard/[appId]/conformance/actions";
 import { CheckList, PhaseTimeline, verdictText } from "@/components/conformance/report-view";
@@ -90,7 +90,7 @@ function StartForm({ applicationId, scenarios, continuousAllowed, disabled, onSt
 }
 
 /** The open run, polled every second: what it waits for, its phases and checks so far; advance and cancel. */
-function LiveRun({ applicationId, initial, onChanged }: { applicationId: string; initial: RunResource; onChanged: () => void }) {
+function LiveRun({ applicationId, initial, onChanged, onEnded }: { applicationId: string; initial: RunResource; onChanged: () => void; onEnded: () => void }) {
   const query = useQuery({
     queryKey: ["conformance-run", applicationId, initial.id],
     queryFn: async () => {
@@ -103,6 +103,11 @@ function LiveRun({ applicationId, initial, onChanged }: { applicationId: string;
     refetchInterval: (current) => (current.state.data?.status === "open" ? 1000 : false),
   });
   const run = query.data;
+  const ended = run.status !== "open";
+  // However the run ended (its last phase, an expiry, a cancel from elsewhere), its key no longer works.
+  useEffect(() => {
+    if (ended) onEnded();
+  }, [ended, onEnded]);
   const [pending, startTransition] = useTransition();
   const act = (what: "advance" | "cancel") =>
     startTransition(async () => {
@@ -167,6 +172,11 @@ export function ConformancePanel({ applicationId, scenarios, continuousAllowed, 
   const [current, setCurrent] = useState<RunResource | null>(latest);
   const [runKey, setRunKey] = useState<string | null>(null);
   const [open, setOpen] = useState(latest?.status === "open");
+  const [keyRevoked, setKeyRevoked] = useState(false);
+  const onEnded = useCallback(() => {
+    setKeyRevoked(true);
+    setOpen(false);
+  }, []);
 
   return (
     <div className="space-y-6">
@@ -181,6 +191,7 @@ export function ConformancePanel({ applicationId, scenarios, continuousAllowed, 
             onStarted={(run) => {
               const { run_key: key, ...resource } = run;
               setRunKey(key);
+              setKeyRevoked(false);
               setCurrent(resource);
               setOpen(true);
               router.refresh();
@@ -188,7 +199,11 @@ export function ConformancePanel({ applicationId, scenarios, continuousAllowed, 
           />
         </CardBody>
       </Card>
-      {runKey ? (
+      {runKey && keyRevoked ? (
+        <Card>
+          <CardHeader title="Run key (revoked)" description="The run has ended, so its run key was revoked: requests made with it now answer 401 invalid_api_key. Start a new run for a new key." />
+        </Card>
+      ) : runKey ? (
         <Card>
           <CardHeader title="Run key (shown once)" description="A sandbox key whose requests are attributed to this run; it is revoked when the run ends. Store it now: it is not shown again." />
           <CardBody className="space-y-3">
@@ -205,6 +220,7 @@ export function ConformancePanel({ applicationId, scenarios, continuousAllowed, 
           key={current.id}
           applicationId={applicationId}
           initial={current}
+          onEnded={onEnded}
           onChanged={() => {
             setOpen(false);
             router.refresh();
