@@ -23,6 +23,7 @@ const { trustedProxyHops } = await import("@/lib/config");
 const { closePlatformServer, createPlatformServer, directApiHandler, prepareNextApp } = await import("@/lib/server");
 const { flushRequestLog } = await import("@/lib/http");
 const { describeFailure, flushLog } = await import("@/lib/log");
+const { startConfiguredMetricsServer } = await import("@/lib/metrics");
 
 const port = Number(process.env.PORT ?? 3000);
 const nextBin = path.resolve("node_modules/.bin/next");
@@ -33,13 +34,15 @@ const running: {
   server?: Server;
   next?: Awaited<ReturnType<typeof prepareNextApp>>;
   worker?: Awaited<ReturnType<typeof startWorker>>;
+  metrics?: Server;
 } = {};
 let stopping: Promise<never> | undefined;
 
 // Ctrl-C reaches every process of the group (and tsx relays it again), so shutdown runs once and later calls wait.
 function shutdown(code: number): Promise<never> {
   stopping ??= (async () => {
-    const { database, server, next, worker } = running;
+    const { database, server, next, worker, metrics } = running;
+    metrics?.close();
     // Requests in flight finish before Next.js, the worker and the database they use go away.
     if (server?.listening) await closePlatformServer(server);
     await next?.close().catch((error: unknown) => console.error(`next close: ${(error as Error).message}`));
@@ -100,6 +103,9 @@ try {
   await new Promise<void>((resolve) => running.server?.listen(port, resolve));
   if (development) console.log("Development mode: pages reload as you edit them; the server restarts when a file it runs changes.");
   console.log(`Chartkey on http://localhost:${port}  (API http://localhost:${port}/api/v1, demo http://localhost:${port}/demo/v1)`);
+  // Prometheus metrics on a port of their own, when CHARTKEY_METRICS_PORT asks (docs/operations.md).
+  running.metrics = await startConfiguredMetricsServer();
+  if (running.metrics) console.log(`Metrics on ${process.env.CHARTKEY_METRICS_HOST || "127.0.0.1"}:${process.env.CHARTKEY_METRICS_PORT}/metrics`);
 } catch (error) {
   // Whatever failed says why (with its causes), and what had started stops before the exit.
   console.error(`Chartkey could not start: ${describeFailure(error)}`);

@@ -6,18 +6,22 @@ const { closeDb, openPlatformDatabase } = await import("@/lib/db");
 const { boundWorkerHeapGrowth, startWorker } = await import("@/lib/jobs");
 const { JOBS } = await import("./platform-jobs");
 const { flushLog } = await import("@/lib/log");
+const { startConfiguredMetricsServer } = await import("@/lib/metrics");
 
 // A process of its own for jobs: its heap is kept close to its live size (see heap-growth.ts).
 boundWorkerHeapGrowth();
 const database = await openPlatformDatabase();
 // Alone on a database server it has just started, the worker reruns the jobs a crashed predecessor left active.
 const worker = await startWorker(database.url, JOBS, { serverJustStarted: database.origin === "embedded" });
+// Its own metrics (imports, deliveries, queue) on CHARTKEY_METRICS_PORT when set.
+const metricsServer = await startConfiguredMetricsServer();
 console.log("Chartkey worker running; Ctrl-C stops it.");
 
 // Ctrl-C arrives more than once (the terminal and tsx both send it): stop once.
 let stopping: Promise<void> | undefined;
 const stop = () =>
   (stopping ??= (async () => {
+    metricsServer?.close();
     await worker.stop().catch(() => {});
     await closeDb();
     await database.stop().catch(() => {});

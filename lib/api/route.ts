@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { INTERNAL_HEADER, newRequestId, recordRequest, requestPath, requestUrl, webResponse, type Answer, type IncomingRequest } from "@/lib/http";
 import { idPattern } from "@/lib/ids";
 import { log } from "@/lib/log";
+import { metrics, statusClass } from "@/lib/metrics";
 import type { AuthKind } from "./authenticators";
 import type { Handler } from "./handler";
 import { operationName, type OperationDeclaration, type PipelineDeclaration } from "./operation";
@@ -71,9 +72,14 @@ export async function runPipeline(
   }
 
   const route = operationName(declaration);
-  const latencyMs = Math.round(performance.now() - started);
+  const elapsedMs = performance.now() - started;
+  const latencyMs = Math.round(elapsedMs);
   log.info({ requestId, method: request.method, route, status: response.status, latencyMs }, "request");
   const key = state.principal && state.principal.kind === "key" ? state.principal : null;
+  // In memory only (a counter and a histogram): the request path does no more work for the metrics.
+  const measured = metrics();
+  measured.requests.inc({ operation: route, status: String(response.status), environment: key?.environment ?? "none" });
+  measured.requestSeconds.observe({ operation: route, status_class: statusClass(response.status) }, elapsedMs / 1000);
   if (key) {
     recordRequest({
       requestId,

@@ -1,6 +1,7 @@
 import { db, withTransaction, type Tx } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
 import { newId } from "@/lib/ids";
+import { metrics } from "@/lib/metrics";
 import type { Category } from "@/lib/records";
 
 /** Receipts last a year unless the session asks for less. */
@@ -26,11 +27,11 @@ export type GrantInput = {
 export async function grantReceipt(input: GrantInput, tx?: Tx) {
   const run = async (client: Tx) => {
     const now = input.now ?? new Date();
-    await client.consentReceipt.updateMany({
+    const superseded = await client.consentReceipt.updateMany({
       where: { subjectId: input.subjectId, status: "active" },
       data: { status: "revoked", revokedAt: now, revokedReason: "superseded" },
     });
-    return client.consentReceipt.create({
+    const receipt = await client.consentReceipt.create({
       data: {
         id: newId("cr_"),
         applicationId: input.applicationId,
@@ -43,6 +44,10 @@ export async function grantReceipt(input: GrantInput, tx?: Tx) {
         expiresAt: input.expiresAt ?? new Date(now.getTime() + DEFAULT_RECEIPT_DAYS * DAY_MS),
       },
     });
+    // Counted when the statements ran: a surrounding transaction rolled back later still counted (rare).
+    if (superseded.count > 0) metrics().consentRevocations.inc({ reason: "superseded" }, superseded.count);
+    metrics().consentGrants.inc({ environment: input.environment });
+    return receipt;
   };
   return tx ? run(tx) : withTransaction("ReadCommitted", run);
 }
@@ -53,6 +58,7 @@ export async function revokeReceipt(receiptId: string, reason: RevocationReason,
     where: { id: receiptId, status: "active" },
     data: { status: "revoked", revokedAt: now, revokedReason: reason },
   });
+  if (count === 1) metrics().consentRevocations.inc({ reason });
   return count === 1;
 }
 
@@ -78,7 +84,7 @@ export async function markExpiredReceipts(now = new Date()): Promise<number> {
   let marked = 0;
   for (const receipt of due) {
     // Conditional per receipt: a receipt revoked meanwhile, or marked by another worker, is not marked or announced twice.
-    marked += await withTransaction("ReadCommitted", async (tx) => {
+    const one = await withTransaction("ReadCommitted", async (tx) => {
       const { count } = await tx.consentReceipt.updateMany({ where: { id: receipt.id, status: "active", expiresAt: { lte: now } }, data: { status: "expired", expiredAt: now } });
       if (count === 0) return 0;
       await recordEvent(
@@ -92,6 +98,8 @@ export async function markExpiredReceipts(now = new Date()): Promise<number> {
       );
       return 1;
     });
+    if (one) metrics().consentExpiries.inc();
+    marked += one;
   }
   return marked;
 }

@@ -102,3 +102,14 @@ export async function closeDb(): Promise<void> {
 
 export type { PrismaClient };
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+/**
+ * The connections of this process's pools as they stand (none when no pool is open yet; opening none): in use
+ * (checked out), idle, and callers waiting for one. Read at each metrics scrape (lib/metrics).
+ */
+export function poolStats(): { pool: "main" | "counters"; total: number; idle: number; waiting: number }[] {
+  const open = current.handles;
+  if (!open) return [];
+  const stats = (pool: "main" | "counters", p: pg.Pool) => ({ pool, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount });
+  return open.counters ? [stats("main", open.pool), stats("counters", open.counters)] : [stats("main", open.pool)];
+}

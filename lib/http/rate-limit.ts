@@ -1,6 +1,7 @@
 import { RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { counterPool } from "@/lib/db";
 import { keyRequestsPerMinute } from "@/lib/config";
+import { metrics } from "@/lib/metrics";
 import { ApiError } from "./api-error";
 import { HEADER } from "./headers";
 import { processState } from "@/lib/process-state";
@@ -50,6 +51,7 @@ export async function consumeRateLimit(policy: RateLimitPolicy, key: string): Pr
 
 /** The 429 a spent window answers, with the RateLimit fields and Retry-After. */
 export function rateLimited(policy: RateLimitPolicy, remainingPoints: number, msBeforeNext: number): ApiError {
+  metrics().rateLimited.inc({ kind: policy.name });
   return new ApiError("rate_limited", `Too many requests: at most ${policy.points} per ${policy.windowSeconds} seconds.`, {
     headers: {
       ...rateLimitHeaders(policy, remainingPoints, msBeforeNext),

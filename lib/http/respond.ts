@@ -1,5 +1,6 @@
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseTimeout } from "@/lib/db";
 import { log } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
 import { newId } from "@/lib/ids";
 import { ApiError } from "./api-error";
 import { HEADER } from "./headers";
@@ -26,6 +27,7 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseTimeout(error)) {
     log.warn({ requestId, err: describe(error) }, "database did not answer in time");
+    metrics().databaseTimeouts.inc();
     return new ApiError("database_unavailable", "The database did not answer in time; retry with backoff.", {
       headers: { [HEADER.retryAfter]: String(DATABASE_RETRY_AFTER_SECONDS) },
     });

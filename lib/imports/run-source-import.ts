@@ -4,6 +4,7 @@ import { db, Prisma } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
 import {
   applySerializedFacts,
   CATEGORIES,
@@ -68,6 +69,7 @@ export function failureIsTransient(error: unknown): boolean {
  */
 export async function runSourceImport(sourceId: string, fetchResources: FetchSourceResources, attempt: ImportAttempt = {}): Promise<ImportResult> {
   const { lastAttempt = true, now = () => new Date() } = attempt;
+  const started = performance.now();
   const source = await db().source.findUniqueOrThrow({
     where: { id: sourceId },
     include: {
@@ -141,12 +143,14 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     }
     const completed = { sourceId, importId, resources: resourceCount, records: normalized.written(), seconds };
     log.info(completed, "source import completed");
+    countImport(source.provider.name, source.subject.environment, "completed", started, resourceCount);
     if (importCompletedChannel.hasSubscribers) importCompletedChannel.publish(completed);
     return { importId, outcome, seconds };
   } catch (error) {
     const code = failureCode(error);
     const reason = `${code}: ${error instanceof Error ? error.message : String(error)}`;
     log.warn({ sourceId, importId, err: reason }, "source import failed");
+    countImport(source.provider.name, source.subject.environment, code, started);
     await db().$transaction([
       db().sourceImport.updateMany({ where: { id: importId, status: "running" }, data: { status: "failed", error: reason.slice(0, 500), finishedAt: now() } }),
       // Records from an earlier import stay; the source says it is behind.
@@ -163,6 +167,14 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     }
     throw error;
   }
+}
+
+/** An import's end in the metrics: by provider name (operator-configured, so bounded) and outcome. */
+function countImport(provider: string, environment: string, outcome: string, started: number, resources = 0): void {
+  const measured = metrics();
+  measured.imports.inc({ provider, environment, outcome });
+  measured.importSeconds.observe({ provider, outcome }, (performance.now() - started) / 1000);
+  if (resources > 0) measured.importResources.inc({ provider }, resources);
 }
 
 /**

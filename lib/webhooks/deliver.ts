@@ -2,6 +2,7 @@ import { pgPool } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import type { WorkerLoop } from "@/lib/jobs";
 import { log } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
 import { validateWebhookUrl } from "@/lib/outbound";
 import { processState } from "@/lib/process-state";
 import { claimAttempts, claimDueAttempts, recordAttempts, releaseAttempts, type AttemptRow, type ClaimedRow, type ClaimInput, type ReleaseInput } from "./delivery-sql";
@@ -181,6 +182,7 @@ async function startAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt
   }
   const nextAttemptAt = new Date(Date.now() + DEFER_MS * (0.5 + Math.random()));
   if (await releaseAttempt({ id: claimed.id, attempt: job.attempt, previousAttemptAt: claimed.previousAttemptAt, nextAttemptAt })) wakeAt(nextAttemptAt.getTime());
+  countAttempt(job, "deferred");
   return "deferred";
 }
 
@@ -202,6 +204,7 @@ async function refuseAttempt(job: DeliveryAttempt, claimed: ClaimedRow, reason: 
     responseExcerpt: null,
     error: `refused: ${reason}`,
   });
+  countAttempt(job, "failed", 0);
   return "failed";
 }
 
@@ -250,7 +253,15 @@ async function makeAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt:
     error: result.error,
   });
   if (moved && nextAttemptAt) wakeAt(nextAttemptAt.getTime());
+  countAttempt(job, outcome, result.latencyMs);
   return outcome;
+}
+
+/** An attempt in the metrics: its outcome, whether it retried an earlier one, and how long the receiver took. */
+function countAttempt(job: DeliveryAttempt, outcome: DeliveryOutcome, latencyMs?: number): void {
+  const measured = metrics();
+  measured.webhookAttempts.inc({ outcome, retry: job.attempt > 1 ? "true" : "false" });
+  if (latencyMs !== undefined) measured.webhookSeconds.observe({ outcome }, latencyMs / 1000);
 }
 
 // The hot path's statements, each gathering the calls of one event-loop turn (the releases of attempts that waited
