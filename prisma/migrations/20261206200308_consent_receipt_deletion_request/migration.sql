@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ConsentReceipt" ADD COLUMN     "deletionRequestedAt" TIMESTAMP(3);
