@@ -36,7 +36,15 @@ test("on a phone and a desktop: a failing endpoint's answer is shown, and a pend
     await expect(answer).toBeVisible();
     expect(((await answer.textContent()) ?? "").length).toBe(500);
     await expect(page.getByText("Fixed your endpoint? Re-send now")).toBeVisible();
+    // A delivery that failed an attempt reads retrying, never pending, and the log says why.
+    await expect(page.getByText("retrying", { exact: true })).toBeVisible();
     await checkAtBothWidths(page, "failed attempt with the endpoint's answer", 390);
+    const deliveryPage = page.url();
+    await page.goto(`/dashboard/${applicationId}/webhooks`);
+    const listed = page.getByRole("table", { name: "Webhook deliveries" }).getByRole("row", { name: /webhook\.test/ });
+    await expect(listed).toContainText("retrying");
+    await expect(listed).toContainText("Last attempt: HTTP 500");
+    await page.goto(deliveryPage);
 
     // Fixed; the next retry is 16 s away at the earliest, but Re-send works now.
     receiver.setResponder(() => 200);

@@ -25,6 +25,12 @@ export type DeliveryLogEntry = {
 
 type Position = { c: string; i: string };
 
+/** What a delivery's state reads as: a pending one that has failed an attempt already is retrying, not pending. */
+export type DeliveryState = "pending" | "retrying" | "succeeded" | "failed";
+export function deliveryState(status: DeliveryLogEntry["status"], attempts: number): DeliveryState {
+  return status === "pending" && attempts > 0 ? "retrying" : status;
+}
+
 /** The application's webhook deliveries, newest first, in keyset pages (the dashboard's delivery log). */
 export async function listDeliveries(input: { applicationId: string; cursor?: string; limit?: number; status?: "pending" | "succeeded" | "failed" }): Promise<{
   items: DeliveryLogEntry[];

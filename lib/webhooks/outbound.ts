@@ -25,11 +25,27 @@ export type PostResult = { status: number | null; excerpt: string | null; error:
 
 const EXCERPT_CHARS = 500;
 
-/**
- * The one text for every exchange that produced no HTTP answer: refused, reset, closed, TLS failure, timeout. Telling
- * them apart would turn the delivery log into a port scanner (closed vs open vs TLS port); the latency still shows.
- */
+/** An exchange that produced no HTTP answer and whose cause is none of those below. */
 export const NO_ANSWER = "could not deliver: no HTTP answer from the endpoint";
+
+const TLS_CODES = new Set(["EPROTO", "CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID", "DEPTH_ZERO_SELF_SIGNED_CERT", "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "HOSTNAME_MISMATCH"]);
+
+/**
+ * Why an exchange produced no HTTP answer, in words a developer can act on: a name that does not resolve, a refused
+ * connection, a timeout, a TLS failure, or a connection closed before the answer. Telling them apart shows nothing a
+ * scan from anywhere else would not: addresses that are not public are refused before any connection is made
+ * (unless the deployment opted in for a developer's own machine).
+ */
+export function noAnswerCause(error: NodeJS.ErrnoException | "timeout", timeoutMs = 0): string {
+  if (error === "timeout") return `could not deliver: no answer within ${Math.round(timeoutMs / 100) / 10} s (timeout)`;
+  const code = error.code ?? "";
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME" || code === "EAI_NODATA") return "could not deliver: the endpoint's host name does not resolve (DNS)";
+  if (code === "ECONNREFUSED") return "could not deliver: the connection was refused (nothing listens at that address and port)";
+  if (code === "ETIMEDOUT" || code === "ECONNABORTED") return "could not deliver: the connection timed out";
+  if (TLS_CODES.has(code) || code.startsWith("ERR_TLS_") || code.startsWith("ERR_SSL_") || code.startsWith("CERT_")) return `could not deliver: the TLS handshake failed (${code})`;
+  if (code === "ECONNRESET" || code === "EPIPE" || error.message === "socket hang up") return "could not deliver: the endpoint closed the connection before answering";
+  return code ? `${NO_ANSWER} (${code})` : NO_ANSWER;
+}
 
 /**
  * One POST with node:http(s) (chosen over fetch/undici because `request` takes a per-request `lookup`, which is
@@ -60,7 +76,7 @@ export function postWebhook(
       resolve({ ...result, latencyMs: elapsed() });
     };
     const timer = setTimeout(() => {
-      finish({ status: null, excerpt: null, error: NO_ANSWER });
+      finish({ status: null, excerpt: null, error: noAnswerCause("timeout", timeoutMs) });
       current?.destroy();
     }, timeoutMs);
     const send = (retried: boolean) => {
@@ -86,7 +102,7 @@ export function postWebhook(
             const ok = status !== null && status >= 200 && status < 300;
             finish({ status, excerpt, error: ok ? null : status !== null && status >= 300 && status < 400 ? "redirect not followed" : `HTTP ${status}` });
           });
-          response.on("error", () => finish({ status: response.statusCode ?? null, excerpt: null, error: NO_ANSWER }));
+          response.on("error", (error: NodeJS.ErrnoException) => finish({ status: response.statusCode ?? null, excerpt: null, error: noAnswerCause(error) }));
         },
       );
       current = request;
@@ -95,7 +111,7 @@ export function postWebhook(
         // the request is sent once more on a new connection (and its address checked again), within the same
         // timeout. The receiver may have seen it; receivers dedupe on webhook-id, as for any retry.
         if (!retried && !settled && request.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE")) return send(true);
-        finish({ status: null, excerpt: null, error: isRefusedDestination(error) ? error.message : NO_ANSWER });
+        finish({ status: null, excerpt: null, error: isRefusedDestination(error) ? error.message : noAnswerCause(error) });
       });
       request.end(body);
     };

@@ -9,7 +9,7 @@ import { stopSender } from "@/lib/queue";
 import { deliverWebhook } from "./deliver";
 import { getDelivery } from "./delivery-log";
 import { NOT_PUBLIC } from "@/lib/outbound";
-import { NO_ANSWER, postWebhook } from "./outbound";
+import { postWebhook } from "./outbound";
 import { deliveryPolicy } from "./policy";
 import { sendTestEvent } from "./resend";
 
@@ -113,7 +113,7 @@ describe("a fresh sign-up and the platform host's loopback (issue 18, item 2)", 
     expect(await getDelivery(stranger.application.id, delivery.id)).toBeNull();
   });
 
-  it("a closed port, a port that drops the connection, a TLS mismatch and a silent port fail with one text", async () => {
+  it("a name that does not resolve, a closed port, a port that drops the connection, a TLS mismatch and a silent port each say what happened", async () => {
     vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
@@ -125,11 +125,22 @@ describe("a fresh sign-up and the platform host's loopback (issue 18, item 2)", 
     const portOf = (server: net.Server) => (server.address() as AddressInfo).port;
     try {
       const outcomes = await Promise.all(
-        [`http://127.0.0.1:${closedPort}/`, `http://127.0.0.1:${portOf(dropping)}/`, `https://127.0.0.1:${port}/`, `http://127.0.0.1:${portOf(silent)}/`].map((url) =>
-          postWebhook(url, "sandbox", "{}", {}, 1500),
-        ),
+        [
+          "http://chartkey-no-such-host.invalid/",
+          `http://127.0.0.1:${closedPort}/`,
+          `http://127.0.0.1:${portOf(dropping)}/`,
+          `https://127.0.0.1:${port}/`,
+          `http://127.0.0.1:${portOf(silent)}/`,
+        ].map((url) => postWebhook(url, "sandbox", "{}", {}, 1500)),
       );
-      for (const outcome of outcomes) expect(outcome).toMatchObject({ status: null, excerpt: null, error: NO_ANSWER });
+      for (const outcome of outcomes) expect(outcome).toMatchObject({ status: null, excerpt: null });
+      expect(outcomes.map((outcome) => outcome.error)).toEqual([
+        "could not deliver: the endpoint's host name does not resolve (DNS)",
+        "could not deliver: the connection was refused (nothing listens at that address and port)",
+        "could not deliver: the endpoint closed the connection before answering",
+        expect.stringMatching(/^could not deliver: the TLS handshake failed \(\w+\)$/),
+        "could not deliver: no answer within 1.5 s (timeout)",
+      ]);
     } finally {
       for (const server of [dropping, silent]) {
         server.close();

@@ -1,16 +1,23 @@
 import { Badge } from "@/components/ui/badge";
-import { deliveryFix } from "@/lib/webhooks";
+import { deliveryFix, deliveryState } from "@/lib/webhooks";
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
 
-const TONES = { pending: "info", succeeded: "success", failed: "danger" } as const;
+const TONES = { pending: "info", retrying: "warning", succeeded: "success", failed: "danger" } as const;
 
 /**
- * A delivery's state as a badge: pending (being tried or retried), succeeded (a 2xx) or failed (eight attempts, or
- * one when its URL is refused by its form).
+ * A delivery's state as a badge: pending (not tried yet), retrying (an attempt failed; the next is scheduled),
+ * succeeded (a 2xx) or failed (eight attempts, or one when its URL is refused by its form).
  */
-export function DeliveryStatusBadge({ status }: { status: DeliveryStatus }) {
-  return <Badge tone={TONES[status]}>{status}</Badge>;
+export function DeliveryStatusBadge({ status, attempts }: { status: DeliveryStatus; attempts: number }) {
+  const state = deliveryState(status, attempts);
+  return <Badge tone={TONES[state]}>{state}</Badge>;
+}
+
+/** The last failure of a delivery being retried: what went wrong, so "retrying" is never read without a cause. */
+export function LastFailure({ status, attempts, error }: { status: DeliveryStatus; attempts: number; error: string | null }) {
+  if (deliveryState(status, attempts) !== "retrying" || !error) return null;
+  return <span className="mt-1 block min-w-48 max-w-xs text-xs text-slate-700">Last attempt: {error}</span>;
 }
 
 /** A response code as a badge; "—" before any answer (a timeout, a refused connection or no attempt yet). */

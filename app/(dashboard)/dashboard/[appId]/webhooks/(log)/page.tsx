@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
-import { DeliveryRefusal, DeliveryStatusBadge, ResponseCode, utcTime } from "@/components/dashboard/webhooks/delivery-status";
+import { DeliveryRefusal, DeliveryStatusBadge, LastFailure, ResponseCode, utcTime } from "@/components/dashboard/webhooks/delivery-status";
 import { EndpointForm } from "@/components/dashboard/webhooks/endpoint-form";
 import { SendTestEventButton } from "@/components/dashboard/webhooks/send-test-event";
 import { SigningSecret } from "@/components/dashboard/webhooks/signing-secret";
@@ -129,8 +129,9 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
                       </Link>
                     </Td>
                     <Td>
-                      <DeliveryStatusBadge status={delivery.status} />
+                      <DeliveryStatusBadge status={delivery.status} attempts={delivery.attempts} />
                       <DeliveryRefusal status={delivery.status} error={delivery.lastError} />
+                      <LastFailure status={delivery.status} attempts={delivery.attempts} error={delivery.lastError} />
                     </Td>
                     <Td>
                       <ResponseCode code={delivery.responseCode} />

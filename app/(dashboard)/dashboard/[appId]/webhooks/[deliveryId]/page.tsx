@@ -54,7 +54,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ appId
             <div>
               <dt className="text-slate-600">Status</dt>
               <dd className="mt-1">
-                <DeliveryStatusBadge status={delivery.status} />
+                <DeliveryStatusBadge status={delivery.status} attempts={delivery.attempts.length} />
               </dd>
             </div>
             <div>
