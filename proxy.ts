@@ -1,6 +1,20 @@
 import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
+import { LOCALE_COOKIE, negotiateLocale, PAGE_LOCALE_HEADER } from "@/lib/i18n";
 import { SIGN_IN_PATH } from "@/lib/session";
+
+/** The patient pages, whose language is the patient's (the switcher's cookie, then Accept-Language). */
+const PATIENT_PAGE = /^\/(connect|consent)\//;
+
+/**
+ * Tells the root layout the page's language, so `<html lang>` is the locale the page is written in (screen readers
+ * pick their pronunciation by it); every other page is English. The same negotiation as the page's own (pageLocale).
+ */
+function withPageLocale(request: NextRequest) {
+  const headers = new Headers(request.headers);
+  headers.set(PAGE_LOCALE_HEADER, negotiateLocale({ chosen: request.cookies.get(LOCALE_COOKIE)?.value, acceptLanguage: request.headers.get("accept-language") }));
+  return NextResponse.next({ request: { headers } });
+}
 
 /**
  * Signed-in pages: a visitor without a valid session cookie is sent to sign in and brought back afterwards. Pages
@@ -9,6 +23,7 @@ import { SIGN_IN_PATH } from "@/lib/session";
  * request, and a prefetch answered after a sign-out would then sign the developer back in.
  */
 export default async function proxy(request: NextRequest) {
+  if (PATIENT_PAGE.test(request.nextUrl.pathname)) return withPageLocale(request);
   // A server action (a POST carrying Next-Action) checks the developer itself and answers a redirect to sign in that
   // the client router follows; redirecting it here would hand the action's fetch a page it cannot read, and the
   // dashboard would fail silently.
@@ -21,4 +36,4 @@ export default async function proxy(request: NextRequest) {
   return NextResponse.redirect(signIn);
 }
 
-export const config = { matcher: ["/dashboard/:path*", "/invitations/:path*"] };
+export const config = { matcher: ["/dashboard/:path*", "/invitations/:path*", "/connect/:path*", "/consent/:path*"] };

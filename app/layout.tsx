@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { connection } from "next/server";
+import { documentLanguage, PAGE_LOCALE_HEADER } from "@/lib/i18n";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -12,8 +14,9 @@ export const metadata: Metadata = {
 // blocked).
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   await connection();
+  const lang = documentLanguage((await headers()).get(PAGE_LOCALE_HEADER));
   return (
-    <html lang="en">
+    <html lang={lang}>
       <body className="min-h-screen antialiased font-sans">{children}</body>
     </html>
   );

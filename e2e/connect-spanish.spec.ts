@@ -31,6 +31,7 @@ test("on a phone and a desktop: a patient completes Connect in Spanish and stops
   await page.goto(session.connectUrl);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("pide ver algunos de sus registros de salud");
   await expect(page.locator("main")).toHaveAttribute("lang", "es");
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
   await expect(page).toHaveTitle("Comparta sus registros de salud · Chartkey");
   await expect(page.getByText("Resultados de laboratorio").first()).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Progreso" }).getByText("Elegir")).toBeVisible();
@@ -85,6 +86,7 @@ test("on a phone and a desktop: a patient completes Connect in Spanish and stops
   await expect(page.getByRole("heading", { level: 1 })).toContainText("What you share with");
   await expect(page.getByText("You stopped sharing").first()).toBeVisible();
   await expect(page.locator("main")).toHaveAttribute("lang", "en");
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
   await expect(page.getByRole("form", { name: "Language" }).getByRole("button", { name: "English" })).toHaveAttribute("aria-pressed", "true");
   await page.goto(session.connectUrl);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^You stopped sharing with /);
@@ -96,6 +98,7 @@ test("an unknown receipt link and an expired-looking Connect link answer in Span
   const receipt = await page.goto("/consent/not-a-real-token");
   expect(receipt?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: "No encontramos esta página" })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
   await expect(page.getByRole("link", { name: "Ir a la página de inicio de Chartkey" })).toBeVisible();
   await expectAccessible(page, "not found in Spanish");
   const link = await page.goto("/connect/not-a-real-token");

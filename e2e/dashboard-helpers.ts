@@ -79,6 +79,9 @@ export async function animationsSettled(locator: Locator): Promise<void> {
  * parts `include` selects (a long page whose other parts other tests check).
  */
 export async function expectAccessible(page: Page, context = page.url(), include: string[] = []): Promise<void> {
+  // The document declares the language its page is written in: a page whose main content is Spanish is not lang="en".
+  const languages = await page.evaluate(() => ({ html: document.documentElement.lang, main: document.querySelector("main[lang]")?.getAttribute("lang") ?? null }));
+  if (languages.main !== null) expect(languages.html, `<html lang> of ${context}`).toBe(languages.main);
   // A toast mid-fade is lighter than it will be: judged once its entrance (or exit) animation has finished.
   await animationsSettled(page.locator("[data-sonner-toast]"));
   const serious = (await axeViolations(page, include))

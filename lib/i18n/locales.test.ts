@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { negotiateLocale, requestLocale } from "./locales";
+import { documentLanguage, negotiateLocale, requestLocale } from "./locales";
 import en from "./messages/en.json";
 import es from "./messages/es.json";
 import { longDate, translatorFor } from "./translator";
@@ -39,5 +39,15 @@ describe("the patient pages' languages", () => {
     expect(translatorFor("en")("progress.records", { count: 1 })).toBe("1 record");
     expect(translatorFor("es")("progress.records", { count: 1234 })).toBe("1234 registros");
     expect(translatorFor("en")("progress.records", { count: 1234 })).toBe("1,234 records");
+  });
+});
+
+describe("the document's language", () => {
+  it("is the patient page's negotiated locale, and English for any other page or a value that is not a locale", () => {
+    expect(documentLanguage("es")).toBe("es");
+    expect(documentLanguage("en")).toBe("en");
+    expect(documentLanguage(null)).toBe("en");
+    expect(documentLanguage("fr")).toBe("en");
+    expect(documentLanguage("es\" onload=\"x")).toBe("en");
   });
 });

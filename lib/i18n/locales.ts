@@ -6,6 +6,14 @@ export const LOCALES = ["en", "es"] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "en";
 
+/** Set by the proxy on a patient page's request: the locale its root layout declares in `<html lang>`. */
+export const PAGE_LOCALE_HEADER = "x-chartkey-page-locale";
+
+/** The `<html lang>` of a page: the patient page's locale the proxy negotiated, English for every other page. */
+export function documentLanguage(pageLocaleHeader: string | null): Locale {
+  return isLocale(pageLocaleHeader) ? pageLocaleHeader : DEFAULT_LOCALE;
+}
+
 /** The patient's explicit choice from the language switcher; it outranks the browser's Accept-Language. */
 export const LOCALE_COOKIE = "chartkey_locale";
 
