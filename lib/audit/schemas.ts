@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   "provider.enable",
   "provider.test",
   "deployment.secret_rotate",
+  "subject.deletion_request",
   "subject.purge",
 ] as const;
 

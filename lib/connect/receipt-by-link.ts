@@ -5,7 +5,7 @@ import { ApiError } from "@/lib/http";
 import { linkTokenHash } from "./link-tokens";
 
 /** The receipt a link's token opens: made under the current CHARTKEY_SECRET or before a rotation. */
-function receiptLink(token: string) {
+export function receiptLink(token: string) {
   const hash = linkTokenHash(token);
   return { OR: [{ patientTokenHash: hash }, { earlierPatientTokenHashes: { has: hash } }] };
 }

@@ -1,6 +1,7 @@
 import { recordAudit } from "@/lib/audit";
 import { retentionDays } from "@/lib/config";
 import { db, Prisma, withTransaction, type Tx } from "@/lib/db";
+import { recordEvent } from "@/lib/events";
 import type { LifecycleCycle } from "@/lib/jobs";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -36,18 +37,19 @@ const NO_ACTIVE_RECEIPT_SQL = `NOT EXISTS (SELECT 1 FROM "ConsentReceipt" a WHER
 
 /**
  * Subjects whose data is due for purging at `now`: no active receipt, and the newest receipt not yet purged ended
- * `days` days ago or earlier. Each comes with that receipt, which the purge marks and counts on.
+ * `days` days ago or earlier, or the patient asked for the deletion (a request whose purge was cut off). Each comes
+ * with that receipt, which the purge marks and counts on.
  */
 export async function subjectsDueForPurge(now: Date, days = retentionDays(), limit = SUBJECTS_PER_RUN): Promise<{ receiptId: string; subjectId: string }[]> {
   const cutoff = new Date(now.getTime() - days * DAY_MS);
   return db().$queryRawUnsafe<{ receiptId: string; subjectId: string }[]>(
     `SELECT "receiptId", "subjectId" FROM (
-       SELECT DISTINCT ON (r."subjectId") r.id AS "receiptId", r."subjectId", ${END_SQL} AS "endedAt"
+       SELECT DISTINCT ON (r."subjectId") r.id AS "receiptId", r."subjectId", ${END_SQL} AS "endedAt", r."deletionRequestedAt"
        FROM "ConsentReceipt" r
        WHERE r."purgedAt" IS NULL AND (r.status <> 'active' OR r."expiresAt" <= $1) AND ${NO_ACTIVE_RECEIPT_SQL}
        ORDER BY r."subjectId", "endedAt" DESC, r.id DESC
      ) newest
-     WHERE "endedAt" <= $2
+     WHERE "endedAt" <= $2 OR "deletionRequestedAt" IS NOT NULL
      ORDER BY "endedAt"
      LIMIT $3`,
     now,
@@ -56,7 +58,14 @@ export async function subjectsDueForPurge(now: Date, days = retentionDays(), lim
   );
 }
 
-type PurgeOptions = { now?: Date; batchRows?: number; reason?: "retention"; afterBatch?: (counts: PurgeCounts) => Promise<void> | void };
+/**
+ * Why a purge runs: the retention period passed, or the patient asked on their receipt page (the receipt's
+ * `deletionRequestedAt`; the application then receives `subject.deleted`, stored in the purge's last transaction, so
+ * it is sent exactly once, when the purge is done).
+ */
+export type PurgeReason = "retention" | "patient_request";
+
+type PurgeOptions = { now?: Date; batchRows?: number; afterBatch?: (counts: PurgeCounts) => Promise<void> | void };
 
 /**
  * Deletes the subject's data listed in PURGED_TABLES, a batch per transaction (at most `batchRows` rows of one
@@ -65,7 +74,7 @@ type PurgeOptions = { now?: Date; batchRows?: number; reason?: "retention"; afte
  * data) and adds what it deleted to `purgeCounts`, so a purge cut off anywhere (a crash, a kill -9) is resumed by the
  * next call and still reports the whole count. The last transaction, finding nothing left, marks the receipts and
  * appends the `subject.purge` audit entry (the subject, its application and the rows per table; no clinical
- * content). Calling it again for a purged receipt does nothing.
+ * content), and for a patient's request the `subject.deleted` event. Calling it again for a purged receipt does nothing.
  */
 export async function purgeSubjectData(receiptId: string, options: PurgeOptions = {}): Promise<PurgeOutcome> {
   const batchRows = options.batchRows ?? PURGE_BATCH_ROWS;
@@ -79,10 +88,11 @@ export async function purgeSubjectData(receiptId: string, options: PurgeOptions 
 type Step = { done: true; outcome: PurgeOutcome } | { done: false; counts: PurgeCounts };
 
 async function purgeBatch(tx: Tx, receiptId: string, batchRows: number, now: Date): Promise<Step> {
-  const [receipt] = await tx.$queryRaw<{ subjectId: string; applicationId: string; purgedAt: Date | null; purgeCounts: Partial<PurgeCounts> | null }[]>`
-    SELECT "subjectId", "applicationId", "purgedAt", "purgeCounts" FROM "ConsentReceipt" WHERE id = ${receiptId} FOR UPDATE`;
+  const [receipt] = await tx.$queryRaw<{ subjectId: string; applicationId: string; environment: "sandbox" | "live"; purgedAt: Date | null; purgeCounts: Partial<PurgeCounts> | null; deletionRequestedAt: Date | null }[]>`
+    SELECT "subjectId", "applicationId", environment::text AS environment, "purgedAt", "purgeCounts", "deletionRequestedAt" FROM "ConsentReceipt" WHERE id = ${receiptId} FOR UPDATE`;
   if (!receipt) throw new Error(`no receipt ${receiptId}`);
   if (receipt.purgedAt) return { done: true, outcome: { status: "already_purged" } };
+  const reason: PurgeReason = receipt.deletionRequestedAt ? "patient_request" : "retention";
   const active = await tx.consentReceipt.count({ where: { subjectId: receipt.subjectId, status: "active", expiresAt: { gt: now } } });
   if (active > 0) return { done: true, outcome: { status: "active" } };
   // The lock the records write path takes (lib/records/store): an import's transaction and a purge batch of the
@@ -109,12 +119,23 @@ async function purgeBatch(tx: Tx, receiptId: string, batchRows: number, now: Dat
   await tx.consentReceipt.update({ where: { id: receiptId }, data: { purgeCounts: counts as Prisma.InputJsonObject } });
   await recordAudit(tx, {
     action: "subject.purge",
-    actor: { type: "system", label: "retention" },
+    actor: reason === "retention" ? { type: "system", label: "retention" } : { type: "anonymous", label: "patient (receipt link)" },
     applicationId: receipt.applicationId,
     targetType: "subject",
     targetId: receipt.subjectId,
-    after: { receiptId, retentionDays: retentionDays(), ...counts },
+    after: { receiptId, reason, ...(reason === "retention" ? { retentionDays: retentionDays() } : {}), ...counts },
   });
+  if (reason === "patient_request") {
+    await recordEvent(
+      {
+        applicationId: receipt.applicationId,
+        environment: receipt.environment,
+        type: "subject.deleted",
+        data: { subject: receipt.subjectId, receiptId, deletedAt: now.toISOString(), reason: "patient" },
+      },
+      tx,
+    );
+  }
   return { done: true, outcome: { status: "purged", counts } };
 }
 

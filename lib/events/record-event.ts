@@ -2,7 +2,7 @@ import { db, Prisma, type Tx } from "@/lib/db";
 import { newId } from "@/lib/ids";
 
 /** The five business events, and `webhook.test`, which the dashboard sends on demand. */
-export type EventType = "consent.granted" | "consent.revoked" | "consent.expired" | "records.updated" | "sync.failed" | "webhook.test";
+export type EventType = "consent.granted" | "consent.revoked" | "consent.expired" | "records.updated" | "sync.failed" | "subject.deleted" | "webhook.test";
 
 /**
  * Stores an `evt_` event for the application's webhook deliveries. The payload names subjects, receipts, categories

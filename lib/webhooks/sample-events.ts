@@ -29,5 +29,7 @@ export function sampleEventData(type: SampleEventType, now = new Date()): Record
       return { sample: true, subject: SUBJECT, sourceId: SOURCE, providerId: "riverbend-health", importId: IMPORT, categories: ["labs"], upserts: 3, deletes: 1 };
     case "sync.failed":
       return { sample: true, subject: SUBJECT, sourceId: SOURCE, providerId: "riverbend-health", importId: IMPORT, code: "source_unavailable" };
+    case "subject.deleted":
+      return { sample: true, subject: SUBJECT, receiptId: RECEIPT, deletedAt: now.toISOString(), reason: "patient" };
   }
 }

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-export type WebhookEventType = "consent.granted" | "consent.revoked" | "consent.expired" | "records.updated" | "sync.failed" | "webhook.test";
+export type WebhookEventType = "consent.granted" | "consent.revoked" | "consent.expired" | "records.updated" | "sync.failed" | "subject.deleted" | "webhook.test";
 
 /** A delivery's body. Acknowledge types you do not handle with a 2xx too: new kinds may be added. */
 export type WebhookEvent = {
