@@ -2,17 +2,9 @@ import { randomUUID } from "node:crypto";
 import createClient, { type Client } from "openapi-fetch";
 import { toChartkeyError } from "./errors.js";
 import { retryingFetch } from "./retry.js";
-import type { components, operations, paths } from "./schema.js";
+import type { operations, paths } from "./schema.js";
 import { syncCategory, type SyncHandlers, type SyncResult } from "./sync.js";
-
-export type Schemas = components["schemas"];
-export type Category = Schemas["ConsentReceipt"]["categories"][number];
-export type ConnectSession = Schemas["ConnectSession"];
-export type HealthRecord = Schemas["Record"];
-export type RecordChange = Schemas["RecordChange"];
-export type CategoryRecordsPage = Schemas["CategoryRecordsPage"];
-export type RecordChangePage = Schemas["RecordChangePage"];
-export type User = Schemas["User"];
+import type { Category, CategoryRecordsPage, ConnectSession, RecordChangePage, Schemas, User } from "./types.js";
 
 export type ChartkeyOptions = {
   /** A sandbox (ck_test_) or live (ck_live_) key. Keep it on your server. */

@@ -1,5 +1,6 @@
 // @chartkey/sdk: the typed client of the Chartkey API (types generated from its OpenAPI document).
-export { Chartkey, unwrap, type ChartkeyOptions, type Category, type CategoryRecordsPage, type ConnectSession, type HealthRecord, type RecordChange, type RecordChangePage, type Schemas, type User } from "./client.js";
+export { Chartkey, unwrap, type ChartkeyOptions } from "./client.js";
+export type { Category, CategoryRecordsPage, ConnectSession, HealthRecord, RecordChange, RecordChangePage, Schemas, User } from "./types.js";
 export { ChartkeyError, isChartkeyError, statusOf, type ErrorEnvelope } from "./errors.js";
 export { ERROR_STATUS, type ErrorCode } from "./error-codes.js";
 export type { SyncHandlers, SyncResult } from "./sync.js";

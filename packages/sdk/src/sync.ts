@@ -1,4 +1,10 @@
-import type { Category, Chartkey, HealthRecord } from "./client.js";
+import type { Category, CategoryRecordsPage, HealthRecord, RecordChangePage } from "./types.js";
+
+/** The two reads a sync makes: the client's `listRecords` and `listRecordChanges` (the Chartkey class has both). */
+export type RecordReader = {
+  listRecords(subject: string, category: Category, options?: { cursor?: string; limit?: number }): Promise<CategoryRecordsPage>;
+  listRecordChanges(subject: string, category: Category, options: { cursor: string; limit?: number }): Promise<RecordChangePage>;
+};
 
 export type SyncHandlers = {
   /** Store or replace the record with this id. */
@@ -19,7 +25,7 @@ export type SyncResult = {
 };
 
 export async function syncCategory(
-  client: Chartkey,
+  client: RecordReader,
   subject: string,
   category: Category,
   handlers: SyncHandlers & { cursor?: string | null },
