@@ -1,5 +1,6 @@
 import { db } from "@/lib/db";
 import { presentFidelityReport } from "@/lib/records";
+import { sourceWarningCode } from "@/lib/sources";
 import { idPattern } from "@/lib/ids";
 import { linkToken } from "./link-tokens";
 import type { ConnectSessionResource } from "./schemas";
@@ -86,6 +87,7 @@ export function presentSession(session: LoadedSession, origin: string, now = new
       skippedCount: countTotal(source.imports[0]?.skipCounts),
       fidelity: presentFidelityReport(session.reports.get(source.id)),
       error: source.lastError,
+      errorCode: sourceWarningCode(source.lastError),
       lastSyncedAt: source.lastSyncedAt?.toISOString() ?? null,
     })),
     simulation: session.simulationScenario

@@ -23,7 +23,13 @@ export const sessionSourceSchema = z.object({
   recordCount: z.number().int(),
   skippedCount: z.number().int(),
   fidelity: fidelityReportSchema.nullable().describe("The latest completed import's fidelity report (what the health system's data yielded and did not); null before one completes."),
-  error: z.string().nullable(),
+  error: z.string().nullable().describe("The last import's failure, `<code>: <message>`; null after a success."),
+  errorCode: z
+    .enum(["reauthorization_required", "source_unavailable"])
+    .nullable()
+    .describe(
+      "What the failure in `error` asks of you: reauthorization_required, send the patient through Connect again (the health system refused the source's tokens; the source is not synced until they sign in); source_unavailable, nothing (a later sync may get past it). Null without a failure.",
+    ),
   lastSyncedAt: z.string().nullable(),
 });
 

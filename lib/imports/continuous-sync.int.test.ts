@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import { advanceEhrPatientPhase, clearEhrFaults, ehrEndpoints, injectEhrFault, issueAuthorizationCodeDirectly, SANDBOX_CLIENT_ID, sandboxClientSecret, simulatedEhrPatientKey } from "@/lib/ehr";
 import { createLiveProvider } from "@/lib/provider-directory";
 import { beginAuthorization, completeAuthorization, ensureSandboxProviders } from "@/lib/sources";
+import { readSnapshot } from "@/lib/users";
 import { createTestApplication, createTestDeveloper } from "@/test/factories";
 import { serveRouteFiles } from "@/test/route-server";
 import { importSource } from "./import-job";
@@ -43,15 +44,15 @@ afterAll(async () => {
   await ehr.close();
 });
 
-type Connected = { applicationId: string; sourceId: string; subjectId: string; patientKey: string; receiptId: string };
+type Connected = { applicationId: string; sourceId: string; subjectId: string; patientKey: string; receiptId: string; key: Awaited<ReturnType<typeof authenticateKey>> };
 
 /** A patient connects the live provider under an application (live key), consents and is imported once. */
-async function connectLive(options: { syncMode?: "continuous" | "one_time"; applicationId?: string } = {}): Promise<Connected> {
+async function connectLive(options: { syncMode?: "continuous" | "one_time"; applicationId?: string; externalUserId?: string } = {}): Promise<Connected> {
   const liveKey = options.applicationId
     ? (await createApiKey({ applicationId: options.applicationId, environment: "live" })).key
     : (await createTestApplication({ syncMode: options.syncMode ?? "continuous", productionEnabled: true, status: "active" })).liveKey;
   const key = await authenticateKey(`Bearer ${liveKey}`);
-  const session = await createSession(key, { categories: ["labs", "vitals", "conditions"] }, ehr.origin);
+  const session = await createSession(key, { categories: ["labs", "vitals", "conditions"], externalUserId: options.externalUserId }, ehr.origin);
   await chooseProviders(session.id, "live", [liveProviderId]);
   const patientKey = simulatedEhrPatientKey("baseline-adult", "primary", randomBytes(6).toString("hex"));
   const begun = await beginAuthorization({ connectSessionId: session.id, providerId: liveProviderId, redirectUri: `${ehr.origin}/connect/callback` });
@@ -60,7 +61,7 @@ async function connectLive(options: { syncMode?: "continuous" | "one_time"; appl
   const sourceId = await attachSource(session.id, liveProviderId, completed.tokens);
   const { receipt, subjectId } = await completeSession(session.id, ["labs", "vitals", "conditions"]);
   await importSource(sourceId);
-  return { applicationId: key.application.id, sourceId, subjectId, patientKey, receiptId: receipt.id };
+  return { applicationId: key.application.id, sourceId, subjectId, patientKey, receiptId: receipt.id, key };
 }
 
 const source = (id: string) => db().source.findUniqueOrThrow({ where: { id } });
@@ -124,8 +125,8 @@ describe("continuous sync", () => {
     expect(after.syncStatus).toBe("synced");
   });
 
-  it("a revoked refresh token fails the sync once with sync.failed (reauthorization_required), keeps the source partial, and backs off", async () => {
-    const live = await connectLive();
+  it("a revoked refresh token fails the sync once with sync.failed (reauthorization_required), keeps the source partial, takes it off the schedule until the patient reconnects, and the snapshot says so", async () => {
+    const live = await connectLive({ externalUserId: "reauth-patient" });
     const next = await scheduledTime(live.sourceId, new Date());
     await db().ehrRefreshToken.updateMany({ where: { providerId: EHR, patientKey: live.patientKey }, data: { revokedAt: new Date() } });
     await db().source.update({ where: { id: live.sourceId }, data: { tokenExpiresAt: new Date(Date.now() - 60_000) } });
@@ -138,17 +139,43 @@ describe("continuous sync", () => {
     const after = await source(live.sourceId);
     expect(after.syncStatus).toBe("partial");
     expect(after.lastError).toMatch(/^reauthorization_required/);
+    // The message names the provider by its name, never its internal id.
+    expect(after.lastError).not.toMatch(/prov_|src_/);
     expect(after.syncFailures).toBe(1);
-    expect(after.nextSyncAt).toEqual(at(next, 2 * INTERVAL));
+    // No import can succeed until the patient signs in again: the source is off the schedule.
+    expect(after.nextSyncAt).toBeNull();
 
-    // Passes before the backed-off time do nothing; the next failure doubles the delay again, with one more event.
-    await runDueSyncs({ now: at(next, INTERVAL), intervalMs: INTERVAL });
+    // The application is told: the snapshot's warning is reauthorization_required, not source_unavailable.
+    const snapshot = await readSnapshot(live.key, live.subjectId, undefined);
+    expect(snapshot.syncStatus).toBe("partial");
+    expect(snapshot.warnings).toEqual([{ code: "reauthorization_required", message: expect.stringContaining("Riverbend Health (live) needs the patient to sign in again"), sourceId: live.sourceId }]);
+
+    // A month of passes: nothing is imported, no other sync.failed.
+    const imports = await db().sourceImport.count({ where: { sourceId: live.sourceId } });
+    for (const days of [1, 7, 30]) expect((await runDueSyncs({ now: at(next, days * 24 * HOUR), intervalMs: INTERVAL })).failed).toEqual([]);
+    expect(await db().sourceImport.count({ where: { sourceId: live.sourceId } })).toBe(imports);
     expect(await events(live.applicationId, "sync.failed")).toHaveLength(1);
-    await runDueSyncs({ now: after.nextSyncAt!, intervalMs: INTERVAL, random: () => 0.5 });
-    expect(await events(live.applicationId, "sync.failed")).toHaveLength(2);
-    const again = await source(live.sourceId);
-    expect(again.syncFailures).toBe(2);
-    expect(again.nextSyncAt).toEqual(at(after.nextSyncAt!, 4 * INTERVAL));
+    expect((await source(live.sourceId)).nextSyncAt).toBeNull();
+
+    // The patient reconnects through Connect (a session for the same user): the source is back on the schedule.
+    const again = await connectLive({ applicationId: live.applicationId, externalUserId: "reauth-patient" });
+    expect(again.sourceId).toBe(live.sourceId);
+    expect((await source(live.sourceId)).lastError).toBeNull();
+    expect((await scheduledTime(live.sourceId, new Date())).getTime()).toBeGreaterThan(Date.now());
+    expect((await readSnapshot(again.key, live.subjectId, undefined)).warnings).toEqual([]);
+  });
+
+  it("a health system that is down fails the sync with the transient source_unavailable and backs off", async () => {
+    const live = await connectLive();
+    const next = await scheduledTime(live.sourceId, new Date());
+    await db().source.update({ where: { id: live.sourceId }, data: { failNextImport: true } });
+    const pass = await runDueSyncs({ now: next, intervalMs: INTERVAL, random: () => 0.5 });
+    expect(pass.failed).toEqual([live.sourceId]);
+    const after = await source(live.sourceId);
+    expect(after.lastError).toMatch(/^source_unavailable/);
+    expect(after.nextSyncAt).toEqual(at(next, 2 * INTERVAL));
+    const snapshot = await readSnapshot(live.key, live.subjectId, undefined);
+    expect(snapshot.warnings).toEqual([{ code: "source_unavailable", message: expect.stringContaining("could not be read"), sourceId: live.sourceId }]);
   });
 
   it("stops the schedule when the receipt is revoked or expires, and never schedules one-time or sandbox sources", async () => {

@@ -3,6 +3,7 @@ import { db, type Prisma } from "@/lib/db";
 import type { JobDefinition } from "@/lib/jobs";
 import { log } from "@/lib/log";
 import { QUEUE } from "@/lib/queue";
+import { REAUTHORIZATION_CODES, REAUTHORIZATION_ERROR_PREFIXES, SourceError } from "@/lib/sources";
 import { importSource } from "./import-job";
 
 /** Each next sync lands within ±10% of its delay, so sources connected together do not all sync together. */
@@ -40,12 +41,15 @@ export function syncDelayMs(intervalMs: number, failures: number): number {
 
 /**
  * The sources continuous sync keeps current: live sources connected under an application that has continuous sync
- * and is not suspended, whose subject has an active, unexpired share receipt. Sandbox sources change only when the
- * sandbox advances them (`records.advance`, design §6 Sources), which imports them at once.
+ * and is not suspended, whose subject has an active, unexpired share receipt, and whose last import did not end in
+ * `reauthorization_required` (its health system refused its tokens: no import can succeed until the patient signs in
+ * again through Connect, which clears the failure and puts the source back on the schedule). Sandbox sources change
+ * only when the sandbox advances them (`records.advance`, design §6 Sources), which imports them at once.
  */
 function scheduledSources(now: Date): Prisma.SourceWhereInput {
   return {
     connected: true,
+    OR: [{ lastError: null }, { AND: REAUTHORIZATION_ERROR_PREFIXES.map((prefix) => ({ NOT: { lastError: { startsWith: prefix } } })) }],
     subject: {
       environment: "live",
       application: { syncMode: "continuous", status: { not: "suspended" } },
@@ -58,8 +62,8 @@ export type SyncPass = { stopped: number; scheduled: number; synced: string[]; f
 
 /**
  * One pass of continuous sync, run by the `continuous-sync` job every minute (and by tests with their own clock):
- * 1. a source whose receipt ended (revoked, expired), whose application was suspended or left continuous sync, or
- *    that was disconnected, loses its next sync: the schedule stops;
+ * 1. a source whose receipt ended (revoked, expired), whose application was suspended or left continuous sync, that
+ *    was disconnected, or that needs the patient to sign in again, loses its next sync: the schedule stops;
  * 2. a source newly in scope gets its first next sync, one jittered interval after its last one;
  * 3. due sources are imported through the import job's code, at most `concurrency` at once. Each import records
  *    the source's state and sends `records.updated` or one `sync.failed` (run-source-import.ts); a success resets
@@ -102,8 +106,12 @@ export async function runDueSyncs(clock: SyncClock = {}): Promise<SyncPass> {
       pass.synced.push(source.id);
     } catch (error) {
       const failures = source.syncFailures + 1;
-      await db().source.update({ where: { id: source.id }, data: { syncFailures: failures, nextSyncAt: jittered(now, syncDelayMs(intervalMs, failures), random) } });
-      log.info({ sourceId: source.id, failures, err: error instanceof Error ? error.message : String(error) }, "scheduled source sync failed; backing off");
+      const message = error instanceof Error ? error.message : String(error);
+      // Tokens refused: retrying cannot succeed, so the source leaves the schedule until the patient reconnects.
+      const reauthorize = error instanceof SourceError && REAUTHORIZATION_CODES.includes(error.code);
+      await db().source.update({ where: { id: source.id }, data: { syncFailures: failures, nextSyncAt: reauthorize ? null : jittered(now, syncDelayMs(intervalMs, failures), random) } });
+      if (reauthorize) log.info({ sourceId: source.id, failures, err: message }, "scheduled source sync needs the patient to sign in again; not scheduled until they reconnect");
+      else log.info({ sourceId: source.id, failures, err: message }, "scheduled source sync failed; backing off");
       pass.failed.push(source.id);
     }
   };

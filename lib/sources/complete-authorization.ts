@@ -52,11 +52,11 @@ export async function completeAuthorization(input: CompleteAuthorizationInput): 
   } catch (error) {
     if (error instanceof oauth.AuthorizationResponseError) {
       const code = error.error === "access_denied" ? "authorization_denied" : "invalid_response";
-      throw new SourceError(code, `${provider.id} answered ${error.error}${error.error_description ? `: ${error.error_description}` : ""}.`);
+      throw new SourceError(code, `${provider.name} answered ${error.error}${error.error_description ? `: ${error.error_description}` : ""}.`);
     }
     // Not `cause`: it holds the callback's parameters, the code among them.
     const detail = error instanceof Error ? `: ${error.message}` : "";
-    throw new SourceError("invalid_response", `${provider.id}'s callback is not a valid authorization response${detail}.`);
+    throw new SourceError("invalid_response", `${provider.name}'s callback is not a valid authorization response${detail}.`);
   }
 
   const codeVerifier = decryptSecret(authorization.codeVerifierEncrypted);
@@ -65,6 +65,6 @@ export async function completeAuthorization(input: CompleteAuthorizationInput): 
     const tokens = tokensFromResponse(await oauth.processAuthorizationCodeResponse(server.as, client, response), null);
     return { connectSessionId: authorization.connectSessionId, providerId: provider.id, tokens };
   } catch (error) {
-    throw tokenError(provider.id, error);
+    throw tokenError(provider.name, error);
   }
 }

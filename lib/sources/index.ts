@@ -19,5 +19,5 @@ export { refreshSourceTokens } from "./refresh-access-token";
 export { backoffMs, retryAfterMs } from "./retrying-fetch";
 export { ensureSandboxProviders } from "./sandbox-providers";
 export { discoverSmartServer, smartConfigurationSchema, type SmartServer } from "./smart-discovery";
-export { SourceError, type SourceErrorCode } from "./source-error";
+export { REAUTHORIZATION_CODES, REAUTHORIZATION_ERROR_PREFIXES, SourceError, sourceWarningCode, type SourceErrorCode } from "./source-error";
 export { openSourceTokens, sealSourceTokens, storeSourceTokens, type SealedSourceTokens, type SmartTokens } from "./source-tokens";

@@ -21,7 +21,7 @@ export function tokenRequestOptions(provider: ProviderRow, policy: HttpPolicy): 
     [oauth.allowInsecureRequests]: true,
     [oauth.customFetch]: (url, init) =>
       fetchWithRetries(url, { method: init.method, headers: init.headers, body: init.body, redirect: init.redirect }, policy, {
-        describe: `The token request to ${provider.id}`,
+        describe: `The token request to ${provider.name}`,
         retryUnanswered: false,
         outbound: provider.environment === "live",
       }),

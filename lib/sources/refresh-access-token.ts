@@ -17,7 +17,7 @@ export const REFRESH_MARGIN_MS = 30_000;
  * the new tokens stored sealed. The caller holds the source's refresh lock.
  */
 export async function exchangeRefreshToken(sourceId: string, provider: ProviderRow, policy: HttpPolicy, current: SmartTokens, scope: string): Promise<SmartTokens> {
-  if (!current.refreshToken) throw new SourceError("reauthorization_required", `Source ${sourceId} has no refresh token; the patient must sign in again.`);
+  if (!current.refreshToken) throw new SourceError("reauthorization_required", `${provider.name} gave this source no refresh token; the patient must sign in again.`);
   const server = await discoverSmartServer(provider, policy);
   const { client, clientAuth } = oauthClient(provider);
   let tokens: SmartTokens;
@@ -27,7 +27,7 @@ export async function exchangeRefreshToken(sourceId: string, provider: ProviderR
     // A response without `scope` granted the scope asked for (RFC 6749 §5.1).
     tokens = tokensFromResponse(await oauth.processRefreshTokenResponse(server.as, client, response), { ...current, scope });
   } catch (error) {
-    throw tokenError(provider.id, error);
+    throw tokenError(provider.name, error);
   }
   await db().source.update({ where: { id: sourceId }, data: sealSourceTokens(tokens) });
   return tokens;

@@ -42,21 +42,21 @@ export async function discoverSmartServer(provider: ProviderRow, policy: HttpPol
 
   const url = `${fhirBaseUrl}/.well-known/smart-configuration`;
   const response = await fetchWithRetries(url, { headers: { Accept: "application/json" } }, policy, {
-    describe: `SMART discovery at ${provider.id}`,
+    describe: `SMART discovery at ${provider.name}`,
     retryUnanswered: true,
     outbound: provider.environment === "live",
   });
-  if (!response.ok) throw new SourceError("provider_unavailable", `SMART discovery at ${provider.id} answered ${response.status}.`, { status: response.status });
+  if (!response.ok) throw new SourceError("provider_unavailable", `SMART discovery at ${provider.name} answered ${response.status}.`, { status: response.status });
   let parsed;
   try {
     parsed = smartConfigurationSchema.safeParse(await response.json());
   } catch {
-    throw new SourceError("provider_unavailable", `SMART discovery at ${provider.id} did not answer JSON.`);
+    throw new SourceError("provider_unavailable", `SMART discovery at ${provider.name} did not answer JSON.`);
   }
-  if (!parsed.success) throw new SourceError("provider_unavailable", `SMART discovery at ${provider.id} lacks the OAuth endpoints.`);
+  if (!parsed.success) throw new SourceError("provider_unavailable", `SMART discovery at ${provider.name} lacks the OAuth endpoints.`);
   const configuration = parsed.data;
   if (!configuration.code_challenge_methods_supported?.includes("S256")) {
-    throw new SourceError("provider_unavailable", `${provider.id} does not offer PKCE with S256.`);
+    throw new SourceError("provider_unavailable", `${provider.name} does not offer PKCE with S256.`);
   }
   // A live provider's endpoints follow the outbound rules: https to public addresses, unless the deployment names
   // the host in CHARTKEY_PROVIDER_PRIVATE_HOSTS (a self-hosted network). The patient's browser goes to the
@@ -64,7 +64,7 @@ export async function discoverSmartServer(provider: ProviderRow, policy: HttpPol
   if (provider.environment === "live") {
     for (const endpoint of [fhirBaseUrl, configuration.authorization_endpoint, configuration.token_endpoint]) {
       const checked = checkProviderUrl(endpoint);
-      if (!checked.ok) throw new SourceError("provider_unavailable", `${provider.id}'s endpoint ${endpoint} is refused: ${checked.reason}.`);
+      if (!checked.ok) throw new SourceError("provider_unavailable", `${provider.name}'s endpoint ${endpoint} is refused: ${checked.reason}.`);
     }
   }
   const server: SmartServer = {

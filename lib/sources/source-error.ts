@@ -32,3 +32,19 @@ export class SourceError extends Error {
     this.status = options.status ?? null;
   }
 }
+
+/** The failures after which a source cannot be read again until the patient signs in to it again through Connect. */
+export const REAUTHORIZATION_CODES: readonly SourceErrorCode[] = ["reauthorization_required", "not_connected"];
+
+/** The stored form of a source's last failure (`lastError`, `<code>: <message>`), the prefix a reauthorization leaves. */
+export const REAUTHORIZATION_ERROR_PREFIXES = REAUTHORIZATION_CODES.map((code) => `${code}:`);
+
+/**
+ * What an application is told about a source whose last import failed, from its `lastError`: `reauthorization_required`
+ * when the health system refused the source's tokens (or it has none), so only the patient signing in again through
+ * Connect can fix it; `source_unavailable` for anything a later sync may get past. Null when there was no failure.
+ */
+export function sourceWarningCode(lastError: string | null | undefined): "reauthorization_required" | "source_unavailable" | null {
+  if (!lastError) return null;
+  return REAUTHORIZATION_ERROR_PREFIXES.some((prefix) => lastError.startsWith(prefix)) ? "reauthorization_required" : "source_unavailable";
+}

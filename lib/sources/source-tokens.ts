@@ -71,7 +71,7 @@ type SealedColumns = {
 
 /** The source's tokens, unsealed; not_connected if it has none. */
 export function openSourceTokens(source: SealedColumns & { id: string }): SmartTokens {
-  if (!source.accessTokenEncrypted || !source.fhirPatientId) throw new SourceError("not_connected", `Source ${source.id} has no access token.`);
+  if (!source.accessTokenEncrypted || !source.fhirPatientId) throw new SourceError("not_connected", "The source has no access token; the patient must sign in again.");
   return {
     accessToken: decryptSecret(source.accessTokenEncrypted),
     refreshToken: source.refreshTokenEncrypted ? decryptSecret(source.refreshTokenEncrypted) : null,

@@ -61,7 +61,17 @@ export const snapshotSchema = z
     subject: z.string(),
     receiptId: z.string(),
     syncStatus: z.enum(["complete", "partial"]).describe("partial when a source's last import failed or has not finished."),
-    warnings: z.array(z.object({ code: z.enum(["source_unavailable", "source_syncing"]), message: z.string(), sourceId: z.string() })),
+    warnings: z.array(
+      z.object({
+        code: z
+          .enum(["source_unavailable", "reauthorization_required", "source_syncing"])
+          .describe(
+            "source_unavailable: the source's last import failed for a reason a later sync may get past (the health system was down, slow or answered badly). reauthorization_required: the health system refused the source's tokens; only the patient signing in again through Connect (a new session for the same user) fixes it, and the source is not synced until then. source_syncing: its first import has not finished.",
+          ),
+        message: z.string(),
+        sourceId: z.string(),
+      }),
+    ),
     consent: z.object({ status: z.literal("active"), categories: z.array(category), expiresAt: isoTime }),
     sources: z.array(
       z.object({

@@ -1,6 +1,7 @@
 import type { KeyAuth } from "@/lib/auth";
 import { JsonText } from "@/lib/http";
 import { CATEGORIES, feedCursor, parseCategoryList, presentFidelityReport, splitCategoryParam } from "@/lib/records";
+import { sourceWarningCode } from "@/lib/sources";
 import { readConsentedSections } from "./consented-sections";
 import type { Snapshot } from "./schemas";
 import { SCHEMA_VERSION } from "./schema-version";
@@ -29,7 +30,7 @@ export async function readSnapshot(key: KeyAuth, subjectId: string, categoriesPa
 
   const warnings = sources.flatMap((source): Snapshot["warnings"] =>
     source.syncStatus === "failed" || source.syncStatus === "partial"
-      ? [{ code: "source_unavailable", message: `${source.providerName} could not be read; records from its last import are shown.`, sourceId: source.id }]
+      ? [failureWarning(source)]
       : source.syncStatus === "synced"
         ? []
         : [{ code: "source_syncing", message: `${source.providerName} has not finished importing.`, sourceId: source.id }],
@@ -56,4 +57,19 @@ export async function readSnapshot(key: KeyAuth, subjectId: string, categoriesPa
     sections,
     meta: { schemaVersion: SCHEMA_VERSION, generatedAt: new Date().toISOString() },
   };
+}
+
+/**
+ * A failed source's warning: `reauthorization_required` when the health system refused its tokens (the patient must
+ * sign in to it again through Connect; it is not synced again until then), else the transient `source_unavailable`.
+ */
+function failureWarning(source: { id: string; providerName: string; lastError: string | null }): Snapshot["warnings"][number] {
+  if (sourceWarningCode(source.lastError) === "reauthorization_required") {
+    return {
+      code: "reauthorization_required",
+      message: `${source.providerName} needs the patient to sign in again: send them through Connect. It is not synced until they do; records from its last import are shown.`,
+      sourceId: source.id,
+    };
+  }
+  return { code: "source_unavailable", message: `${source.providerName} could not be read; records from its last import are shown.`, sourceId: source.id };
 }

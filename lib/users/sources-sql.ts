@@ -5,6 +5,8 @@ export type SourceRow = {
   providerName: string;
   syncStatus: "pending" | "syncing" | "synced" | "partial" | "failed";
   lastSyncedAt: Date | null;
+  /** The last import's failure (`<code>: <message>`), null after a success. */
+  lastError: string | null;
   /** The latest completed import, for its fidelity report (null before one completes). */
   importId: string | null;
   importFinishedAt: Date | null;
@@ -21,7 +23,7 @@ export type SourceRow = {
 export function subjectSourcesJson(subject: string): string {
   return `(SELECT COALESCE(json_agg(json_build_object(
               'id', s.id, 'providerId', s."providerId", 'providerName', p.name, 'syncStatus', s."syncStatus",
-              'lastSyncedAt', s."lastSyncedAt" AT TIME ZONE 'UTC',
+              'lastSyncedAt', s."lastSyncedAt" AT TIME ZONE 'UTC', 'lastError', s."lastError",
               'importId', i.id, 'importFinishedAt', i."finishedAt" AT TIME ZONE 'UTC', 'recordCounts', i."recordCounts", 'fidelity', i.fidelity
             ) ORDER BY s."createdAt" ASC, s.id ASC), '[]')
            FROM "Source" s JOIN "Provider" p ON p.id = s."providerId"

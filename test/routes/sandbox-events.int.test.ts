@@ -7,7 +7,7 @@ import { CATEGORIES } from "@/lib/records";
 import { SCENARIOS } from "@/lib/sandbox";
 import { readCategoryRecords, readRecordChanges } from "@/lib/users";
 import { createTestApplication, createTestSubject } from "@/test/factories";
-import { createSession, sandboxEvent, serveSyntheticEhr, simulate, simulatedUser } from "@/test/sandbox";
+import { createSession, getSession, sandboxEvent, serveSyntheticEhr, simulate, simulatedUser } from "@/test/sandbox";
 
 serveSyntheticEhr();
 
@@ -110,14 +110,17 @@ describe("POST /sandbox/subjects/{subject}/events: effects and events", () => {
 
   it("source.fail: the next import fails once, now, with sync.failed (continuous); the following import succeeds", async () => {
     const { sandboxKey, application } = await continuousApp();
-    const { subject } = await simulatedUser(sandboxKey, "baseline-adult", ALL);
+    const { subject, session } = await simulatedUser(sandboxKey, "baseline-adult", ALL);
     const failed = await sandboxEvent(sandboxKey, subject, { type: "source.fail" });
     expect(failed.body).toMatchObject({ sources: [{ sourceKey: "primary", status: "partial", error: expect.stringMatching(/^source_unavailable/) }] });
+    // The session tells the application the failure is transient: nothing for the patient to do.
+    expect((await getSession(sandboxKey, session.id)).sources).toEqual([expect.objectContaining({ status: "partial", errorCode: "source_unavailable" })]);
     const events = await eventsOf(application.id, "sync.failed");
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toMatchObject({ subject, providerId: "riverbend-health", code: "source_unavailable" });
     const recovered = await sandboxEvent(sandboxKey, subject, { type: "records.advance" });
     expect(recovered.body).toMatchObject({ sources: [{ status: "synced", error: null }] });
+    expect((await getSession(sandboxKey, session.id)).sources).toEqual([expect.objectContaining({ status: "synced", error: null, errorCode: null })]);
     expect(await eventsOf(application.id, "sync.failed")).toHaveLength(1);
   });
 

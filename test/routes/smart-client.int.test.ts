@@ -310,7 +310,7 @@ describe("providers the SMART client refuses", () => {
       const sessionId = await connectSession();
       const error = await beginAuthorization({ connectSessionId: sessionId, providerId: refused.id, redirectUri: callbackUri() }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(SourceError);
-      expect(error).toMatchObject({ code: "provider_unavailable", message: `${refused.id} does not offer PKCE with S256.` });
+      expect(error).toMatchObject({ code: "provider_unavailable", message: `${refused.name} does not offer PKCE with S256.` });
       expect(await db().sourceAuthorization.count({ where: { connectSessionId: sessionId } })).toBe(0);
     }
     // The same server offering S256 is accepted.

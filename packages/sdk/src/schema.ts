@@ -713,7 +713,10 @@ export type components = {
                 skippedCount: number;
                 /** @description The latest completed import's fidelity report (what the health system's data yielded and did not); null before one completes. */
                 fidelity: components["schemas"]["FidelityReport"] | null;
+                /** @description The last import's failure, `<code>: <message>`; null after a success. */
                 error: string | null;
+                /** @description What the failure in `error` asks of you: reauthorization_required, send the patient through Connect again (the health system refused the source's tokens; the source is not synced until they sign in); source_unavailable, nothing (a later sync may get past it). Null without a failure. */
+                errorCode: ("reauthorization_required" | "source_unavailable") | null;
                 lastSyncedAt: string | null;
             }[];
             simulation: {
@@ -787,8 +790,11 @@ export type components = {
              */
             syncStatus: "complete" | "partial";
             warnings: {
-                /** @enum {string} */
-                code: "source_unavailable" | "source_syncing";
+                /**
+                 * @description source_unavailable: the source's last import failed for a reason a later sync may get past (the health system was down, slow or answered badly). reauthorization_required: the health system refused the source's tokens; only the patient signing in again through Connect (a new session for the same user) fixes it, and the source is not synced until then. source_syncing: its first import has not finished.
+                 * @enum {string}
+                 */
+                code: "source_unavailable" | "reauthorization_required" | "source_syncing";
                 message: string;
                 sourceId: string;
             }[];
