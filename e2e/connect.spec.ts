@@ -1,7 +1,7 @@
 import { devSandboxKey, platformDatabaseUrl } from "@/test/e2e-platform";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import pg from "pg";
-import { checkAtBothWidths } from "./dashboard-helpers";
+import { checkAtBothWidths, expectAccessible } from "./dashboard-helpers";
 
 // The whole Connect flow in Chromium against the synthetic health systems: an application creates a session with
 // its sandbox key, a patient connects in the browser, and the application reads what was imported.
@@ -161,7 +161,16 @@ test("two health systems with overlapping records are merged into one record lis
 test("cancel from a step returns to the application with status=cancelled", async ({ page, request, baseURL }) => {
   const session = await createSession(request, baseURL!, ["labs"]);
   await page.goto(session.connectUrl);
-  await page.getByRole("button", { name: "Cancel and return without sharing" }).click();
+  // Cancelling asks once more, with "Keep sharing" first; keeping goes back to the same step.
+  await page.getByRole("link", { name: "Cancel and return without sharing" }).click();
+  const confirm = page.getByRole("region", { name: "Cancel without sharing?" });
+  await expect(confirm).toContainText("will receive none of your records");
+  await expect(confirm.getByRole("link").or(confirm.getByRole("button")).first()).toHaveText("Keep sharing");
+  await expectAccessible(page, "cancel confirmation");
+  await confirm.getByRole("link", { name: "Keep sharing" }).click();
+  await expect(page.getByRole("region", { name: "Cancel without sharing?" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Cancel and return without sharing" }).click();
+  await page.getByRole("button", { name: "Yes, cancel without sharing" }).click();
   await expect(page).toHaveURL(new RegExp(`returned=1.*session_id=${session.id}.*status=cancelled|status=cancelled.*session_id=${session.id}`));
   const read = (await (await request.get(`/api/v1/connect/sessions/${session.id}`, { headers: auth() })).json()) as { status: string };
   expect(read.status).toBe("cancelled");

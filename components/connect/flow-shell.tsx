@@ -10,7 +10,17 @@ export type FlowStep = (typeof STEPS)[number];
  * The frame of every hosted-flow page: who is asking, where the patient is, the language switcher, and a way out at
  * every step. `lang` on the page's main element: the document's root says English for the dashboard's sake.
  */
-export function FlowShell(props: { locale: Locale; path: string; applicationName: string; step: FlowStep; title: string; children: ReactNode; cancel?: () => Promise<void> }) {
+export function FlowShell(props: {
+  locale: Locale;
+  path: string;
+  applicationName: string;
+  step: FlowStep;
+  title: string;
+  children: ReactNode;
+  cancel?: () => Promise<void>;
+  /** The page was asked to confirm a cancel (`?confirm=cancel`): one more tap, with "Keep sharing" first. */
+  confirmingCancel?: boolean;
+}) {
   const t = translatorFor(props.locale);
   const current = STEPS.indexOf(props.step);
   return (
@@ -36,12 +46,32 @@ export function FlowShell(props: { locale: Locale; path: string; applicationName
       <PatientIntlProvider locale={props.locale} messages={messagesFor(props.locale)}>
         <div className="mt-6 space-y-6">{props.children}</div>
       </PatientIntlProvider>
-      {props.cancel ? (
-        <form action={props.cancel} className="mt-10 border-t border-slate-200 pt-6">
-          <button type="submit" className="text-sm font-medium text-slate-700 underline underline-offset-4 hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-700">
+      {props.cancel && props.confirmingCancel ? (
+        <section aria-labelledby="confirm-cancel" className="mt-10 space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4">
+          <h2 id="confirm-cancel" className="text-lg font-semibold text-amber-950">
+            {t("flow.cancelTitle")}
+          </h2>
+          <p className="text-sm text-amber-950">{t("flow.cancelBody", { application: props.applicationName })}</p>
+          <div className="flex flex-col gap-3 sm:flex-row">
+            <a className={PRIMARY_BUTTON} href={props.path}>
+              {t("flow.keepSharing")}
+            </a>
+            <form action={props.cancel}>
+              <button type="submit" className={SECONDARY_BUTTON}>
+                {t("flow.cancelConfirm")}
+              </button>
+            </form>
+          </div>
+        </section>
+      ) : props.cancel ? (
+        <p className="mt-10 border-t border-slate-200 pt-6">
+          <a
+            href={`${props.path}?confirm=cancel#confirm-cancel`}
+            className="text-sm font-medium text-slate-700 underline underline-offset-4 hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-700"
+          >
             {t("flow.cancel")}
-          </button>
-        </form>
+          </a>
+        </p>
       ) : null}
     </main>
   );

@@ -9,16 +9,17 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: translatorFor(await pageLocale())("review.metaTitle") };
 }
 
-export default async function ReviewPage(props: { params: Promise<{ token: string }>; searchParams: Promise<{ error?: string }> }) {
+export default async function ReviewPage(props: { params: Promise<{ token: string }>; searchParams: Promise<{ error?: string; confirm?: string }> }) {
   const { token } = await props.params;
-  const { error } = await props.searchParams;
+  const { error, confirm } = await props.searchParams;
   const [state, locale] = await Promise.all([pageState(token), pageLocale()]);
   const t = translatorFor(locale);
   const application = state.applicationName;
   const from = state.chosen.filter((provider) => provider.signedIn).map((provider) => provider.name);
   const sources = from.length > 0 ? new Intl.ListFormat(locale, { type: "conjunction" }).format(from) : t("review.fallbackSources");
   return (
-    <FlowShell locale={locale} path={`/connect/${token}/review`} applicationName={application} step="review" title={t("review.title")} cancel={cancelAction.bind(null, token)}>
+    <FlowShell locale={locale} path={`/connect/${token}/review`} applicationName={application} step="review" title={t("review.title")} cancel={cancelAction.bind(null, token)}
+      confirmingCancel={confirm === "cancel"}>
       <p className="text-slate-700">{t("review.intro", { application, sources, until: longDate(locale, state.shareUntil) })}</p>
       <form action={consentAction.bind(null, token)} className="space-y-4">
         {error === "categories" ? (

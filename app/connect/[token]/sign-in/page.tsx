@@ -10,9 +10,9 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: translatorFor(await pageLocale())("signIn.metaTitle") };
 }
 
-export default async function SignInPage(props: { params: Promise<{ token: string }>; searchParams: Promise<{ error?: string }> }) {
+export default async function SignInPage(props: { params: Promise<{ token: string }>; searchParams: Promise<{ error?: string; confirm?: string }> }) {
   const { token } = await props.params;
-  const { error } = await props.searchParams;
+  const { error, confirm } = await props.searchParams;
   const [state, locale] = await Promise.all([pageState(token), pageLocale()]);
   const t = translatorFor(locale);
   const signedIn = state.chosen.filter((provider) => provider.signedIn).length;
@@ -24,6 +24,7 @@ export default async function SignInPage(props: { params: Promise<{ token: strin
       step="signIn"
       title={t("signIn.title")}
       cancel={cancelAction.bind(null, token)}
+      confirmingCancel={confirm === "cancel"}
     >
       <p className="text-slate-700">{t("signIn.intro")}</p>
       {error ? (

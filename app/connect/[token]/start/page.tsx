@@ -11,9 +11,9 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: translatorFor(await pageLocale())("start.metaTitle") };
 }
 
-export default async function StartPage(props: { params: Promise<{ token: string }>; searchParams: Promise<{ error?: string }> }) {
+export default async function StartPage(props: { params: Promise<{ token: string }>; searchParams: Promise<{ error?: string; confirm?: string }> }) {
   const { token } = await props.params;
-  const { error } = await props.searchParams;
+  const { error, confirm } = await props.searchParams;
   const [state, locale] = await Promise.all([pageState(token), pageLocale()]);
   const t = translatorFor(locale);
   const application = state.applicationName;
@@ -25,6 +25,7 @@ export default async function StartPage(props: { params: Promise<{ token: string
       step="choose"
       title={t("start.title", { application })}
       cancel={cancelAction.bind(null, token)}
+      confirmingCancel={confirm === "cancel"}
     >
       <section aria-labelledby="what" className="rounded-lg border border-slate-200 bg-white p-4">
         <h2 id="what" className="font-semibold">
