@@ -68,6 +68,8 @@ test("on a phone and a desktop: a patient completes Connect in Spanish and stops
   const progress = page.locator('[data-status="synced"]');
   await expect(progress).toBeVisible({ timeout: 30_000 });
   await expect(progress).toHaveText(/^Listo · \d+ registros?$/);
+  // Once every source settled the heading no longer says the import is under way.
+  await expect(page.getByRole("heading", { level: 2, name: "Importación terminada" })).toBeVisible();
   await checkAtBothWidths(page, "done in Spanish", 390);
 
   await page.getByRole("link", { name: "su comprobante de acceso compartido" }).click();

@@ -13,7 +13,7 @@ function statusWords(status: string | null, t: (key: (typeof STATUSES)[number]) 
   return known ? t(known) : (status ?? "");
 }
 
-/** Live import progress per health system, announced to screen readers as it changes. */
+/** Live import progress per health system, announced to screen readers as it changes; its heading says when it is over. */
 export function ImportProgress(props: { token: string; initial: SourceProgress[] }) {
   const t = useTranslations("progress");
   const [sources, setSources] = useState(props.initial);
@@ -38,7 +38,7 @@ export function ImportProgress(props: { token: string; initial: SourceProgress[]
   return (
     <section aria-labelledby="progress" className="rounded-lg border border-slate-200 bg-white p-4">
       <h2 id="progress" className="font-semibold">
-        {t("title")}
+        {t(settled ? "titleDone" : "title")}
       </h2>
       <ul aria-live="polite" className="mt-3 space-y-2">
         {sources.map((source) => (
