@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,7 +10,8 @@ import { freePort } from "@/lib/db";
 // PostgreSQL, changing nothing: the API answers through the same server as `npm start` (the direct dispatch, the
 // family headers, the internal request id replaced), a page renders through Next's development server with the
 // security headers and the stated development additions to its policy, and SIGTERM stops it all. Next.js allows one
-// development server per checkout (`.next/dev/lock`): stop your own `npm run dev` before running this file.
+// development server per checkout (`.next/dev/lock`): while a developer's own `npm run dev` runs, this test is
+// skipped and says why.
 
 // Not the test file's database: npm run dev starts its own.
 const inherited = { ...process.env };
@@ -23,8 +24,22 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
+/** The pid of the development server holding this checkout's `.next/dev/lock`, if one is running. */
+function runningDevServer(): number | null {
+  try {
+    const { pid } = JSON.parse(readFileSync(".next/dev/lock", "utf8")) as { pid?: unknown };
+    if (typeof pid !== "number") return null;
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return null;
+  }
+}
+
 describe("npm run dev", () => {
-  it("serves the API and a page as npm start does, with Next.js in development mode, and stops on SIGTERM", async () => {
+  it("serves the API and a page as npm start does, with Next.js in development mode, and stops on SIGTERM", async (context) => {
+    const holder = runningDevServer();
+    if (holder !== null) context.skip(`a development server (pid ${holder}) runs in this checkout: stop it to run this test`);
     dataDir = await mkdtemp(path.join(tmpdir(), "ck-dev-"));
     // As root the embedded server runs as the `postgres` user (lib/db/embedded-postgres.ts), which must reach it.
     await chmod(dataDir, 0o755);
