@@ -14,7 +14,7 @@ async function exported(): Promise<Set<string>> {
   return new Set((await metrics().registry.getMetricsAsJSON()).map((metric) => metric.name));
 }
 
-const histograms = async () => new Set((await metrics().registry.getMetricsAsJSON()).filter((metric) => metric.type === "histogram").map((metric) => metric.name));
+const histograms = async () => new Set((await metrics().registry.getMetricsAsJSON()).filter((metric) => String(metric.type) === "histogram").map((metric) => metric.name));
 
 describe("docs/grafana-dashboard.json", () => {
   const dashboard = JSON.parse(fs.readFileSync("docs/grafana-dashboard.json", "utf8")) as { title: string; panels: Panel[] };
