@@ -128,6 +128,10 @@ test("an operator looks up, adds, tests and disables a live health system; refus
   const operator = await newPage(browser);
   await signIn(operator, operatorAccount, "/dashboard/operator/providers");
   await expect(operator.getByRole("heading", { name: "Provider directory", level: 1 })).toBeVisible();
+  // The redirect URI to register with the health system, with a copy button.
+  await expect(operator.getByText(/Register this redirect URI with the health system/)).toBeVisible();
+  await expect(operator.getByText(new URL("/connect/callback", operator.url()).href, { exact: true })).toBeVisible();
+  await expect(operator.getByRole("button", { name: /Copy.*Redirect URI|Copy redirect URI/i })).toBeVisible();
   await operator.getByRole("textbox", { name: "FHIR base URL" }).fill("https://169.254.169.254/fhir");
   await operator.getByRole("button", { name: "Look up" }).click();
   await expect(operator.getByText(/Not usable: refused https:\/\/169\.254\.169\.254\/fhir.*the host is not a public address/)).toBeVisible();

@@ -6,7 +6,8 @@ import { buttonClass } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireOperatorPage } from "@/lib/dashboard";
+import { CALLBACK_PATH } from "@/lib/connect";
+import { dashboardOrigin, requireOperatorPage } from "@/lib/dashboard";
 import { listLiveProviders } from "@/lib/provider-directory";
 import { CopyableValue } from "@/components/ui/copyable-value";
 
@@ -14,7 +15,7 @@ export const metadata: Metadata = { title: "Provider directory" };
 
 export default async function ProviderDirectoryPage() {
   const operator = await requireOperatorPage();
-  const providers = await listLiveProviders(operator.id);
+  const [providers, origin] = await Promise.all([listLiveProviders(operator.id), dashboardOrigin()]);
   return (
     <div className="space-y-8">
       <PageHeader
@@ -28,7 +29,11 @@ export default async function ProviderDirectoryPage() {
       />
       <Card>
         <CardHeader title="Add a health system" description="Look it up first to see what the platform finds, then add it with the client id (and secret) the health system registered for this platform." />
-        <CardBody>
+        <CardBody className="space-y-4">
+          <div className="space-y-1 text-sm text-slate-700">
+            <p>Register this redirect URI with the health system when it registers this platform as a client (patients return to it after signing in):</p>
+            <CopyableValue value={`${origin}${CALLBACK_PATH}`} what="Redirect URI" />
+          </div>
           <AddProviderForm />
         </CardBody>
       </Card>
