@@ -157,6 +157,11 @@ describe("retention after consent ends", () => {
     expect(counts.RecordChange).toBeGreaterThanOrEqual(counts.Record!);
     expect(JSON.stringify(audit[0])).not.toMatch(/enc-refresh|"code"|valueQuantity/);
 
+    // An import that was still running writes nothing into the purged subject.
+    const late = await applySourceFacts({ subjectId: purged.subject.id, sourceId: "src_late000000000000000000000", facts: scenarioFacts(purged.subject.id) });
+    expect(late).toMatchObject({ upserts: 0, deletes: 0 });
+    expect(await db().record.count({ where: { subjectId: purged.subject.id } })).toBe(0);
+
     // Idempotent: nothing is due any more, and a second purge of the same receipt does nothing.
     expect(await runLifecycle(LIFECYCLE_CYCLES)).toContainEqual({ name: "purge-ended-subjects", affected: 0 });
     expect(await purgeSubjectData(purged.receipt.id)).toEqual({ status: "already_purged" });

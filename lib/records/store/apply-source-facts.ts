@@ -93,6 +93,9 @@ export async function applySerializedFacts({ subjectId, sourceId, facts, categor
   return withPgTransaction(
     async (tx) => {
       const now = await lockSubject(tx, subjectId);
+      // An import still running when the retention purge deleted the subject's data (lib/consent/purge-subject.ts,
+      // which takes the same lock) writes nothing, until the patient consents again.
+      if (await purgedWithoutConsent(tx, subjectId)) return { upserts: 0, deletes: 0, unchanged: 0, categories: [] };
       const stored = await storedRecords(tx, subjectId, sourceId);
       const byKey = new Map(stored.map((record) => [factKeyOf(record.category, record.factKey), record]));
       const reported = new Set<string>();
@@ -195,6 +198,16 @@ async function lockSubject(tx: pg.ClientBase, subjectId: string): Promise<string
   const { rows } = await tx.query<{ now: string }>(`SELECT now()::timestamp(3)::text AS "now" FROM "Subject" WHERE "id" = $1 FOR UPDATE`, [subjectId]);
   if (rows.length === 0) throw new Error(`No subject ${subjectId}`);
   return rows[0]!.now;
+}
+
+/** The subject's data was purged after its consent ended, and no receipt has been granted since. */
+async function purgedWithoutConsent(tx: pg.ClientBase, subjectId: string): Promise<boolean> {
+  const { rows } = await tx.query<{ purged: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM "ConsentReceipt" WHERE "subjectId" = $1 AND "purgedAt" IS NOT NULL)
+       AND NOT EXISTS (SELECT 1 FROM "ConsentReceipt" WHERE "subjectId" = $1 AND "purgedAt" IS NULL) AS "purged"`,
+    [subjectId],
+  );
+  return rows[0]!.purged;
 }
 
 /**
