@@ -132,6 +132,11 @@ test("the dashboard's Conformance page: start a run, see its key once, watch it 
     await page.setViewportSize({ width, height: 900 });
     await expectAccessible(page, `conformance (empty, ${width})`);
     await expectNoHorizontalOverflow(page);
+    // The top bar keeps the API reference, and the ten sections stay on one line (they scroll sideways on a phone).
+    await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "API reference" })).toBeVisible();
+    const sections = page.getByRole("navigation", { name: "Application" });
+    expect((await sections.boundingBox())!.height).toBeLessThan(60);
+    await expect(sections.getByRole("link", { name: "Conformance" })).toBeInViewport();
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 

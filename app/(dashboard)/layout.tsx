@@ -20,8 +20,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       </a>
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
-          <nav aria-label="Dashboard" className="flex items-center gap-4">
-            <Link href="/dashboard" className="text-sm font-bold uppercase tracking-wide text-teal-800">
+          <nav aria-label="Dashboard" className="flex items-center gap-3 sm:gap-4">
+            <Link href="/dashboard" className="hidden text-sm font-bold uppercase tracking-wide text-teal-800 sm:inline">
               Chartkey
             </Link>
             <Link href="/dashboard" className="text-sm font-medium text-slate-700 hover:text-slate-900">
@@ -32,7 +32,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
                 Operator
               </Link>
             ) : null}
-            <Link href="/docs" className="hidden text-sm font-medium text-slate-700 hover:text-slate-900 sm:inline">
+            <Link href="/docs" className="text-sm font-medium text-slate-700 hover:text-slate-900">
               API reference
             </Link>
           </nav>
@@ -44,7 +44,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <form action={signOutAction}>
               <Button type="submit" variant="ghost" size="sm">
                 <LogOut aria-hidden="true" className="h-4 w-4" />
-                Sign out
+                <span className="sr-only sm:not-sr-only">Sign out</span>
               </Button>
             </form>
           </div>

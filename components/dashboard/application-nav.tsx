@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
 
 export const APPLICATION_SECTIONS = [
   { segment: "", label: "Overview" },
@@ -17,15 +18,20 @@ export const APPLICATION_SECTIONS = [
 ] as const;
 
 /**
- * The application's sections; on a phone they wrap onto a second line rather than scroll out of sight (hidden
- * tabs gave no hint they were there), and the current one is marked for assistive technology.
+ * The application's sections as one row of tabs; on a phone the row scrolls sideways (wrapped, ten tabs took three
+ * lines above the content), with the edge faded to show there is more, and the current tab scrolled into view. The
+ * current one is marked for assistive technology.
  */
 export function ApplicationNav({ applicationId }: { applicationId: string }) {
   const pathname = usePathname();
   const base = `/dashboard/${applicationId}`;
+  const list = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    list.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [pathname]);
   return (
-    <nav aria-label="Application" className="border-b border-slate-200">
-      <ul className="flex flex-wrap gap-x-1">
+    <nav aria-label="Application" className="relative border-b border-slate-200">
+      <ul ref={list} className="-mb-px flex gap-x-1 overflow-x-auto whitespace-nowrap [scrollbar-width:thin] sm:flex-wrap sm:overflow-visible">
         {APPLICATION_SECTIONS.map(({ segment, label }) => {
           const href = segment ? `${base}/${segment}` : base;
           const current = segment ? pathname === href || pathname.startsWith(`${href}/`) : pathname === base;
@@ -42,6 +48,7 @@ export function ApplicationNav({ applicationId }: { applicationId: string }) {
           );
         })}
       </ul>
+      <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 right-0 w-8 bg-gradient-to-l from-white sm:hidden" />
     </nav>
   );
 }
