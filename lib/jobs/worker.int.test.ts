@@ -47,6 +47,7 @@ describe("lifecycle cycles", () => {
     const outcomes = await runLifecycle(LIFECYCLE_CYCLES, new Date(now));
     expect(outcomes).toEqual([
       { name: "expire-consent-receipts", affected: 0 },
+      { name: "purge-ended-subjects", affected: 0 },
       { name: "expire-connect-sessions", affected: 0 },
       { name: "purge-synthetic-patients", affected: 0 },
       { name: "prune-request-logs", affected: 1 },
