@@ -25,7 +25,7 @@ describe("the request log", () => {
     const { application, sandboxKeyId } = await createTestApplication();
     const at = new Date("2026-11-23T20:15:30.123Z");
     recordRequest(entry({ requestId: "req_log_a", apiKeyId: sandboxKeyId, applicationId: application.id, environment: "sandbox", subjectId: "u_1", createdAt: at }));
-    recordRequest(entry({ requestId: "req_log_b", method: "POST", route: "POST /x", path: "/api/v1/x", status: 429, errorCode: "rate_limited", latencyMs: 12, conformanceRunId: "run_1", agentCredentialId: "cred_1" }));
+    recordRequest(entry({ requestId: "req_log_b", method: "POST", route: "POST /x", path: "/api/v1/x", status: 429, errorCode: "rate_limited", withCursor: true, latencyMs: 12, conformanceRunId: "run_1", agentCredentialId: "cred_1" }));
     await flushRequestLog();
     const rows = await db().requestLog.findMany({
       where: { requestId: { in: ["req_log_a", "req_log_b"] } },
@@ -33,8 +33,8 @@ describe("the request log", () => {
       omit: { id: true },
     });
     expect(rows).toEqual([
-      { requestId: "req_log_a", apiKeyId: sandboxKeyId, agentCredentialId: null, applicationId: application.id, environment: "sandbox", conformanceRunId: null, method: "GET", route: "GET /app", path: "/api/v1/app", subjectId: "u_1", status: 200, errorCode: null, latencyMs: 3, createdAt: at },
-      { requestId: "req_log_b", apiKeyId: null, agentCredentialId: "cred_1", applicationId: null, environment: null, conformanceRunId: "run_1", method: "POST", route: "POST /x", path: "/api/v1/x", subjectId: null, status: 429, errorCode: "rate_limited", latencyMs: 12, createdAt: expect.any(Date) },
+      { requestId: "req_log_a", apiKeyId: sandboxKeyId, agentCredentialId: null, applicationId: application.id, environment: "sandbox", conformanceRunId: null, method: "GET", route: "GET /app", path: "/api/v1/app", subjectId: "u_1", status: 200, errorCode: null, withCursor: false, latencyMs: 3, createdAt: at },
+      { requestId: "req_log_b", apiKeyId: null, agentCredentialId: "cred_1", applicationId: null, environment: null, conformanceRunId: "run_1", method: "POST", route: "POST /x", path: "/api/v1/x", subjectId: null, status: 429, errorCode: "rate_limited", withCursor: true, latencyMs: 12, createdAt: expect.any(Date) },
     ]);
   });
 
