@@ -1,13 +1,7 @@
 // The conformance verdicts, proven by repetition: the reference integration (examples/conformance-reference) in
 // each of its modes, in both sync modes, polling at 0.2, 1, 3 and 10 s beside its webhooks. The good mode passes
 // every run, and each broken mode fails exactly the one check its mistake breaks, every run.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { conformanceRunJob } from "@/lib/conformance";
-import { sourceImportJob } from "@/lib/imports";
-import { startWorker, type RunningWorker } from "@/lib/jobs";
-import { stopSender } from "@/lib/queue";
-import { sandboxSimulationJob } from "@/lib/simulation";
-import { webhookDeliveryJob } from "@/lib/webhooks";
+import { describe, expect, it } from "vitest";
 import {
   AcceptsStaleTimestamp,
   IgnoresRetryAfter,
@@ -18,11 +12,7 @@ import {
   RereadsWholeCategory,
 } from "@/examples/conformance-reference/broken";
 import { ReferenceIntegration } from "@/examples/conformance-reference/integration";
-import { startApiServer } from "@/test/api-server";
-import { failedChecks, runAgainst, type Run, type Variant } from "@/test/conformance-runs";
-import { serveSyntheticEhr } from "@/test/sandbox";
-
-serveSyntheticEhr();
+import { failedChecks, runAgainst, serveConformanceRuns, type Run, type Variant } from "@/test/conformance-runs";
 
 const POLL_INTERVALS_MS = [200, 1_000, 3_000, 10_000];
 const SYNC_MODES = ["one-time", "continuous"] as const;
@@ -59,24 +49,8 @@ const CASES: Case[] = SYNC_MODES.flatMap((syncMode) =>
   ]),
 ).filter((candidate) => !ONLY || ONLY.includes(candidate.mode));
 
-let api: Awaited<ReturnType<typeof startApiServer>>;
-let worker: RunningWorker;
-const previousScale = process.env.CHARTKEY_WEBHOOK_TIME_SCALE;
-
-beforeAll(async () => {
-  process.env.CHARTKEY_WEBHOOK_TIME_SCALE = "0.001";
-  vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
-  api = await startApiServer();
-  // Enough run drivers for every run in flight at once (the deployment default serves 8 per worker process).
-  worker = await startWorker(process.env.DATABASE_URL!, [{ ...conformanceRunJob, pollers: CONCURRENT_RUNS / 2 }, sandboxSimulationJob, sourceImportJob, webhookDeliveryJob]);
-});
-
-afterAll(async () => {
-  process.env.CHARTKEY_WEBHOOK_TIME_SCALE = previousScale;
-  await worker?.stop();
-  await stopSender();
-  await api?.close();
-});
+// Enough run drivers for every run in flight at once (the deployment default serves 8 per worker process).
+const origin = serveConformanceRuns({ runDrivers: CONCURRENT_RUNS / 2 });
 
 /** Runs every case, CONCURRENT_RUNS at a time, and returns each with its run (or the error that stopped it). */
 async function runAll(cases: readonly Case[]) {
@@ -87,7 +61,7 @@ async function runAll(cases: readonly Case[]) {
       while (next < cases.length) {
         const current = cases[next++]!;
         try {
-          const { run, integration } = await runAgainst(api.origin, current.Integration, { syncMode: current.syncMode, pollIntervalMs: current.pollIntervalMs });
+          const { run, integration } = await runAgainst(origin(), current.Integration, { syncMode: current.syncMode, pollIntervalMs: current.pollIntervalMs });
           results.push({ case: current, run, error: null, integrationErrors: integration.errors });
         } catch (error) {
           results.push({ case: current, run: null, error: (error as Error).message, integrationErrors: [] });

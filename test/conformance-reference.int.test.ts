@@ -1,44 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as reportRoute from "@/app/conformance/reports/[token]/route";
-import { conformanceRunJob } from "@/lib/conformance";
 import { db } from "@/lib/db";
-import { sourceImportJob } from "@/lib/imports";
-import { startWorker, type RunningWorker } from "@/lib/jobs";
-import { stopSender } from "@/lib/queue";
-import { sandboxSimulationJob } from "@/lib/simulation";
-import { webhookDeliveryJob } from "@/lib/webhooks";
 import { ReferenceIntegration } from "@/examples/conformance-reference/integration";
-import { call, runAgainst } from "@/test/conformance-runs";
-import { startApiServer } from "@/test/api-server";
+import { call, runAgainst, serveConformanceRuns } from "@/test/conformance-runs";
 import { callDemo } from "@/test/route-calls";
-import { serveSyntheticEhr } from "@/test/sandbox";
 
-serveSyntheticEhr();
-
-let api: Awaited<ReturnType<typeof startApiServer>>;
-let worker: RunningWorker;
-const previousScale = process.env.CHARTKEY_WEBHOOK_TIME_SCALE;
-
-beforeAll(async () => {
-  process.env.CHARTKEY_WEBHOOK_TIME_SCALE = "0.001";
-  // The integrations' receivers listen on this machine: a developer's local receiver, which needs the opt-in.
-  vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
-  api = await startApiServer();
-  worker = await startWorker(process.env.DATABASE_URL!, [conformanceRunJob, sandboxSimulationJob, sourceImportJob, webhookDeliveryJob]);
-});
-
-afterAll(async () => {
-  process.env.CHARTKEY_WEBHOOK_TIME_SCALE = previousScale;
-  await worker?.stop();
-  await stopSender();
-  await api?.close();
-});
+const origin = serveConformanceRuns();
 
 const ALL_CHECKS = ["connect_session", "retry_after", "change_feed", "stops_on_revocation", "webhook_valid", "webhook_corrupted", "webhook_redelivery"];
 
 describe("a conformance run against a started server", () => {
   it("the reference integration earns a passing verdict; the run key is revoked and the report carries nothing private", async () => {
-    const { run, runKey, application } = await runAgainst(api.origin, ReferenceIntegration);
+    const { run, runKey, application } = await runAgainst(origin(), ReferenceIntegration);
     expect(run.checks.map((check) => [check.id, check.status]), JSON.stringify(run.checks, null, 1)).toEqual(ALL_CHECKS.map((id) => [id, "passed"]));
     expect(run).toMatchObject({ status: "ended", phase: "ended", verdict: "passed" });
     const retry = run.checks.find((check) => check.id === "retry_after")!;
@@ -47,7 +20,7 @@ describe("a conformance run against a started server", () => {
     expect(run.checks.find((check) => check.id === "change_feed")!.evidence.feedReads).toBeGreaterThan(0);
 
     // Revoked when the run ended.
-    expect((await call(api.origin, runKey, "GET", "/app")).status).toBe(401);
+    expect((await call(origin(), runKey, "GET", "/app")).status).toBe(401);
 
     // The public report: no key, and nothing private in any field.
     const token = run.links.report.split("/").at(-1)!;

@@ -1,9 +1,47 @@
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect, vi } from "vitest";
 import { decryptSecret } from "@/lib/auth";
+import { conformanceRunJob } from "@/lib/conformance";
 import { db } from "@/lib/db";
+import { sourceImportJob } from "@/lib/imports";
+import { startWorker, type RunningWorker } from "@/lib/jobs";
+import { stopSender } from "@/lib/queue";
+import { sandboxSimulationJob } from "@/lib/simulation";
+import { webhookDeliveryJob } from "@/lib/webhooks";
 import type { ReferenceIntegration, IntegrationOptions } from "@/examples/conformance-reference/integration";
+import { startApiServer } from "@/test/api-server";
 import { createTestApplication } from "@/test/factories";
+import { serveSyntheticEhr } from "@/test/sandbox";
 import { waitFor } from "@/test/webhook-receiver";
+
+/**
+ * The platform a conformance test runs against, from beforeAll to afterAll: the synthetic health systems, the API
+ * over real HTTP and a worker with the jobs a run needs (`runDrivers` conformance pollers, each driving two runs).
+ * Webhook retries are sped up, and the integrations' receivers on this machine need the private-webhooks opt-in.
+ * Returns the API's origin, once started.
+ */
+export function serveConformanceRuns(options: { runDrivers?: number } = {}): () => string {
+  serveSyntheticEhr();
+  let api: Awaited<ReturnType<typeof startApiServer>> | undefined;
+  let worker: RunningWorker | undefined;
+  const previousScale = process.env.CHARTKEY_WEBHOOK_TIME_SCALE;
+  beforeAll(async () => {
+    process.env.CHARTKEY_WEBHOOK_TIME_SCALE = "0.001";
+    vi.stubEnv("CHARTKEY_ALLOW_PRIVATE_WEBHOOKS", "on");
+    api = await startApiServer();
+    const drivers = { ...conformanceRunJob, pollers: options.runDrivers ?? conformanceRunJob.pollers };
+    worker = await startWorker(process.env.DATABASE_URL!, [drivers, sandboxSimulationJob, sourceImportJob, webhookDeliveryJob]);
+  });
+  afterAll(async () => {
+    process.env.CHARTKEY_WEBHOOK_TIME_SCALE = previousScale;
+    await worker?.stop();
+    await stopSender();
+    await api?.close();
+  });
+  return () => {
+    if (!api) throw new Error("the API is served from beforeAll on");
+    return api.origin;
+  };
+}
 
 export type Run = {
   id: string;
