@@ -80,7 +80,9 @@ describe("conformance verdicts hold run after run", () => {
       setting: `${result.case.mode} ${result.case.syncMode} poll ${result.case.pollIntervalMs} ms`,
       failed: result.run ? failedChecks(result.run) : null,
       verdict: result.run?.verdict ?? result.error,
-      checks: result.run?.checks.filter((check) => check.status !== "passed").map((check) => `${check.id} ${check.status}: ${check.summary}`),
+      checks: result.run?.checks.filter((check) => check.status !== "passed").map((check) => `${check.id} ${check.status}: ${check.summary} ${JSON.stringify(check.evidence)}`),
+      // What went wrong inside the integration (an error of its background work), when something did.
+      integrationErrors: result.integrationErrors,
     });
     const wrong = results.filter((result) => {
       if (!result.run) return true;

@@ -11,7 +11,7 @@ export type ChartkeyOptions = {
   apiKey: string;
   /** The API base including /api/v1; default http://localhost:3000/api/v1 (a local `npm start`). */
   baseUrl?: string;
-  /** Retries of a 429 after its Retry-After; default 3, 0 turns retrying off. */
+  /** Retries of a 429 or 503 (and of a read's 500, 502 or 504) after its Retry-After or a backoff; default 3, 0 turns retrying off. */
   maxRetries?: number;
   /** The longest Retry-After worth waiting for in-process (ms); a longer one is thrown as the 429. Default 60 s. */
   maxRetryDelayMs?: number;
@@ -24,7 +24,7 @@ type Answer = { data?: unknown; error?: unknown; response: Response };
 /**
  * The Chartkey API client. `api` is the typed openapi-fetch client over every operation of the OpenAPI document
  * (paths, parameters, bodies and answers checked by TypeScript); the methods beside it are the calls most
- * integrations make, answering the data or throwing a ChartkeyError. Every request retries 429 after Retry-After.
+ * integrations make, answering the data or throwing a ChartkeyError. Every request retries 429 and 503 (a read also 500, 502 and 504) after Retry-After or a backoff.
  */
 export class Chartkey {
   readonly api: Client<paths>;
