@@ -53,6 +53,7 @@ const SELF_SCOPED: Record<string, string> = {
   consentAction: "acts on the Connect session whose patient link token it is given",
   cancelAction: "acts on the Connect session whose patient link token it is given",
   revokeAction: "revokes the receipt whose patient link token it is given",
+  deleteAction: "deletes Chartkey's copy for the receipt whose patient link token it is given (stopping the sharing first)",
 };
 
 test("every server action of the app is in a matrix: an application's, the operator's, or the self-scoped list", () => {

@@ -26,8 +26,21 @@ export function ApplicationNav({ applicationId }: { applicationId: string }) {
   const pathname = usePathname();
   const base = `/dashboard/${applicationId}`;
   const list = useRef<HTMLUListElement>(null);
+  // The current tab in view within the row (scrolling the row only, never the page), on arrival and when the
+  // window narrows to a phone's width.
   useEffect(() => {
-    list.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const row = list.current;
+    if (!row) return;
+    const reveal = () => {
+      const current = row.querySelector<HTMLElement>('[aria-current="page"]');
+      if (!current) return;
+      if (current.offsetLeft < row.scrollLeft || current.offsetLeft + current.offsetWidth > row.scrollLeft + row.clientWidth) {
+        row.scrollLeft = current.offsetLeft - (row.clientWidth - current.offsetWidth) / 2;
+      }
+    };
+    reveal();
+    window.addEventListener("resize", reveal);
+    return () => window.removeEventListener("resize", reveal);
   }, [pathname]);
   return (
     <nav aria-label="Application" className="relative border-b border-slate-200">
