@@ -1,9 +1,8 @@
 import { recordAudit } from "@/lib/audit";
-import { purgeSubjectData, revokeReceipt } from "@/lib/consent";
+import { purgeSubjectData } from "@/lib/consent";
 import { db, withTransaction } from "@/lib/db";
-import { recordEvent } from "@/lib/events";
 import { ApiError } from "@/lib/http";
-import { receiptLink } from "./receipt-by-link";
+import { receiptLink, revokeAsPatientIn } from "./receipt-by-link";
 
 /**
  * What the receipt page says about deleting Chartkey's copy: whether it may be asked for here (this link's receipt is
@@ -37,17 +36,7 @@ export async function deleteCopyByLink(token: string, now = new Date()): Promise
   if (receipt.purgedAt) return receipt.purgedAt;
   if (!newest) return null;
   await withTransaction("ReadCommitted", async (tx) => {
-    if (await revokeReceipt(receipt.id, "patient", now, tx)) {
-      await recordEvent(
-        {
-          applicationId: receipt.applicationId,
-          environment: receipt.environment,
-          type: "consent.revoked",
-          data: { subject: receipt.subjectId, receiptId: receipt.id, categories: receipt.categories, reason: "patient" },
-        },
-        tx,
-      );
-    }
+    await revokeAsPatientIn(tx, receipt, now);
     const { count } = await tx.consentReceipt.updateMany({ where: { id: receipt.id, deletionRequestedAt: null }, data: { deletionRequestedAt: now } });
     if (count === 1) {
       await recordAudit(tx, {

@@ -1,5 +1,5 @@
 import { effectiveStatus, revokeReceipt } from "@/lib/consent";
-import { db, withTransaction } from "@/lib/db";
+import { db, withTransaction, type Tx } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
 import { ApiError } from "@/lib/http";
 import { linkTokenHash } from "./link-tokens";
@@ -32,17 +32,25 @@ export async function receiptByLink(token: string, now = new Date()) {
 export async function revokeByLink(token: string, now = new Date()): Promise<boolean> {
   const receipt = await db().consentReceipt.findFirst({ where: receiptLink(token) });
   if (!receipt) throw new ApiError("not_found", "This link is not valid.");
-  return withTransaction("ReadCommitted", async (tx) => {
-    if (!(await revokeReceipt(receipt.id, "patient", now, tx))) return false;
-    await recordEvent(
-      {
-        applicationId: receipt.applicationId,
-        environment: receipt.environment,
-        type: "consent.revoked",
-        data: { subject: receipt.subjectId, receiptId: receipt.id, categories: receipt.categories, reason: "patient" },
-      },
-      tx,
-    );
-    return true;
-  });
+  return withTransaction("ReadCommitted", (tx) => revokeAsPatientIn(tx, receipt, now));
+}
+
+type RevocableReceipt = { id: string; applicationId: string; environment: "sandbox" | "live"; subjectId: string; categories: string[] };
+
+/**
+ * Revokes the receipt as its patient inside `tx` and stores `consent.revoked` with it; false (nothing stored) when it
+ * was no longer active. The receipt page's stop and its delete both revoke through it.
+ */
+export async function revokeAsPatientIn(tx: Tx, receipt: RevocableReceipt, now: Date): Promise<boolean> {
+  if (!(await revokeReceipt(receipt.id, "patient", now, tx))) return false;
+  await recordEvent(
+    {
+      applicationId: receipt.applicationId,
+      environment: receipt.environment,
+      type: "consent.revoked",
+      data: { subject: receipt.subjectId, receiptId: receipt.id, categories: receipt.categories, reason: "patient" },
+    },
+    tx,
+  );
+  return true;
 }
