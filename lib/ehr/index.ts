@@ -16,5 +16,6 @@ export * from "./operations";
 export { advanceEhrPatientPhase, currentEhrPatientPhase } from "./patient-phase";
 export { ehrPatients, findEhrPatient, simulatedEhrPatientKey, type EhrPatient } from "./patients";
 export { ehrEndpoints, type EhrEndpoints } from "./providers";
+export { handleRevocationRequest, revokeEhrToken } from "./revoke";
 export { smartConfiguration } from "./smart-configuration";
 export { handleTokenRequest } from "./token-endpoint";

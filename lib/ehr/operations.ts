@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineOperation, FHIR_PROFILE, type OperationDeclaration } from "@/lib/api";
 import { FHIR_JSON } from "@/lib/fhir";
 import { EHR_OAUTH_PROFILE } from "./oauth-errors";
+import { revokeEhrToken } from "./revoke";
 
 /**
  * The synthetic health systems' operations, under `/ehr`: a SMART on FHIR server per fictional provider. They are
@@ -19,6 +20,7 @@ const providerParams = z.object({
 const smartConfigurationSchema = z.object({
   authorization_endpoint: z.string(),
   token_endpoint: z.string(),
+  revocation_endpoint: z.string(),
   token_endpoint_auth_methods_supported: z.array(z.string()),
   grant_types_supported: z.array(z.string()),
   response_types_supported: z.array(z.string()),
@@ -178,6 +180,7 @@ export const EHR_OPERATIONS: readonly OperationDeclaration[] = [
   showEhrAuthorization,
   decideEhrAuthorization,
   requestEhrToken,
+  revokeEhrToken,
   getEhrCapabilities,
   searchEhrFhir,
   readEhrFhir,

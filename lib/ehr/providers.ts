@@ -11,6 +11,7 @@ export type EhrEndpoints = {
   smartConfiguration: string;
   authorize: string;
   token: string;
+  revoke: string;
 };
 
 export function ehrEndpoints(providerId: string): EhrEndpoints {
@@ -21,6 +22,8 @@ export function ehrEndpoints(providerId: string): EhrEndpoints {
     smartConfiguration: `${base}/fhir/.well-known/smart-configuration`,
     authorize: `${base}/authorize`,
     token: `${base}/token`,
+    /** RFC 7009 token revocation, advertised in the SMART configuration as `revocation_endpoint`. */
+    revoke: `${base}/revoke`,
   };
 }
 

@@ -11,6 +11,7 @@ export function smartConfiguration(providerId: string) {
   return {
     authorization_endpoint: endpoints.authorize,
     token_endpoint: endpoints.token,
+    revocation_endpoint: endpoints.revoke,
     token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],
     grant_types_supported: ["authorization_code", "refresh_token"],
     response_types_supported: ["code"],

@@ -19,7 +19,7 @@ export type TokenResponse = {
   refresh_token?: string;
 };
 
-async function readForm(request: Request): Promise<URLSearchParams> {
+export async function readForm(request: Request): Promise<URLSearchParams> {
   const contentType = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (contentType !== "application/x-www-form-urlencoded") {
     throw new OAuthError("invalid_request", "The token request must be application/x-www-form-urlencoded.");

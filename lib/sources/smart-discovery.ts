@@ -13,6 +13,8 @@ export const smartConfigurationSchema = z.object({
   issuer: z.url().optional(),
   authorization_endpoint: z.url(),
   token_endpoint: z.url(),
+  /** RFC 7009 token revocation, where the server offers it: the platform revokes a source's refresh token there when consent ends. */
+  revocation_endpoint: z.url().optional(),
   code_challenge_methods_supported: z.array(z.string()).optional(),
   capabilities: z.array(z.string()).optional(),
   scopes_supported: z.array(z.string()).optional(),
@@ -62,7 +64,7 @@ export async function discoverSmartServer(provider: ProviderRow, policy: HttpPol
   // the host in CHARTKEY_PROVIDER_PRIVATE_HOSTS (a self-hosted network). The patient's browser goes to the
   // authorization endpoint, so it is checked here too, not only when the platform connects.
   if (provider.environment === "live") {
-    for (const endpoint of [fhirBaseUrl, configuration.authorization_endpoint, configuration.token_endpoint]) {
+    for (const endpoint of [fhirBaseUrl, configuration.authorization_endpoint, configuration.token_endpoint, ...(configuration.revocation_endpoint ? [configuration.revocation_endpoint] : [])]) {
       const checked = checkProviderUrl(endpoint);
       if (!checked.ok) throw new SourceError("provider_unavailable", `${provider.name}'s endpoint ${endpoint} is refused: ${checked.reason}.`);
     }
@@ -72,6 +74,7 @@ export async function discoverSmartServer(provider: ProviderRow, policy: HttpPol
       issuer: configuration.issuer ?? fhirBaseUrl,
       authorization_endpoint: configuration.authorization_endpoint,
       token_endpoint: configuration.token_endpoint,
+      revocation_endpoint: configuration.revocation_endpoint,
       code_challenge_methods_supported: configuration.code_challenge_methods_supported,
     },
     fhirBaseUrl,
