@@ -38,9 +38,9 @@ test("on a phone and a desktop: a patient completes Connect in Spanish and stops
   await checkAtBothWidths(page, "start in Spanish", 390);
   await page.getByRole("button", { name: "Continuar" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Elija al menos un sistema de salud" })).toBeVisible();
-  await page.getByLabel("Buscar sistemas de salud").fill("zzz");
+  await page.getByLabel("Buscar por nombre o ciudad").fill("zzz");
   await expect(page.getByText("Ningún sistema de salud coincide con «zzz».")).toBeVisible();
-  await page.getByLabel("Buscar sistemas de salud").fill("Dayton");
+  await page.getByLabel("Buscar por nombre o ciudad").fill("Dayton");
   await page.getByRole("checkbox", { name: /Riverbend Health/ }).check();
   await page.getByRole("button", { name: "Continuar" }).click();
 

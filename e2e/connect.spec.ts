@@ -43,7 +43,7 @@ test("on a phone and a desktop: one health system, a deselected category, live i
   await expect(page.getByText("Lab results").first()).toBeVisible();
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Choose at least one health system" })).toBeVisible();
-  await page.getByLabel("Search health systems").fill("Dayton");
+  await page.getByLabel("Search by name or city").fill("Dayton");
   await page.getByRole("checkbox", { name: /Riverbend Health/ }).check();
   await page.getByRole("button", { name: "Continue" }).click();
 

@@ -154,7 +154,7 @@ test("create a Connect session and walk its hosted flow from the dashboard's lin
   const [flow] = await Promise.all([context.waitForEvent("page"), page.getByRole("link", { name: /Open the hosted flow/ }).click()]);
   await flow.waitForLoadState();
   await expect(flow.getByRole("heading", { level: 1 })).toContainText("asks to see some of your health records");
-  await flow.getByLabel("Search health systems").fill("Dayton");
+  await flow.getByLabel("Search by name or city").fill("Dayton");
   await flow.getByRole("checkbox", { name: /Riverbend Health/ }).check();
   await flow.getByRole("button", { name: "Continue" }).click();
   await flow.getByRole("button", { name: "Sign in at Riverbend Health" }).click();

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { FlowShell, PRIMARY_BUTTON } from "@/components/connect/flow-shell";
-import { LiveProviderPicker } from "@/components/connect/live-provider-picker";
 import { ProviderPicker } from "@/components/connect/provider-picker";
 import { translatorFor } from "@/lib/i18n";
 import { pageLocale } from "@/components/i18n/page-locale";
@@ -47,11 +46,7 @@ export default async function StartPage(props: { params: Promise<{ token: string
             {t("start.chooseOne")}
           </p>
         ) : null}
-        {state.session.environment === "live" ? (
-          <LiveProviderPicker providers={state.providers} selected={state.session.providerIds} />
-        ) : (
-          <ProviderPicker providers={state.providers} selected={state.session.providerIds} />
-        )}
+        <ProviderPicker providers={state.providers} selected={state.session.providerIds} />
         <button type="submit" className={PRIMARY_BUTTON}>
           {t("start.continue")}
         </button>
