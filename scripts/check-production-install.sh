@@ -6,33 +6,42 @@
 # A production deploy builds with the full install (`next build` needs TypeScript and Tailwind) and ships the build
 # outputs, `.next` and the generated Prisma client, with the source; this does the same. Copies keep file times, so
 # `npm start` sees the build as fresh and does not try to rebuild (which would need the dev dependencies).
+#
+# The install needs no build, so CI makes it while the tests run (it mostly waits on the disk):
+#   check-production-install.sh --prepare DIR   copy the tracked files into DIR and install them (no build needed)
+#   check-production-install.sh --in DIR        add the build outputs to a prepared DIR, start it and check it
+# Without arguments it does both in a temporary folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+checkout=$PWD
 
-if ! npx tsx -e 'import { buildIsFresh } from "@/lib/config"; process.exit(buildIsFresh() ? 0 : 1)'; then
-  echo "Building (next build) for the production install check..."
-  npx next build >/dev/null
-fi
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/ck-omit-dev-XXXXXX")
-# The embedded PostgreSQL runs as its own user when we are root, so it must reach its binaries under this folder.
-chmod 755 "$work"
+mode=all
+work=""
+case "${1:-}" in
+  --prepare) mode=prepare work="$2" ;;
+  --in) mode=check work="$2" ;;
+  "") ;;
+  *) echo "usage: $0 [--prepare DIR | --in DIR]" >&2; exit 2 ;;
+esac
+[ -n "$work" ] || work=$(mktemp -d "${TMPDIR:-/tmp}/ck-omit-dev-XXXXXX")
+app="$work/app"
 server_pid=""
 cleanup() {
   if [ -n "$server_pid" ]; then
     kill -KILL -- "-$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
   fi
-  rm -rf "$work"
+  [ "$mode" = prepare ] || rm -rf "$work"
 }
 trap cleanup EXIT
 
-app="$work/app"
-mkdir "$app"
-# The build outputs first, then the tracked files with their folders, each folder followed by its contents: tar gives
-# a folder its time back once it has left it, and a folder created now would be newer than the build (then stale).
-tar -c --exclude=.next/cache .next lib/db/generated | tar -x -C "$app"
-git ls-files -z | node -e '
+prepare() {
+  mkdir -p "$app"
+  # The embedded PostgreSQL runs as its own user when we are root, so it must reach its binaries under this folder.
+  chmod 755 "$work"
+  # The tracked files with their folders, each folder followed by its contents: tar gives a folder its time back once
+  # it has left it, and a folder created now would be newer than the build (then stale).
+  git ls-files -z | node -e '
   const files = require("node:fs").readFileSync(0, "utf8").split("\0").filter(Boolean);
   const folders = new Set(files.flatMap((file) => file.split("/").slice(1).map((_, i, rest) => file.split("/").slice(0, i + 1).join("/"))));
   const parts = (entry) => entry.split("/");
@@ -43,11 +52,28 @@ git ls-files -z | node -e '
   };
   process.stdout.write([...folders, ...files].sort(treeOrder).map((entry) => `${entry}\0`).join(""));
 ' | tar -c --no-recursion --null -T - | tar -x -C "$app"
-(cd "$app" && npm ci --omit=dev --no-audit --no-fund --loglevel=error)
-if [ -e "$app/node_modules/vitest" ]; then
-  echo "npm ci --omit=dev installed a dev dependency (vitest)" >&2
-  exit 1
+  (cd "$app" && npm ci --omit=dev --no-audit --no-fund --loglevel=error)
+  if [ -e "$app/node_modules/vitest" ]; then
+    echo "npm ci --omit=dev installed a dev dependency (vitest)" >&2
+    exit 1
+  fi
+}
+
+if [ "$mode" != check ]; then prepare; fi
+if [ "$mode" = prepare ]; then
+  echo "Production install (npm ci --omit=dev) prepared in $app."
+  exit 0
 fi
+[ -d "$app/node_modules" ] || { echo "$app is not a prepared install (run --prepare first)" >&2; exit 1; }
+
+if ! npx tsx -e 'import { buildIsFresh } from "@/lib/config"; process.exit(buildIsFresh() ? 0 : 1)'; then
+  echo "Building (next build) for the production install check..."
+  npx next build >/dev/null
+fi
+# The build outputs, with their times; the install's own Prisma client generation touched lib/db, which gets the
+# checkout's time back so the copy's sources stay older than its build.
+tar -c --exclude=.next/cache .next lib/db/generated | tar -x -C "$app"
+touch -r "$checkout/lib/db" "$app/lib/db"
 
 port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 log="$work/start.log"
