@@ -103,6 +103,7 @@ const MATRIX: Record<string, { args: (c: Context) => unknown[]; ownerOnly: boole
   runStatusAction: { args: (c) => [c.appId, "run_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd"], ownerOnly: false },
   advanceRunAction: { args: (c) => [c.appId, "run_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd"], ownerOnly: false },
   cancelRunAction: { args: (c) => [c.appId, "run_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd"], ownerOnly: false },
+  rerunSourceAction: { args: (c) => [c.appId, "src_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd"], ownerOnly: false },
 };
 
 /** The production build's id of each server action, by `file#name` (Next.js's server reference manifest). */
@@ -257,6 +258,8 @@ const OPERATOR_MATRIX: Record<string, (appId: string) => unknown[]> = {
   updateProviderAction: () => ["riverbend-health", { name: "Renamed by an intruder" }],
   setProviderDisabledAction: () => ["riverbend-health", true],
   testProviderAction: () => ["riverbend-health"],
+  rerunSourceSyncAction: () => ["src_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd"],
+  rerunProviderSyncsAction: () => ["riverbend-health"],
 };
 
 test("every operator action refuses a developer who is not an operator, and changes nothing", async ({ page }) => {

@@ -30,9 +30,12 @@ export const AUDIT_ACTIONS = [
   "provider.disable",
   "provider.enable",
   "provider.test",
+  "provider.sync_rerun",
+  "source.sync_rerun",
   "deployment.secret_rotate",
   "subject.deletion_request",
   "subject.purge",
+  "source.token_revocation",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

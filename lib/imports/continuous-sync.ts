@@ -101,7 +101,7 @@ export async function runDueSyncs(clock: SyncClock = {}): Promise<SyncPass> {
   const syncOne = async (source: (typeof due)[number]) => {
     await db().source.update({ where: { id: source.id }, data: { nextSyncAt: jittered(now, intervalMs, random) } });
     try {
-      await importSource(source.id, { lastAttempt: true });
+      await importSource(source.id, { lastAttempt: true, trigger: "schedule" });
       await db().source.update({ where: { id: source.id }, data: { syncFailures: 0 } });
       pass.synced.push(source.id);
     } catch (error) {

@@ -1,11 +1,13 @@
 import type PgBoss from "pg-boss";
+import { db } from "@/lib/db";
 import type { JobDefinition } from "@/lib/jobs";
 import { QUEUE } from "@/lib/queue";
 import { readResourceTypesFor, resourceTypesFor } from "@/lib/records";
 import { fetchPatientResourcePages, narrowSourceScope } from "@/lib/sources";
-import { failureIsTransient, runSourceImport, type ImportAttempt } from "./run-source-import";
+import { failureIsTransient, runSourceImport, type ImportAttempt, type ImportTrigger } from "./run-source-import";
 
-type ImportJobData = { sourceId: string };
+/** `trigger`: what enqueued it (absent: a Connect sign-in or sandbox event); a re-run also resets the schedule's backoff. */
+type ImportJobData = { sourceId: string; trigger?: ImportTrigger };
 
 /**
  * What the import job runs for one source: narrow the source's tokens to what an import of the shared categories
@@ -33,8 +35,12 @@ export const sourceImportJob = {
   policy: { policy: "standard", retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 600 },
   async handler(job: PgBoss.JobWithMetadata<ImportJobData>) {
     const lastAttempt = job.retryCount >= job.retryLimit;
+    const trigger = job.data.trigger ?? "connect";
     try {
-      await importSource(job.data.sourceId, { lastAttempt });
+      await importSource(job.data.sourceId, { lastAttempt, trigger });
+      // A re-run that succeeded (say after an operator fixed the provider) ends the schedule's backoff: the next
+      // continuous-sync pass schedules the source one interval after this sync.
+      if (trigger === "rerun") await db().source.updateMany({ where: { id: job.data.sourceId, syncFailures: { gt: 0 } }, data: { syncFailures: 0, nextSyncAt: null } });
     } catch (error) {
       if (lastAttempt || failureIsTransient(error)) throw error;
     }

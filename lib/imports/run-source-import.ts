@@ -45,7 +45,13 @@ export type ImportAttempt = {
    */
   lastAttempt?: boolean;
   now?: () => Date;
+  /** What started the import, kept in its history (default `connect`). */
+  trigger?: ImportTrigger;
 };
+
+/** What started an import: a Connect sign-in or sandbox event, continuous sync, or a re-run someone asked for. */
+export const IMPORT_TRIGGERS = ["connect", "schedule", "rerun"] as const;
+export type ImportTrigger = (typeof IMPORT_TRIGGERS)[number];
 
 /** The code `sync.failed` and the source's `lastError` carry: the SMART client's, or `import_failed` for our own. */
 function failureCode(error: unknown): string {
@@ -68,7 +74,7 @@ export function failureIsTransient(error: unknown): boolean {
  * category, skips per resource type and reason, warnings) and what it changed are kept with it.
  */
 export async function runSourceImport(sourceId: string, fetchResources: FetchSourceResources, attempt: ImportAttempt = {}): Promise<ImportResult> {
-  const { lastAttempt = true, now = () => new Date() } = attempt;
+  const { lastAttempt = true, now = () => new Date(), trigger = "connect" } = attempt;
   const started = performance.now();
   const source = await db().source.findUniqueOrThrow({
     where: { id: sourceId },
@@ -79,10 +85,10 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
   });
   const continuous = source.subject.application.syncMode === "continuous";
   // An import left running by a worker that died is over: this attempt replaces it.
-  await db().sourceImport.updateMany({ where: { sourceId, status: "running" }, data: { status: "failed", error: "interrupted", finishedAt: now() } });
+  await db().sourceImport.updateMany({ where: { sourceId, status: "running" }, data: { status: "failed", code: "interrupted", error: "interrupted", finishedAt: now() } });
   const importId = newId("imp_");
   await db().$transaction([
-    db().sourceImport.create({ data: { id: importId, sourceId, subjectId: source.subjectId } }),
+    db().sourceImport.create({ data: { id: importId, sourceId, subjectId: source.subjectId, trigger } }),
     db().source.update({ where: { id: sourceId }, data: { syncStatus: "syncing", lastError: null } }),
   ]);
 
@@ -117,6 +123,7 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
           upserts: outcome.upserts,
           deletes: outcome.deletes,
           unchanged: outcome.unchanged,
+          resourcesRead: resourceCount,
           finishedAt,
         },
       }),
@@ -152,7 +159,7 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     log.warn({ sourceId, importId, err: reason }, "source import failed");
     countImport(source.provider.name, source.subject.environment, code, started);
     await db().$transaction([
-      db().sourceImport.updateMany({ where: { id: importId, status: "running" }, data: { status: "failed", error: reason.slice(0, 500), finishedAt: now() } }),
+      db().sourceImport.updateMany({ where: { id: importId, status: "running" }, data: { status: "failed", code, error: reason.slice(0, 500), finishedAt: now() } }),
       // Records from an earlier import stay; the source says it is behind.
       db().source.update({ where: { id: sourceId }, data: { syncStatus: source.lastSyncedAt ? "partial" : "failed", lastError: reason.slice(0, 500) } }),
     ]);

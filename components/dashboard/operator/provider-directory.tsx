@@ -5,6 +5,8 @@ import { toast } from "sonner";
 import {
   createProviderAction,
   previewProviderAction,
+  rerunProviderSyncsAction,
+  rerunSourceSyncAction,
   setProviderDisabledAction,
   testProviderAction,
   updateProviderAction,
@@ -145,5 +147,26 @@ export function ProviderControls({ provider }: { provider: { id: string; name: s
         </Button>
       </div>
     </div>
+  );
+}
+
+/** Re-run every sync of the provider (after fixing it), or one subject's source from its failure row. */
+export function RerunSyncButton({ target, label, accessibleName }: { target: { providerId: string } | { sourceId: string }; label: string; accessibleName?: string }) {
+  const [pending, setPending] = useState(false);
+  return (
+    <Button
+      size="sm"
+      variant="secondary"
+      pending={pending}
+      aria-label={accessibleName}
+      onClick={async () => {
+        setPending(true);
+        const result = "providerId" in target ? await rerunProviderSyncsAction(target.providerId) : await rerunSourceSyncAction(target.sourceId);
+        setPending(false);
+        announce(result);
+      }}
+    >
+      {label}
+    </Button>
   );
 }

@@ -1,6 +1,7 @@
 "use server";
 
 import { actionFailure, currentDeveloper, operatorAction, type ActionOutcome } from "@/lib/dashboard";
+import { rerunProviderSyncs, rerunSourceAsOperator } from "@/lib/imports";
 import {
   createLiveProvider,
   previewProvider,
@@ -39,5 +40,18 @@ export async function testProviderAction(providerId: string) {
   return operatorAction(
     (developerId) => testLiveProvider(developerId, providerId),
     (provider) => (provider.checkError ? `Connection test failed: ${provider.checkError}` : "Connection test passed."),
+  );
+}
+
+/** Re-runs one source's sync (an operator, whatever its application). */
+export async function rerunSourceSyncAction(sourceId: string) {
+  return operatorAction((developerId) => rerunSourceAsOperator(developerId, sourceId), ({ providerName }) => `Sync of ${providerName} queued for this subject.`);
+}
+
+/** Re-runs every sync of one live provider, for instance after fixing its credentials. */
+export async function rerunProviderSyncsAction(providerId: string) {
+  return operatorAction(
+    (developerId) => rerunProviderSyncs(developerId, providerId),
+    ({ providerName, sources }) => `${sources === 1 ? "1 sync" : `${sources} syncs`} of ${providerName} queued: the success rate and failures below follow them.`,
   );
 }

@@ -10,18 +10,24 @@ import { CopyableValue } from "@/components/ui/copyable-value";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Detail } from "@/components/ui/detail";
 import { PageHeader } from "@/components/ui/page-header";
+import { SubjectImportHistory } from "@/components/dashboard/sources/import-history";
+import { RerunSourceButton } from "@/components/dashboard/sources/rerun-source-button";
 import { liveSubjectView, requireApplication } from "@/lib/dashboard";
+import { sourceImportHistory } from "@/lib/imports";
+import { can } from "@/lib/team";
 
 export const metadata: Metadata = { title: "Live subject" };
 
 export default async function LiveSubjectPage({ params }: { params: Promise<{ appId: string; subject: string }> }) {
   const { appId, subject: subjectId } = await params;
-  const { application } = await requireApplication(appId);
+  const { application, role } = await requireApplication(appId);
   const base = `/dashboard/${application.id}/live`;
   const subject = await liveSubjectView(application.id, subjectId);
   // Another application's subject, or a sandbox one, is "not found", exactly like one that does not exist.
   if (!subject) notFound();
   const { receipt } = subject;
+  const histories = await sourceImportHistory(subject.sources.map((source) => source.id));
+  const mayRerun = can(role, "application.manage");
 
   return (
     <div className="space-y-6">
@@ -69,6 +75,17 @@ export default async function LiveSubjectPage({ params }: { params: Promise<{ ap
           ) : (
             <LiveSourcesTable sources={subject.sources} />
           )}
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader title="Sync history" description="Each source's latest imports, newest first: what started it (Connect, the schedule, a re-run), how it ended and with which code, how long it took, what it read and what it changed. A re-run reads the health system again now (at most ten every ten minutes per application)." />
+        <CardBody>
+          <SubjectImportHistory
+            sources={subject.sources}
+            histories={histories}
+            action={mayRerun ? (source) => <RerunSourceButton applicationId={application.id} sourceId={source.id} providerName={source.providerName} /> : undefined}
+          />
         </CardBody>
       </Card>
     </div>

@@ -14,7 +14,11 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { activeCredentials } from "@/lib/agents";
 import { CATEGORY_TEXT } from "@/lib/connect";
+import { SubjectImportHistory } from "@/components/dashboard/sources/import-history";
+import { RerunSourceButton } from "@/components/dashboard/sources/rerun-source-button";
 import { readSubjectRecords, requireApplication, sandboxSubjectView } from "@/lib/dashboard";
+import { sourceImportHistory } from "@/lib/imports";
+import { can } from "@/lib/team";
 import { CATEGORIES, isCategory, type Category } from "@/lib/records";
 import { CopyableValue } from "@/components/ui/copyable-value";
 import { Detail } from "@/components/ui/detail";
@@ -42,6 +46,8 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
   const page = (await readSubjectRecords(application.id, subject.id, category)) ?? { records: [], nextCursor: null };
   const receiptActive = subject.receipt?.status === "active";
   const credentials = await activeCredentials(access, subject.id);
+  const histories = await sourceImportHistory(subject.sources.map((source) => source.id));
+  const mayRerun = can(access.role, "application.manage");
 
   return (
     <div className="space-y-6">
@@ -110,6 +116,17 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
               ))}
             </tbody>
           </Table>
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader title="Sync history" description="Each source's latest imports, newest first: what started it (Connect, the schedule, a re-run), how it ended and with which code, how long it took, what it read and what it changed. A re-run reads the health system again now (at most ten every ten minutes per application)." />
+        <CardBody>
+          <SubjectImportHistory
+            sources={subject.sources}
+            histories={histories}
+            action={mayRerun ? (source) => <RerunSourceButton applicationId={application.id} sourceId={source.id} providerName={source.providerName} /> : undefined}
+          />
         </CardBody>
       </Card>
 
