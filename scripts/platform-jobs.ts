@@ -4,7 +4,7 @@
 // domain, so no domain is ever part of an import cycle through it.
 import { conformanceRunJob, conformanceRunsCycle } from "@/lib/conformance";
 import { expireConnectSessions } from "@/lib/connect";
-import { expireConsentReceipts, purgeEndedSubjects } from "@/lib/consent";
+import { expireConsentReceipts, purgeEndedSubjects, revokeUpstreamTokensJob } from "@/lib/consent";
 import { continuousSyncJob, sourceImportJob } from "@/lib/imports";
 import { lifecycleJob, pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs, type JobDefinition, type LifecycleCycle, type WorkerJob } from "@/lib/jobs";
 import { purgeSyntheticPatients, sandboxSimulationJob } from "@/lib/simulation";
@@ -31,4 +31,4 @@ export const LIFECYCLE_JOB: JobDefinition = lifecycleJob(LIFECYCLE_CYCLES);
  * Every background job the worker runs: each pg-boss job's queue is created with its policy and worked; the webhook
  * deliveries are a loop of the worker's own over their table.
  */
-export const JOBS: readonly WorkerJob[] = [LIFECYCLE_JOB, sourceImportJob, sandboxSimulationJob, webhookDeliveryJob, conformanceRunJob, continuousSyncJob];
+export const JOBS: readonly WorkerJob[] = [LIFECYCLE_JOB, sourceImportJob, sandboxSimulationJob, webhookDeliveryJob, conformanceRunJob, continuousSyncJob, revokeUpstreamTokensJob];

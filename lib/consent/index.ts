@@ -2,6 +2,7 @@ export { assertCategoryReadable, authorizeSubjectRead, readAuthorization, readSc
 export { activeReceiptSelect, receiptParams, receiptValues, type ActiveReceiptRow } from "./receipt-sql";
 export { expireConsentReceipts } from "./expire-cycle";
 export { PURGED_TABLES, purgeEndedSubjects, purgeSubjectData, subjectsDueForPurge, type PurgeCounts, type PurgeOutcome, type PurgeReason } from "./purge-subject";
+export { revokeDueSourceTokens, revokeSourceTokens, revokeUpstreamTokensJob, sourcesDueForTokenRevocation, type SourceTokenRevocation, type TokenRevocationOutcome } from "./revoke-upstream-tokens";
 export { presentReceipt } from "./present-receipt";
 export { readReceipt } from "./read-receipt";
 export * from "./receipts";

@@ -3,6 +3,7 @@ import { retentionDays } from "@/lib/config";
 import { db, Prisma, withTransaction, type Tx } from "@/lib/db";
 import { recordEvent } from "@/lib/events";
 import type { LifecycleCycle } from "@/lib/jobs";
+import { BEFORE_PURGE_POLICY, revokeDueSourceTokens } from "./revoke-upstream-tokens";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -78,11 +79,25 @@ type PurgeOptions = { now?: Date; batchRows?: number; afterBatch?: (counts: Purg
  */
 export async function purgeSubjectData(receiptId: string, options: PurgeOptions = {}): Promise<PurgeOutcome> {
   const batchRows = options.batchRows ?? PURGE_BATCH_ROWS;
+  await revokeTokensBeforePurge(receiptId, options.now ?? new Date());
   for (;;) {
     const step = await withTransaction("ReadCommitted", (tx) => purgeBatch(tx, receiptId, batchRows, options.now ?? new Date()), { timeout: 60_000 });
     if (step.done) return step.outcome;
     await options.afterBatch?.(step.counts);
   }
+}
+
+/**
+ * A patient's deletion (or a retention of 0 days) can come before the upstream revocation job's next run: the
+ * subject's sources have their refresh tokens revoked at the health system first (lib/consent/revoke-upstream-tokens.ts,
+ * one quick try, on the audit trail as `source.token_revocation`), since the purge then deletes them and no later
+ * try is possible. A failure does not hold the deletion up; the audit entry tells the operator which health system
+ * still holds a live grant.
+ */
+async function revokeTokensBeforePurge(receiptId: string, now: Date): Promise<void> {
+  const receipt = await db().consentReceipt.findUnique({ where: { id: receiptId }, select: { subjectId: true, purgedAt: true } });
+  if (!receipt || receipt.purgedAt) return;
+  await revokeDueSourceTokens(now, { subjectId: receipt.subjectId, ignoreBackoff: true, policy: BEFORE_PURGE_POLICY });
 }
 
 type Step = { done: true; outcome: PurgeOutcome } | { done: false; counts: PurgeCounts };

@@ -14,8 +14,10 @@ export {
 } from "./fetch-patient-resources";
 export { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 export { narrowedScope, narrowSourceScope } from "./narrow-source-scope";
+export { oauthClient, tokenRequestOptions } from "./oauth-client";
 export { findProvider, type ProviderRow } from "./providers";
 export { refreshSourceTokens } from "./refresh-access-token";
+export { withSourceRefreshLock } from "./refresh-lock";
 export { backoffMs, retryAfterMs } from "./retrying-fetch";
 export { ensureSandboxProviders } from "./sandbox-providers";
 export { discoverSmartServer, smartConfigurationSchema, type SmartServer } from "./smart-discovery";
