@@ -23,23 +23,65 @@ function isRecordPart(type: string): type is RecordPart {
   return Object.hasOwn(messagesFor("en").ehr.parts, type);
 }
 
-/** What each granted scope lets the application do, in the patient's words (FHIR types named as parts of a record). */
-export function scopeSentences(scope: string, t: Translator = translatorFor("en")): string[] {
+/** The types a record only names (a visit, a care team member, a place, a drug, a sample), listed after the records. */
+const CONTEXT_TYPES = new Set(["Encounter", "Practitioner", "Organization", "Location", "Medication", "Specimen"]);
+
+/**
+ * One resource scope in the patient's words: the type as a part of a record, or, for a SMART v2 scope narrowed by
+ * category, that category of it (`patient/Observation.rs?category=…|laboratory`: lab results).
+ */
+function scopePart(type: string, category: string | null, locale: Locale, t: Translator): string {
+  const part = isRecordPart(type) ? t(`ehr.parts.${type}`) : type;
+  if (category === null) return part;
+  const narrowed = messagesFor(locale).ehr.narrowedParts as Record<string, string>;
+  const code = category.slice(category.indexOf("|") + 1);
+  return narrowed[`${type}|${code}`] ?? t("ehr.narrowedOther", { part, category: code });
+}
+
+/**
+ * What each granted scope lets the application do, in the patient's words: the parts of the record asked for (FHIR
+ * types, or the categories of a type a v2 scope is narrowed to), then the context those records name, each once.
+ */
+export function scopeSentences(scope: string, t: Translator = translatorFor("en"), locale: Locale = "en"): string[] {
   const scopes = scope.split(" ");
-  const types = scopes.filter((item) => item.startsWith("patient/")).map((item) => item.slice("patient/".length).split(".")[0] ?? "");
-  const parts = [...new Set(types.map((type) => (isRecordPart(type) ? t(`ehr.parts.${type}`) : type)))];
-  const sentences = [types.includes("*") ? t("ehr.readWhole") : t("ehr.readParts", { parts: parts.join(", ") })];
+  const records: string[] = [];
+  const context: string[] = [];
+  let whole = false;
+  for (const item of scopes) {
+    if (!item.startsWith("patient/")) continue;
+    const [resource = "", query] = item.slice("patient/".length).split("?");
+    const type = resource.split(".")[0] ?? "";
+    if (type === "*") whole = true;
+    const categories = query === undefined ? [null] : (new URLSearchParams(query).get("category") ?? "").split(",").filter((value) => value !== "");
+    for (const category of categories) (CONTEXT_TYPES.has(type) ? context : records).push(scopePart(type, category, locale, t));
+  }
+  const unique = (parts: string[]) => [...new Set(parts)];
+  const sentences: string[] = [];
+  if (whole) sentences.push(t("ehr.readWhole"));
+  else if (records.length === 0) sentences.push(t("ehr.readParts", { parts: unique(context).join(", ") }));
+  else {
+    sentences.push(t("ehr.readParts", { parts: unique(records).join(", ") }));
+    const named = unique(context).filter((part) => !records.includes(part));
+    if (named.length > 0) sentences.push(t("ehr.readContext", { parts: named.join(", ") }));
+  }
   if (scopes.includes(LAUNCH_PATIENT)) sentences.push(t("ehr.knowPatient"));
   if (scopes.includes(OFFLINE_ACCESS)) sentences.push(t("ehr.offline"));
   return sentences;
 }
 
+/** What tells one fictional patient from another in the picker: birth date, sex, home town (never an internal id). */
+export function patientDetails(patient: EhrPatient, locale: Locale, t: Translator): string {
+  const born = patient.birthDate ? t("ehr.born", { date: longDate(locale, new Date(`${patient.birthDate}T00:00:00Z`)) }) : t("ehr.noBirthDate");
+  const sex = patient.gender === "female" || patient.gender === "male" ? t(`ehr.sex.${patient.gender}`) : null;
+  const town = patient.city ? [patient.city, patient.state].filter(Boolean).join(", ") : null;
+  return [born, sex, town].filter((part): part is string => part !== null).join(" · ");
+}
+
 function patientChoice(patient: EhrPatient, index: number, selected: string | null | undefined, locale: Locale, t: Translator): string {
   const id = `patient-${index}`;
-  const born = patient.birthDate ? escapeHtml(t("ehr.born", { date: longDate(locale, new Date(`${patient.birthDate}T00:00:00Z`)) })) : escapeHtml(t("ehr.noBirthDate"));
   return `<label class="patient" for="${id}">
 <input type="radio" id="${id}" name="patient" value="${escapeHtml(patient.patientKey)}" required${selected === patient.patientKey ? " checked" : ""} aria-describedby="${id}-detail">
-<span><span>${escapeHtml(patient.displayName)}</span><span class="detail" id="${id}-detail">${born} · ${escapeHtml(t("ehr.recordId", { id: patient.fhirPatientId }))}</span></span>
+<span><span>${escapeHtml(patient.displayName)}</span><span class="detail" id="${id}-detail">${escapeHtml(patientDetails(patient, locale, t))}</span></span>
 </label>`;
 }
 
@@ -92,7 +134,7 @@ ${languageLinks(parameters, provider.id, locale, t)}
 <h1>${escapeHtml(t("ehr.signInTo", { provider: provider.name }))}</h1>
 <p class="notice">${escapeHtml(t("ehr.notice"))}</p>
 <p>${asker}</p>
-<ul class="scopes">${scopeSentences(request.scope, t).map((sentence) => `<li>${escapeHtml(sentence)}</li>`).join("")}</ul>
+<ul class="scopes">${scopeSentences(request.scope, t, locale).map((sentence) => `<li>${escapeHtml(sentence)}</li>`).join("")}</ul>
 ${problem ? `<p class="error" role="alert" id="problem">${escapeHtml(problem)}</p>` : ""}
 <form method="post" action="/ehr/${encodeURIComponent(provider.id)}/authorize">
 ${hidden}

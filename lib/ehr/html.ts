@@ -45,6 +45,13 @@ button.deny { background: #fff; color: var(--ink); border: 1px solid var(--ink);
 .languages a { color: var(--accent); }
 `;
 
+/**
+ * The health system's icon, inline (a white cross on the page's blue), so the browser asks for no /favicon.ico the
+ * app does not serve: a data: URL the policy's img-src allows.
+ */
+const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1d4ed8"/><path d="M13 7h6v6h6v6h-6v6h-6v-6H7v-6h6z" fill="#fff"/></svg>`;
+export const EHR_ICON_HREF = `data:image/svg+xml,${encodeURIComponent(ICON_SVG)}`;
+
 export type HtmlPage = { title: string; body: string; locale?: Locale; status?: number; redirectOrigin?: string | null };
 
 /** A complete, self-contained page: no external font, script or stylesheet; readable on a phone. */
@@ -57,6 +64,7 @@ export function htmlPageResponse(request: Request, page: HtmlPage): Response {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(page.title)}</title>
+<link rel="icon" type="image/svg+xml" href="${EHR_ICON_HREF}">
 <style nonce="${escapeHtml(nonce)}">${STYLE}</style>
 </head>
 <body>

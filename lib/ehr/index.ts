@@ -17,5 +17,6 @@ export { advanceEhrPatientPhase, currentEhrPatientPhase } from "./patient-phase"
 export { ehrPatients, findEhrPatient, simulatedEhrPatientKey, type EhrPatient } from "./patients";
 export { ehrEndpoints, type EhrEndpoints } from "./providers";
 export { handleRevocationRequest, revokeEhrToken } from "./revoke";
+export { scopeAllowsResource } from "./scopes";
 export { smartConfiguration } from "./smart-configuration";
 export { handleTokenRequest } from "./token-endpoint";

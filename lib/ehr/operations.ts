@@ -147,6 +147,13 @@ export const searchEhrFhir = defineOperation({
   query: z.object({
     patient: z.string().optional().describe("The token's patient (id or Patient/id); implied when omitted, and 403 for anyone else."),
     _id: z.string().max(8_000).optional().describe("Only resources with these ids (comma-separated), as FHIR's `_id` search parameter."),
+    category: z
+      .string()
+      .max(2_000)
+      .optional()
+      .describe(
+        "Only resources with one of these categories (comma-separated tokens: system|code, or code), as FHIR's `category` search parameter. A token narrowed by SMART v2 category scopes finds only the granted categories whatever is asked.",
+      ),
     _count: z.coerce.number().int().min(1).max(1000).optional().describe("Page size; omitted, every match is on one page."),
     _offset: z.coerce.number().int().min(0).optional().describe("Matches skipped; carried by next links."),
   }),

@@ -16,6 +16,10 @@ export type EhrPatient = {
   fhirPatientId: string;
   displayName: string;
   birthDate: string | null;
+  /** What the picker tells people apart by, besides name and birth date: administrative sex and home town. */
+  gender: string | null;
+  city: string | null;
+  state: string | null;
   /** How many phases the source has; the current one is kept per patient (patient-phase.ts). */
   phases: number;
 };
@@ -38,6 +42,9 @@ function allPatients(): EhrPatient[] {
         fhirPatientId: patient.id as string,
         displayName: resourceDisplayName(patient as unknown as Record<string, unknown>) ?? (patient.id as string),
         birthDate: patient.birthDate ?? null,
+        gender: patient.gender ?? null,
+        city: patient.address?.[0]?.city ?? null,
+        state: patient.address?.[0]?.state ?? null,
         phases: source.phases,
       };
     }),

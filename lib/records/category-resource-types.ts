@@ -33,12 +33,30 @@ export function resourceTypesFor(categories: readonly Category[]): string[] {
 export const CONTEXT_RESOURCE_TYPES: readonly string[] = ["Encounter", "Medication", "Practitioner", "Organization", "Location", "Specimen"];
 
 /**
+ * The context types each category's records reference, so the ones an import of it reads: every clinical record
+ * may name its visit (Encounter, and the Location the visit took place at), who recorded or performed it
+ * (Practitioner, Organization); only prescriptions name a Medication and only lab results a Specimen. A
+ * demographics record references none.
+ */
+const CATEGORY_CONTEXT_TYPES: Readonly<Record<Category, readonly string[]>> = {
+  demographics: [],
+  conditions: ["Encounter", "Practitioner", "Organization", "Location"],
+  medications: ["Encounter", "Medication", "Practitioner", "Organization", "Location"],
+  allergies: ["Encounter", "Practitioner", "Organization", "Location"],
+  immunizations: ["Encounter", "Practitioner", "Organization", "Location"],
+  labs: ["Encounter", "Practitioner", "Organization", "Location", "Specimen"],
+  vitals: ["Encounter", "Practitioner", "Organization", "Location"],
+  procedures: ["Encounter", "Practitioner", "Organization", "Location"],
+  documents: ["Encounter", "Practitioner", "Organization", "Location"],
+  claims: ["Encounter", "Practitioner", "Organization", "Location"],
+};
+
+/**
  * Every type an import of `categories` reads, so the read scopes a health system is asked for and that the
- * source's tokens are narrowed to: the categories' own types; the context types when a category beyond
- * demographics is shared (a demographics record references none); Binary when documents are shared (the C-CDA
- * documents a DocumentReference links to).
+ * source's tokens are narrowed to: the categories' own types; the context types they reference (in
+ * CONTEXT_RESOURCE_TYPES order); Binary when documents are shared (the C-CDA documents a DocumentReference links to).
  */
 export function readResourceTypesFor(categories: readonly Category[]): string[] {
-  const context = categories.some((category) => category !== "demographics") ? CONTEXT_RESOURCE_TYPES : [];
+  const context = CONTEXT_RESOURCE_TYPES.filter((type) => categories.some((category) => CATEGORY_CONTEXT_TYPES[category].includes(type)));
   return [...resourceTypesFor(categories), ...context, ...(categories.includes("documents") ? ["Binary"] : [])];
 }

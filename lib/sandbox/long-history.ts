@@ -52,10 +52,21 @@ export function longHistoryBundle(resources: number): Bundle {
  */
 export function longHistoryBase(): Bundle {
   const bundle = JSON.parse(JSON.stringify(baselineAdultBundle).replaceAll(SOURCE_PREFIX, PREFIX)) as Bundle;
-  // A person of their own: the health system's patient list shows both patients, and two people of one name would
-  // leave a patient guessing which record is theirs.
+  // A person of their own: the health system's patient list shows both patients, and two people of one name, birth
+  // date, address or record number would leave a patient guessing which record is theirs.
   for (const entry of bundle.entry ?? []) {
-    if (entry.resource?.resourceType === "Patient") entry.resource.name = [{ use: "official", family: "Lindqvist", given: ["Tomas", "Erik"] }];
+    const patient = entry.resource;
+    if (patient?.resourceType !== "Patient") continue;
+    patient.name = [{ use: "official", family: "Lindqvist", given: ["Ingrid", "Sofia"] }];
+    patient.birthDate = "1974-10-27";
+    patient.telecom = [
+      { system: "phone", value: "937-555-0187", use: "mobile" },
+      { system: "email", value: "ingrid.lindqvist@example.com", use: "home" },
+    ];
+    patient.address = [{ use: "home", line: ["907 Salem Avenue"], city: "Kettering", state: "OH", postalCode: "45429", country: "US" }];
+    for (const identifier of patient.identifier ?? []) if (identifier.value === "RB-00482913") identifier.value = "RB-00517726";
+    patient.communication = [{ language: { coding: [{ system: "urn:ietf:bcp:47", code: "en-US", display: "English (United States)" }], text: "English (United States)" }, preferred: true }];
+    patient.extension = patient.extension?.filter((extension) => !extension.url.endsWith("us-core-ethnicity"));
   }
   return bundle;
 }

@@ -2,22 +2,16 @@ import * as oauth from "oauth4webapi";
 import { encryptSecret } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { parseCategoryList, readResourceTypesFor, type Category } from "@/lib/records";
+import { parseCategoryList, type Category } from "@/lib/records";
 import { findProvider } from "./providers";
 import { discoverSmartServer } from "./smart-discovery";
+import { scopeForCategories, scopeSyntaxFor } from "./smart-scopes";
+
+/** The scope a sign-in asks for (smart-scopes.ts), here for the module index. */
+export { scopeForCategories };
 
 /** How long the patient has to sign in at the provider before the authorization must start over. */
 export const AUTHORIZATION_MINUTES = 15;
-
-/**
- * What the platform asks a provider for to share `categories`: the patient picked at sign-in, a refresh token so
- * continuous consent can re-import, and read access to the resource types an import of those categories reads
- * (their own types, the context their records reference, Binary for linked C-CDA documents), no more (SMART App
- * Launch v1 syntax, which v2 servers accept as well).
- */
-export function scopeForCategories(categories: readonly Category[]): string {
-  return ["launch/patient", "offline_access", ...readResourceTypesFor(categories).map((type) => `patient/${type}.read`)].join(" ");
-}
 
 /**
  * The categories a session's sign-in asks for: those the patient granted once the session has completed (a
@@ -34,7 +28,10 @@ export type BeginAuthorizationInput = {
   providerId: string;
   /** Where the provider sends the patient back: the Connect flow's callback on this deployment's origin. */
   redirectUri: string;
-  /** Default: `scopeForCategories` of the session's categories. */
+  /**
+   * Default: `scopeForCategories` of the session's categories, in SMART v2 granular syntax when the server's
+   * configuration advertises `permission-v2`, else v1.
+   */
   scope?: string;
   /**
    * The application the patient is sharing with, named to the sandbox's synthetic health systems (as
@@ -79,7 +76,7 @@ export async function beginAuthorization(input: BeginAuthorizationInput): Promis
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", provider.clientId);
   url.searchParams.set("redirect_uri", input.redirectUri);
-  url.searchParams.set("scope", input.scope ?? scopeForCategories(await sessionCategories(input.connectSessionId)));
+  url.searchParams.set("scope", input.scope ?? scopeForCategories(await sessionCategories(input.connectSessionId), scopeSyntaxFor(server.capabilities)));
   url.searchParams.set("state", state);
   url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(codeVerifier));
   url.searchParams.set("code_challenge_method", "S256");

@@ -8,6 +8,7 @@ import type { ProviderRow } from "./providers";
 import { REFRESH_MARGIN_MS, refreshSourceTokens } from "./refresh-access-token";
 import { ContextReader } from "./context-reader";
 import { fetchAnswer, type ReadAnswer } from "./retrying-fetch";
+import { grantedCategoryFilter } from "./smart-scopes";
 import { SourceError } from "./source-error";
 import { openSourceTokens, type SmartTokens } from "./source-tokens";
 
@@ -74,6 +75,15 @@ class SourceSession {
 
   get patientId(): string {
     return this.tokens.patientId;
+  }
+
+  /**
+   * The `category` values a search of `type` names: those of the type's granted SMART v2 scopes when each is narrowed
+   * by category (a server enforcing them refuses or filters a wider search), none when a scope grants the whole type.
+   */
+  categoryFilter(type: string): string[] | null {
+    const filter = grantedCategoryFilter(this.tokens.scope, type);
+    return filter !== null && filter.length > 0 ? filter : null;
   }
 
   async refreshIfExpiring(): Promise<void> {
@@ -225,6 +235,8 @@ async function searchPages(session: SourceSession, fhirBaseUrl: string, first: U
 function searchType(session: SourceSession, fhirBaseUrl: string, resourceType: string, pageSize: number, onPage: OnPage): Promise<SearchResult> {
   const first = new URL(`${fhirBaseUrl}/${resourceType}`);
   first.searchParams.set("patient", session.patientId);
+  const categories = session.categoryFilter(resourceType);
+  if (categories) first.searchParams.set("category", categories.join(","));
   first.searchParams.set("_count", String(pageSize));
   return searchPages(session, fhirBaseUrl, first, resourceType, onPage);
 }
@@ -253,7 +265,7 @@ async function readPatient(session: SourceSession, fhirBaseUrl: string): Promise
 
 /**
  * What the source holds for its patient, of the given types: the Patient read (when asked for), then a search per
- * other type (`patient` and `_count`), following `next` links, and the context those resources reference, read
+ * other type (`patient` and `_count`, and `category` where the grant narrows the type by it), following `next` links, and the context those resources reference, read
  * while the searches go on (ContextReader). Each request has the policy's timeout and retries (429 after
  * Retry-After, 5xx with backoff); an expiring token is refreshed first, and a 401 refreshes it once. Tokens are read
  * from and written back to the Source row, sealed.

@@ -190,4 +190,29 @@ describe("the synthetic health system's FHIR API", () => {
     expect((await fhirGet("Observation", token)).status).toBe(503);
     expect((await fhirGet("Observation", token)).status).toBe(200);
   });
+
+  it("a SMART v2 token narrowed to lab results finds and reads only lab Observations (filtered searches, refused reads)", async () => {
+    const LAB = "http://terminology.hl7.org/CodeSystem/observation-category|laboratory";
+    const token = await accessToken(`launch/patient patient/Observation.rs?category=${LAB} patient/Condition.rs`);
+    // The patient's Observations at its current phase (earlier tests may have advanced it), read with a whole grant.
+    const observations = ((await fhirGet("Observation", await accessToken())).body as unknown as Bundle).entry!.map((entry) => entry.resource!);
+    const labs = observations.filter((resource) => JSON.stringify(resource).includes('"laboratory"'));
+    const vitals = observations.filter((resource) => !labs.includes(resource));
+    expect(labs.length).toBeGreaterThan(0);
+    expect(vitals.length).toBeGreaterThan(0);
+    // A search without the category is filtered to the grant; with it, the same; with another category, nothing.
+    for (const query of ["Observation", `Observation?category=${encodeURIComponent(LAB)}`, "Observation?category=laboratory"]) {
+      const found = await fhirGet(query, token);
+      expect(found.status, query).toBe(200);
+      expect(((found.body as unknown as Bundle).entry ?? []).map((entry) => entry.resource?.id).sort(), query).toEqual(labs.map((resource) => resource.id).sort());
+    }
+    const other = await fhirGet(`Observation?category=vital-signs`, token);
+    expect((other.body as unknown as Bundle).entry ?? []).toEqual([]);
+    expect((await fhirGet(`Observation/${labs[0]!.id}`, token)).status).toBe(200);
+    const vital = await fhirGet(`Observation/${vitals[0]!.id}`, token);
+    expect(vital.status).toBe(403);
+    expect(outcomeCode(vital)).toBe("insufficient_scope");
+    // A type the token does not name at all is still refused whole.
+    expect((await fhirGet("DiagnosticReport", token)).status).toBe(403);
+  });
 });

@@ -143,8 +143,8 @@ describe("the SMART on FHIR client against a synthetic health system, over HTTP"
       response_type: "code",
       client_id: SANDBOX_CLIENT_ID,
       redirect_uri: callbackUri(),
-      // Read access to exactly the types of the session's categories (here all ten), never patient/*.read.
-      scope: scopeForCategories(CATEGORIES),
+      // Read access to exactly the session's categories (here all ten) in SMART v2 syntax (the system advertises permission-v2), never patient/*.read.
+      scope: scopeForCategories(CATEGORIES, "v2"),
       state: begun.state,
       code_challenge_method: "S256",
       aud: `${ehr.origin}/ehr/${PROVIDER}/fhir`,
@@ -165,7 +165,7 @@ describe("the SMART on FHIR client against a synthetic health system, over HTTP"
 
     const completed = await completeAuthorization({ state: begun.state, callbackUrl, policy: POLICY });
     expect(completed).toMatchObject({ connectSessionId: sessionId, providerId: PROVIDER });
-    expect(completed.tokens).toMatchObject({ patientId: "baseline-adult-patient", scope: scopeForCategories(CATEGORIES) });
+    expect(completed.tokens).toMatchObject({ patientId: "baseline-adult-patient", scope: scopeForCategories(CATEGORIES, "v2") });
     expect(completed.tokens.refreshToken).toBeTruthy();
     expect(completed.tokens.expiresAt.getTime()).toBeGreaterThan(Date.now() + 290_000);
     // Single use.

@@ -16,11 +16,11 @@ export type ApiServer = Awaited<ReturnType<typeof startApiServer>>;
  * after. `allowTestServerHost` names 127.0.0.1 as a private host the deployment trusts for the whole file (a
  * self-hosted network naming its EHR); files that test the refusal stub it per test instead.
  */
-export function startThirdPartySmartForFile(options: { allowTestServerHost: boolean }): { smart: () => ThirdPartySmartServer; api: () => ApiServer } {
+export function startThirdPartySmartForFile(options: { allowTestServerHost: boolean; permissionV2?: boolean }): { smart: () => ThirdPartySmartServer; api: () => ApiServer } {
   let smart: ThirdPartySmartServer | undefined;
   let api: ApiServer | undefined;
   beforeAll(async () => {
-    smart = await startThirdPartySmartServer({ redirectUris: [`${FLOW_ORIGIN}/connect/callback`] });
+    smart = await startThirdPartySmartServer({ redirectUris: [`${FLOW_ORIGIN}/connect/callback`], permissionV2: options.permissionV2 });
     api = await startApiServer();
     if (options.allowTestServerHost) vi.stubEnv("CHARTKEY_PROVIDER_PRIVATE_HOSTS", "127.0.0.1");
   });

@@ -62,6 +62,36 @@ const PER_TYPE_SCOPES = [
  */
 const BINARY_SCOPE = "patient/Binary.read";
 const SCOPES = ["openid", "offline_access", "launch/patient", "patient/*.read", ...PER_TYPE_SCOPES, BINARY_SCOPE];
+/**
+ * With `permissionV2`, SMART App Launch 2 scopes as well: `.rs`, `.r`, `.s` of each type, and the US Core category
+ * narrowings of Observation and DiagnosticReport (`patient/Observation.rs?category=…|laboratory`). oidc-provider
+ * grants only scopes it lists, so the narrowed ones it serves are listed one by one.
+ */
+const V2_TYPES = [...PER_TYPE_SCOPES.map((scope) => scope.slice("patient/".length, -".read".length)), "Binary", "Practitioner", "Organization", "Location", "Medication", "Specimen", "MedicationDispense"];
+const V2_CATEGORIES: Record<string, string[]> = {
+  Observation: ["laboratory", "vital-signs", "social-history", "survey"].map((code) => `http://terminology.hl7.org/CodeSystem/observation-category|${code}`),
+  DiagnosticReport: ["LAB", "RAD"].map((code) => `http://terminology.hl7.org/CodeSystem/v2-0074|${code}`),
+};
+const V2_SCOPES = [
+  "patient/*.rs",
+  ...V2_TYPES.flatMap((type) => [`patient/${type}.rs`, `patient/${type}.r`, `patient/${type}.s`]),
+  ...Object.entries(V2_CATEGORIES).flatMap(([type, categories]) => categories.map((category) => `patient/${type}.rs?category=${category}`)),
+];
+
+/**
+ * Whether the token's scopes let it make this request (SMART patient scopes, v1 or v2): a v1 `.read` or a v2 scope
+ * without a query reads the type whole; a v2 scope narrowed by category allows only a search that names categories
+ * among the granted ones (anything wider is refused, as SMART lets a server do).
+ */
+function scopeAllows(scopes: Set<string>, type: string, id: string | undefined, query: URLSearchParams): boolean {
+  const interaction = id === undefined ? "s" : "r";
+  const whole = [`patient/*.read`, `patient/${type}.read`, "patient/*.rs", `patient/${type}.rs`, `patient/${type}.${interaction}`];
+  if (whole.some((scope) => scopes.has(scope))) return true;
+  if (interaction === "r") return false;
+  const granted = [...scopes].flatMap((scope) => (scope.startsWith(`patient/${type}.rs?category=`) ? [scope.slice(`patient/${type}.rs?category=`.length)] : []));
+  const asked = (query.get("category") ?? "").split(",").filter((value) => value !== "");
+  return granted.length > 0 && asked.length > 0 && asked.every((value) => granted.includes(value));
+}
 
 export type ThirdPartySmartServerOptions = {
   /** The redirect URIs the registered client may use (exact match, as oidc-provider requires). */
@@ -70,6 +100,8 @@ export type ThirdPartySmartServerOptions = {
   accessTokenSeconds?: number;
   /** Whether the SMART configuration offers PKCE S256 (false models a non-conformant server). */
   offerS256?: boolean;
+  /** Whether the server advertises and grants SMART v2 scopes (`permission-v2`), granular by category. */
+  permissionV2?: boolean;
 };
 
 export type ThirdPartySmartServer = {
@@ -188,10 +220,11 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
   const clientId = "chartkey-platform";
   const clientSecret = "third-party-secret-0123456789abcdef";
   
+  const scopes = options.permissionV2 ? [...SCOPES, ...V2_SCOPES] : SCOPES;
   const configuration: Configuration = {
     adapter: memoryAdapter(store),
     clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: options.redirectUris, grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }],
-    scopes: SCOPES,
+    scopes,
     claims: { openid: ["sub"] },
     findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
     features: {
@@ -201,7 +234,7 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
         enabled: true,
         defaultResource: () => fhirBaseUrl,
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({ scope: SCOPES.filter((scope) => scope !== "openid" && scope !== "offline_access").join(" "), accessTokenFormat: "opaque", accessTokenTTL: options.accessTokenSeconds ?? 3600 }),
+        getResourceServerInfo: () => ({ scope: scopes.filter((scope) => scope !== "openid" && scope !== "offline_access").join(" "), accessTokenFormat: "opaque", accessTokenTTL: options.accessTokenSeconds ?? 3600 }),
       },
     },
     // SMART clients ask offline_access without OIDC's prompt=consent, so oidc-provider drops the scope; the registered
@@ -236,10 +269,17 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
           token_endpoint: `${origin}/token`,
           token_endpoint_auth_methods_supported: ["client_secret_basic"],
           grant_types_supported: ["authorization_code", "refresh_token"],
-          scopes_supported: SCOPES,
+          scopes_supported: options.permissionV2 ? [...SCOPES, "patient/*.rs"] : SCOPES,
           response_types_supported: ["code"],
           code_challenge_methods_supported: options.offerS256 === false ? ["plain"] : ["S256"],
-          capabilities: ["launch-standalone", "client-confidential-symmetric", "context-standalone-patient", "permission-offline", "permission-patient"],
+          capabilities: [
+            "launch-standalone",
+            "client-confidential-symmetric",
+            "context-standalone-patient",
+            "permission-offline",
+            "permission-patient",
+            ...(options.permissionV2 ? ["permission-v1", "permission-v2"] : []),
+          ],
         },
         "application/json",
       );
@@ -250,8 +290,8 @@ export async function startThirdPartySmartServer(options: ThirdPartySmartServerO
     if (!token || token.isExpired) return sendJson(response, 401, problem("login", "invalid or expired access token"));
     // The SMART patient scopes: the granted types only, and only the launch patient's compartment.
     const [type, id] = pathname.split("/").filter(Boolean);
-    const scopes = new Set((token.scope ?? "").split(" "));
-    if (request.method !== "GET" || !type || !(scopes.has("patient/*.read") || scopes.has(`patient/${type}.read`))) return sendJson(response, 403, problem("forbidden", "outside the granted scopes"));
+    const granted = new Set((token.scope ?? "").split(" "));
+    if (request.method !== "GET" || !type || !scopeAllows(granted, type, id, url.searchParams)) return sendJson(response, 403, problem("forbidden", "outside the granted scopes"));
     if (type === "Binary") {
       if (!id || !(await binaryOfPatient(id, token.accountId))) return sendJson(response, 403, problem("forbidden", "the Binary is not linked to the launch patient"));
     } else {

@@ -9,6 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = serve({
       resourceType: params.resourceType,
       patient: query.patient,
       ids: query._id?.split(",").filter((id) => id !== ""),
+      categories: query.category?.split(",").filter((category) => category !== ""),
       count: query._count,
       offset: query._offset,
     }),
