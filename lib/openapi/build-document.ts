@@ -18,6 +18,8 @@ export type DocumentSpec = {
   headers: Record<string, HeaderSpec>;
   /** Header names present on every response of the document. */
   responseHeaders: string[];
+  /** Requests the platform sends to the application (OpenAPI 3.1 `webhooks`), by name. */
+  webhooks?: Record<string, { operationId: string; tag: string; summary: string; description: string; schema: z.ZodType }>;
   /** The security scheme keyed operations use; keyless operations declare `security: []`. Omit for a keyless API. */
   security?: { name: string; scheme: { type: "http"; scheme: string; description: string } };
 };
@@ -88,6 +90,25 @@ export function buildOpenApiDocument(spec: DocumentSpec): OpenApiDocument {
     tags: spec.tags,
     ...(spec.security ? { security: [{ [spec.security.name]: [] }] } : {}),
     paths,
+    ...(spec.webhooks
+      ? {
+          webhooks: Object.fromEntries(
+            Object.entries(spec.webhooks).map(([name, webhook]) => [
+              name,
+              {
+                post: {
+                  operationId: webhook.operationId,
+                  tags: [webhook.tag],
+                  summary: webhook.summary,
+                  description: webhook.description,
+                  requestBody: { required: true, description: "The event.", content: { "application/json": { schema: components.convert(webhook.schema) } } },
+                  responses: { "200": { description: "Any 2xx answer acknowledges the event; anything else is retried." } },
+                },
+              },
+            ]),
+          ),
+        }
+      : {}),
     components: {
       schemas: components.schemas,
       headers: Object.fromEntries(

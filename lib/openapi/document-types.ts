@@ -23,6 +23,16 @@ export type OpenApiResponse = {
   "x-error-codes"?: string[];
 };
 
+/** A request the platform makes to the application: its body, and what the application answers. */
+export type OpenApiWebhook = {
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description: string;
+  requestBody: { required: true; description: string; content: Record<string, OpenApiMedia> };
+  responses: Record<string, { description: string }>;
+};
+
 export type OpenApiOperation = {
   operationId: string;
   tags: string[];
@@ -41,6 +51,8 @@ export type OpenApiDocument = {
   tags: { name: string; description: string }[];
   security?: Record<string, string[]>[];
   paths: Record<string, Partial<Record<OpenApiMethod, OpenApiOperation>>>;
+  /** What the platform sends to the application's webhook URL (OpenAPI 3.1 `webhooks`), by name. */
+  webhooks?: Record<string, { post: OpenApiWebhook }>;
   components: {
     schemas: Record<string, JsonSchema>;
     headers: Record<string, { description: string; schema: JsonSchema }>;

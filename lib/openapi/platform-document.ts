@@ -9,6 +9,7 @@ import { getHealth } from "@/lib/platform";
 import { simulateConnectSession, triggerSandboxEvent } from "@/lib/simulation";
 import { TEFCA_OPERATIONS } from "@/lib/tefca";
 import { getHealthRecord, listCategoryRecords, listRecordChanges, listUsers } from "@/lib/users";
+import { webhookEventSchema } from "@/lib/webhooks";
 import { buildOpenApiDocument } from "./build-document";
 import type { OpenApiDocument } from "./document-types";
 import { COMMON_HEADERS } from "./common-headers";
@@ -68,6 +69,18 @@ export function platformOpenApiDocument(): OpenApiDocument {
       },
     ],
     operations: PLATFORM_OPERATIONS,
+    webhooks: {
+      event: {
+        operationId: "receiveEvent",
+        tag: "Platform",
+        summary: "An event sent to the application's webhook URL",
+        description:
+          "Signed with Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature headers) with the application's whsec_ signing " +
+          "secret; retried with exponential backoff for 24 hours (8 attempts). No ordering guarantee: each event carries its timestamp, " +
+          "and the change feed is the source of truth for records.",
+        schema: webhookEventSchema,
+      },
+    },
     headers: {
       ...COMMON_HEADERS,
       [HEADER.etag]: {

@@ -7,3 +7,4 @@ export { webhookSignature, type SealedSigningSecrets } from "./signing";
 export { deliveryState, getDelivery, listDeliveries, type DeliveryLogEntry, type DeliveryState } from "./delivery-log";
 export { deliveryFix } from "./delivery-fix";
 export { isSampleEventType, SAMPLE_EVENT_TYPES, type SampleEventType } from "./schemas";
+export { WEBHOOK_EVENT_TYPES, webhookEventSchema } from "./event-schema";

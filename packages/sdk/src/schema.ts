@@ -535,7 +535,28 @@ export type paths = {
         trace?: never;
     };
 };
-export type webhooks = Record<string, never>;
+export type webhooks = {
+    event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event sent to the application's webhook URL
+         * @description Signed with Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature headers) with the application's whsec_ signing secret; retried with exponential backoff for 24 hours (8 attempts). No ordering guarantee: each event carries its timestamp, and the change feed is the source of truth for records.
+         */
+        post: operations["receiveEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
 export type components = {
     schemas: {
         /** @description The error envelope every error response carries. */
@@ -1899,6 +1920,23 @@ export type components = {
             id?: string | number;
         } & {
             [key: string]: unknown;
+        };
+        WebhookEvent: {
+            /** @description The event's id (evt_), also sent as the webhook-id header: a redelivery carries the same id. */
+            id: string;
+            /**
+             * @description consent.granted: a Connect session completed with a share receipt. consent.revoked: an active receipt was revoked. consent.expired: the lifecycle worker marked an expired receipt. records.updated: an import changed records (continuous consent). sync.failed: an import failed (continuous consent). subject.deleted: the patient asked on their receipt page for Chartkey's copy of the subject's data to be deleted and it is done; delete your copy too (data: subject, receiptId, deletedAt, reason). webhook.test: sent from the dashboard.
+             * @enum {string}
+             */
+            type: "consent.granted" | "consent.revoked" | "consent.expired" | "records.updated" | "sync.failed" | "subject.deleted" | "webhook.test";
+            /** @description When the event happened, ISO 8601 UTC with milliseconds. */
+            timestamp: string;
+            /** @enum {string} */
+            environment: "sandbox" | "live";
+            /** @description The event's details; every business event names the subject and, where one applies, the receiptId. */
+            data: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: never;
@@ -8694,6 +8732,29 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+        };
+    };
+    receiveEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the event; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
