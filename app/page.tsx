@@ -20,9 +20,9 @@ export default function HomePage() {
         revoke.
       </p>
       <nav aria-label="Get started" className="mt-10 grid gap-4 sm:grid-cols-3">
-        <Link className={CARD} href="/demo/v1">
+        <Link className={CARD} href="/demo">
           <span className="font-semibold">Keyless demo API</span>
-          <span className="mt-1 block text-sm text-slate-600">Fictional patients, no account needed.</span>
+          <span className="mt-1 block text-sm text-slate-600">Fictional patients and their records, no account needed.</span>
         </Link>
         <Link className={CARD} href="/docs">
           <span className="font-semibold">API reference</span>
