@@ -31,7 +31,7 @@ export type LiveSourceView = {
 export type LiveSubjectView = {
   id: string;
   createdAt: Date;
-  receipt: { id: string; status: "active" | "revoked" | "expired"; categories: string[]; grantedAt: Date; expiresAt: Date; revokedAt: Date | null } | null;
+  receipt: { id: string; status: "active" | "revoked" | "expired"; categories: string[]; grantedAt: Date; expiresAt: Date; revokedAt: Date | null; purgedAt: Date | null; deletionRequestedAt: Date | null } | null;
   sources: LiveSourceView[];
 };
 
@@ -87,7 +87,7 @@ export async function liveSubjectViews(applicationId: string, options: { subject
       consentReceipts: {
         orderBy: [{ grantedAt: "desc" }, { id: "desc" }],
         take: 1,
-        select: { id: true, status: true, categories: true, grantedAt: true, expiresAt: true, revokedAt: true },
+        select: { id: true, status: true, categories: true, grantedAt: true, expiresAt: true, revokedAt: true, purgedAt: true, deletionRequestedAt: true },
       },
       sources: {
         orderBy: { createdAt: "asc" },

@@ -33,7 +33,7 @@ export type SandboxSubject = {
   /** When the synthetic patient and its records are purged. */
   purgeAt: Date | null;
   /** The newest receipt, whatever its status (null if the subject never completed a session). */
-  receipt: { id: string; status: "active" | "revoked" | "expired"; categories: string[]; grantedAt: Date; expiresAt: Date; revokedAt: Date | null; revokedReason: string | null } | null;
+  receipt: { id: string; status: "active" | "revoked" | "expired"; categories: string[]; grantedAt: Date; expiresAt: Date; revokedAt: Date | null; revokedReason: string | null; purgedAt: Date | null; deletionRequestedAt: Date | null } | null;
   sources: Array<{ id: string; providerName: string; sourceKey: string | null; syncStatus: "pending" | "syncing" | "synced" | "failed" | "partial"; phase: number; lastSyncedAt: Date | null; lastError: string | null }>;
   /** Live records per category. */
   recordCounts: Partial<Record<Category, number>>;
@@ -55,7 +55,7 @@ export async function listSandboxSubjects(applicationId: string, options: { limi
       consentReceipts: {
         orderBy: [{ grantedAt: "desc" }, { id: "desc" }],
         take: 1,
-        select: { id: true, status: true, categories: true, grantedAt: true, expiresAt: true, revokedAt: true, revokedReason: true },
+        select: { id: true, status: true, categories: true, grantedAt: true, expiresAt: true, revokedAt: true, revokedReason: true, purgedAt: true, deletionRequestedAt: true },
       },
       sources: {
         orderBy: { createdAt: "asc" },

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { LiveSourcesTable } from "@/components/dashboard/live/live-sources-table";
+import { RetentionDetail } from "@/components/dashboard/retention-detail";
 import { ReceiptStatusBadge } from "@/components/dashboard/sandbox/status-badges";
 import { buttonClass } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -12,6 +13,7 @@ import { Detail } from "@/components/ui/detail";
 import { PageHeader } from "@/components/ui/page-header";
 import { SubjectImportHistory } from "@/components/dashboard/sources/import-history";
 import { RerunSourceButton } from "@/components/dashboard/sources/rerun-source-button";
+import { retentionState } from "@/lib/consent";
 import { liveSubjectView, requireApplication } from "@/lib/dashboard";
 import { sourceImportHistory } from "@/lib/imports";
 import { can } from "@/lib/team";
@@ -56,6 +58,7 @@ export default async function LiveSubjectPage({ params }: { params: Promise<{ ap
             <Detail label="Shared categories">{receipt?.categories.join(", ") || "—"}</Detail>
             <Detail label="Granted">{receipt?.grantedAt.toISOString() ?? "—"}</Detail>
             <Detail label={receipt?.status === "revoked" ? "Revoked" : "Expires"}>{(receipt?.status === "revoked" ? receipt.revokedAt : receipt?.expiresAt)?.toISOString() ?? "—"}</Detail>
+            <RetentionDetail retention={receipt ? retentionState(receipt) : null} />
           </dl>
         </CardBody>
       </Card>

@@ -6,6 +6,7 @@ import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { SourceFidelityReport } from "@/components/dashboard/sandbox/fidelity-report";
 import { RecordsTable } from "@/components/dashboard/sandbox/records-table";
 import { SandboxEvents } from "@/components/dashboard/sandbox/sandbox-events";
+import { RetentionDetail } from "@/components/dashboard/retention-detail";
 import { ReceiptStatusBadge, SimulationStateBadge, SyncStatusBadge } from "@/components/dashboard/sandbox/status-badges";
 import { buttonClass } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -16,6 +17,7 @@ import { activeCredentials } from "@/lib/agents";
 import { CATEGORY_TEXT } from "@/lib/connect";
 import { SubjectImportHistory } from "@/components/dashboard/sources/import-history";
 import { RerunSourceButton } from "@/components/dashboard/sources/rerun-source-button";
+import { retentionState } from "@/lib/consent";
 import { readSubjectRecords, requireApplication, sandboxSubjectView } from "@/lib/dashboard";
 import { sourceImportHistory } from "@/lib/imports";
 import { can } from "@/lib/team";
@@ -67,6 +69,7 @@ export default async function SandboxSubjectPage({ params, searchParams }: { par
             </Detail>
             <Detail label="Shared categories">{subject.receipt?.categories.join(", ") || "—"}</Detail>
             <Detail label="Receipt expires">{subject.receipt?.expiresAt.toISOString() ?? "—"}</Detail>
+            <RetentionDetail retention={subject.receipt ? retentionState(subject.receipt) : null} />
             <Detail label="Simulation">
               {subject.simulation ? (
                 <span className="flex flex-wrap items-center gap-2">
