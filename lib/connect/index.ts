@@ -8,6 +8,7 @@ export { expireConnectSessions } from "./expire-cycle";
 export { cancelFromFlow, completeSession, sessionSubject } from "./complete-session";
 export { receiptByLink, revokeByLink } from "./receipt-by-link";
 export { deleteCopyByLink, deletionByLink, type DeletionState } from "./delete-by-link";
+export { patientViewByLink, type PatientView } from "./patient-view-by-link";
 export { sessionByLink, type LinkedSession } from "./session-by-link";
 export { CATEGORY_TEXT } from "./category-text";
 export { chooseProviders } from "./choose-providers";

@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { DANGER_BUTTON, SECONDARY_BUTTON } from "@/components/connect/flow-shell";
+import { PatientViewSections } from "@/components/connect/patient-view";
 import { LanguageSwitcher } from "@/components/i18n/language-switcher";
-import { deletionByLink, receiptByLink } from "@/lib/connect";
+import { deletionByLink, patientViewByLink, receiptByLink } from "@/lib/connect";
 import { ApiError } from "@/lib/http";
 import { longDate, translatorFor } from "@/lib/i18n";
 import { pageLocale } from "@/components/i18n/page-locale";
@@ -22,9 +23,11 @@ export default async function ReceiptPage(props: { params: Promise<{ token: stri
   const { revoked, confirm } = await props.searchParams;
   let receipt;
   let deletion;
+  let view;
   try {
     receipt = await receiptByLink(token);
     deletion = await deletionByLink(token);
+    view = await patientViewByLink(token);
   } catch (error) {
     if (error instanceof ApiError && error.code === "not_found") notFound();
     throw error;
@@ -136,6 +139,7 @@ export default async function ReceiptPage(props: { params: Promise<{ token: stri
           </form>
         </section>
       ) : null}
+      <PatientViewSections view={view} locale={locale} token={token} />
     </main>
   );
 }
