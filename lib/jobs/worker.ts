@@ -1,5 +1,6 @@
 import type PgBoss from "pg-boss";
 import { log } from "@/lib/log";
+import { contextFrom, inSpan, SpanKind } from "@/lib/tracing";
 import { retryInterruptedJobs } from "./interrupted-jobs";
 import { surviveLostDatabase } from "./lost-database";
 import { queueErrors, startQueue } from "./queue";
@@ -34,8 +35,8 @@ export async function startWorker(databaseUrl: string, given: readonly WorkerJob
       const poller: { id?: string } = {};
       poller.id = await boss.work<object>(job.queue, options, async (batch) => {
         if (batch.length === options.batchSize && poller.id) boss.notifyWorker(poller.id);
-        if (batch.length === 1) return job.handler(batch[0]!);
-        const outcomes = await Promise.allSettled(batch.map((item) => job.handler(item)));
+        if (batch.length === 1) return traced(job, batch[0]!);
+        const outcomes = await Promise.allSettled(batch.map((item) => traced(job, item)));
         const failed = batch.filter((_, index) => outcomes[index]!.status === "rejected");
         for (const item of failed) {
           const reason = (outcomes[batch.indexOf(item)] as PromiseRejectedResult).reason as Error;
@@ -76,4 +77,17 @@ export async function startWorker(databaseUrl: string, given: readonly WorkerJob
       await Promise.all([boss.stop({ graceful: true, timeout: 10_000, wait: true }), ...loops.map((loop) => loop.stop())]);
     },
   };
+}
+
+/**
+ * One run of a job in a span named by its queue (`job source-import`: an import; `job webhook-delivery`: a delivery
+ * attempt; `job conformance-run`: a conformance phase), continuing the trace of the request that enqueued it
+ * (`traceparent` in its data, lib/queue/send-job.ts).
+ */
+function traced(job: JobDefinition, item: PgBoss.JobWithMetadata<object>): Promise<void> {
+  const data = item.data as { traceparent?: unknown };
+  return inSpan(`job ${job.queue}`, { "chartkey.job.queue": job.queue, "chartkey.job.retry": item.retryCount }, () => job.handler(item) as Promise<void>, {
+    kind: SpanKind.CONSUMER,
+    parent: contextFrom(data?.traceparent),
+  });
 }

@@ -2,6 +2,7 @@ import PgBoss from "pg-boss";
 import { boundedWaits } from "@/lib/db";
 import { log } from "@/lib/log";
 import { processState } from "@/lib/process-state";
+import { currentTraceparent } from "@/lib/tracing";
 import { announceJobs } from "./job-wakeup";
 
 // One sender per process, started on first use.
@@ -37,7 +38,7 @@ export async function sendJob(queue: string, data: object, options: { singletonK
   if (options.singletonKey) sendOptions.singletonKey = options.singletonKey;
   if (options.startAfter) sendOptions.startAfter = options.startAfter;
   const sender = await boss();
-  const id = await sender.send(queue, data, sendOptions);
+  const id = await sender.send(queue, traced(data), sendOptions);
   if (id && runsNow(options.startAfter)) await wake(sender, queue);
   return id;
 }
@@ -45,8 +46,14 @@ export async function sendJob(queue: string, data: object, options: { singletonK
 /** Enqueues several jobs of one queue in one statement, with the queue's policy (what `sendJob` does for one). */
 export async function sendJobs(queue: string, jobs: readonly { data: object; singletonKey?: string; startAfter?: Date }[]): Promise<void> {
   const sender = await boss();
-  await sender.insert(jobs.map(({ data, singletonKey, startAfter }) => ({ name: queue, data, singletonKey, startAfter })));
+  await sender.insert(jobs.map(({ data, singletonKey, startAfter }) => ({ name: queue, data: traced(data), singletonKey, startAfter })));
   if (jobs.some((job) => runsNow(job.startAfter))) await wake(sender, queue);
+}
+
+/** The job's data with the enqueuing span's traceparent, so the job's span continues its trace (lib/jobs/worker.ts). */
+function traced(data: object): object {
+  const traceparent = currentTraceparent();
+  return traceparent ? { ...data, traceparent } : data;
 }
 
 const runsNow = (startAfter: Date | undefined) => !startAfter || startAfter.getTime() <= Date.now();

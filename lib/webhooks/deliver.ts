@@ -11,6 +11,7 @@ import { ENDPOINT_CONNECTIONS, postWebhook } from "./outbound";
 import { deliveryPolicy, type DeliveryPolicy } from "./policy";
 import { webhookSignature } from "./signing";
 import { statementBatch } from "./statement-batch";
+import { inSpan } from "@/lib/tracing";
 
 /** One attempt of one delivery: `attempt` is the attempt to make (1-based). */
 export type DeliveryAttempt = { deliveryId: string; attempt: number };
@@ -103,7 +104,7 @@ async function claimLoop(running: { stopped: boolean }, sleep: Sleep, policy: De
       const claimedAt = new Date();
       const leaseUntil = new Date(claimedAt.getTime() + policy.leaseMs);
       claimed = (await pgPool().query<ClaimedRow>(claimDueAttempts({ now: claimedAt, leaseUntil, limit, maxAttempts: policy.maxAttempts }))).rows;
-      for (const row of claimed) startAttempt({ deliveryId: row.id, attempt: row.attempts }, row, claimedAt, policy).catch(logFailure(row.id));
+      for (const row of claimed) tracedAttempt({ deliveryId: row.id, attempt: row.attempts }, row, claimedAt, policy).catch(logFailure(row.id));
     } catch (error) {
       log.warn({ err: (error as Error).message }, "could not claim webhook deliveries");
       await sleep.for(ERROR_PAUSE_MS);
@@ -154,7 +155,16 @@ export async function deliverWebhook(job: DeliveryAttempt, policy: DeliveryPolic
   const claimedAt = new Date();
   const claimed = await claimAttempt({ id: job.deliveryId, attempt: job.attempt, claimedAt, leaseUntil: new Date(claimedAt.getTime() + policy.leaseMs) });
   if (!claimed) return "skipped";
-  return startAttempt(job, claimed, claimedAt, policy);
+  return tracedAttempt(job, claimed, claimedAt, policy);
+}
+
+/** An attempt in a span of its own (`webhook.delivery`, the POST to the endpoint beneath it), with its number and outcome. */
+function tracedAttempt(job: DeliveryAttempt, claimed: ClaimedRow, claimedAt: Date, policy: DeliveryPolicy): Promise<DeliveryOutcome> {
+  return inSpan("webhook.delivery", { "chartkey.webhook.attempt": job.attempt, "chartkey.environment": claimed.environment }, async (span) => {
+    const outcome = await startAttempt(job, claimed, claimedAt, policy);
+    span.setAttribute("chartkey.webhook.outcome", outcome);
+    return outcome;
+  });
 }
 
 /**
