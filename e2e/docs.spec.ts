@@ -27,6 +27,9 @@ const test = base.extend<{ sameOriginUnderCsp: void }>({
   ],
 });
 
+/** The samples each operation offers, in order (lib/openapi/reference-document.ts). */
+const SAMPLES = ["@chartkey/sdk", "curl", "Python (requests)", "Go (net/http)"];
+
 /** The reference once Scalar has loaded the keyed API's document. */
 async function openReference(page: Page) {
   await page.goto("/docs");
@@ -50,13 +53,18 @@ test("the reference finds an operation by search, shows its samples in four lang
   await expect(page).toHaveURL(/#platform\/tag\/records\/GET\/users\/.*\/changes$/);
   const operation = page.locator('section[id="platform/tag/records/GET/users/{subject}/records/{category}/changes"]');
 
-  // Request samples: the SDK (TypeScript), curl, Python (Requests) and Go (net/http's NewRequest) among them.
-  await operation.getByRole("button", { name: /^Change code sample language/ }).first().click();
-  const clients = page.getByRole("listbox").last();
-  for (const client of ["@chartkey/sdk", "Curl", "Requests", "NewRequest"]) await expect(clients.getByRole("option", { name: client, exact: true })).toBeVisible();
-  await clients.getByRole("option", { name: "@chartkey/sdk", exact: true }).click();
+  // Request samples: the SDK first and shown by default, then curl, Python and Go, and nothing else.
   await expect(operation.locator("pre").first()).toContainText('import { Chartkey } from "@chartkey/sdk";');
   await expect(operation.locator("pre").first()).toContainText("chartkey.syncCategory(");
+  // The introduction's language tabs start with the SDK, selected.
+  await expect(page.getByRole("tab").filter({ hasText: /typescript/i }).first()).toHaveAttribute("aria-selected", "true");
+  await operation.getByRole("button", { name: /^Change code sample language/ }).first().click();
+  const clients = page.getByRole("listbox").last();
+  await expect(clients.getByRole("option")).toHaveText(SAMPLES);
+  await clients.getByRole("option", { name: "Go (net/http)", exact: true }).click();
+  await expect(operation.locator("pre").first()).toContainText('http.NewRequest("GET", "http://localhost:3000/api/v1/users/');
+  // Picking a language there picks it in the introduction too.
+  await expect(page.getByRole("tab").filter({ hasText: /typescript/i }).first()).toHaveAttribute("aria-selected", "false");
 
   // The keyless demo API's document, with its own error table.
   await page.getByRole("button", { name: "Chartkey API (/api/v1)" }).click();
@@ -64,6 +72,37 @@ test("the reference finds an operation by search, shows its samples in four lang
   await expect(page.getByRole("heading", { level: 1, name: "Chartkey demo API" })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole("cell", { name: "consent_scope_exceeded", exact: true }).first()).toBeAttached();
 });
+
+// With an operation open and the Try it client open, on a phone and on a laptop: nothing wider than the window, no
+// serious or critical axe violation (Scalar's client had aria-required-attr and aria-prohibited-attr ones), and the
+// error table's Status header on one line.
+for (const width of [390, 1280]) {
+  test(`an operation and its Try it client are accessible and fit ${width}px`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/docs");
+    await expect(page.getByRole("heading", { level: 1, name: "Chartkey API" })).toBeVisible({ timeout: 45_000 });
+    await expectNoHorizontalOverflow(page);
+    // Opened from the reference, as a reader following a link would.
+    await page.goto("/docs#platform/tag/records/GET/users/{subject}/records/{category}/changes");
+    const status = page.getByRole("columnheader", { name: "Status", exact: true }).first();
+    await expect(status).toBeAttached();
+    expect(await status.evaluate((cell) => {
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    }), "lines of the Status header").toBe(1);
+    const operation = page.locator('section[id="platform/tag/records/GET/users/{subject}/records/{category}/changes"]');
+    await expect(operation.locator("pre").first()).toContainText("chartkey.syncCategory(", { timeout: 20_000 });
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page, `/docs with an operation open at ${width}px`);
+    await operation.getByRole("button", { name: /^Test Request/ }).first().click();
+    const client = page.getByRole("dialog").last();
+    await expect(client.getByRole("button", { name: /^Send/i }).first()).toBeVisible({ timeout: 20_000 });
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page, `/docs with Try it open at ${width}px`);
+  });
+}
 
 test("try it: a pasted sandbox key calls the API from the page and is not stored", async ({ page }) => {
   test.setTimeout(90_000);
@@ -114,9 +153,40 @@ test("the reference is accessible at 1280px in light and dark mode, and fits 128
   await expectAccessible(page, "/docs at 390px");
 });
 
+test("the operations are listed, linked, at first paint, before Scalar has loaded", async ({ page, request }, testInfo) => {
+  test.setTimeout(60_000);
+  // In the server's HTML: no script is needed to list them.
+  const html = await (await request.get("/docs")).text();
+  expect(html).toContain('href="#platform/tag/records/GET/users/{subject}/records/{category}/changes"');
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto("/docs", { waitUntil: "commit" });
+  const outline = page.getByRole("navigation", { name: /^Operations/ });
+  const link = outline.getByRole("link", { name: /A category's changes after a cursor/ });
+  await expect(link).toBeVisible({ timeout: 2_000 });
+  // From the start of the navigation to the outline link being visible, as this machine measured it.
+  const visibleAfter = Math.round(await page.evaluate(() => performance.now()));
+  testInfo.annotations.push({ type: "outline visible after (ms)", description: String(visibleAfter) });
+  console.log(`/docs outline link visible ${visibleAfter} ms after navigation start`);
+  await expect(outline.getByRole("heading", { level: 3 })).toHaveText(["Platform", "Connect", "Records", "Sandbox", "MCP", "TEFCA", "Conformance"]);
+  await expectNoHorizontalOverflow(page);
+  // Each link is its operation's anchor in Scalar's reference; once Scalar has rendered, its navigation takes the
+  // outline's place.
+  const anchors = await outline.getByRole("link").evaluateAll((links) => links.map((link) => decodeURIComponent(link.getAttribute("href")!.slice(1))));
+  await expect(page.getByRole("heading", { level: 1, name: "Chartkey API" })).toBeVisible({ timeout: 45_000 });
+  await expect(outline).toBeHidden();
+  // Scalar renders the operations of its first tag at once and the others when their tag opens or their anchor is
+  // followed.
+  const first = anchors.filter((anchor) => anchor.startsWith("platform/tag/platform/"));
+  expect(first.length).toBeGreaterThan(2);
+  expect(await page.evaluate((ids) => ids.filter((id) => !document.getElementById(id)), first), "outline anchors Scalar does not render").toEqual([]);
+  const later = anchors.find((anchor) => anchor.startsWith("platform/tag/connect/POST/connect/sessions"))!;
+  await page.goto(`/docs#${later}`);
+  await expect(page.locator(`[id="${later}"]`)).toBeAttached({ timeout: 20_000 });
+});
+
 test("the home page links to the API reference", async ({ page }) => {
   await page.goto("/");
-  await expect(page.getByRole("link", { name: /Keyless demo API/ })).toHaveAttribute("href", "/demo/v1");
+  await expect(page.getByRole("link", { name: /Keyless demo API/ })).toHaveAttribute("href", "/demo");
   await expect(page.getByRole("link", { name: /Dashboard/ })).toHaveAttribute("href", "/dashboard");
   await page.getByRole("link", { name: /API reference/ }).click();
   // Scalar puts the document it shows in the fragment.

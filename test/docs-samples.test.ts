@@ -60,7 +60,7 @@ it("every TypeScript sample the docs show (the reference's per operation, the gu
   const samples = new Map<string, string>();
   for (const item of Object.values(referenceDocument("platform").paths)) {
     for (const operation of Object.values(item) as { operationId: string; "x-codeSamples"?: CodeSample[] }[]) {
-      for (const sample of operation["x-codeSamples"] ?? []) samples.set(`reference-${operation.operationId}`, asModule(sample.source));
+      for (const sample of (operation["x-codeSamples"] ?? []).filter((candidate) => candidate.lang === "typescript")) samples.set(`reference-${operation.operationId}`, asModule(sample.source));
     }
   }
   for (const { slug } of GUIDES) {

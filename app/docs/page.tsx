@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { OperationsOutline } from "@/components/docs/operations-outline";
 import { ScalarReference } from "@/components/docs/scalar-reference";
 import { GUIDES } from "@/components/docs/guides";
 
@@ -16,7 +17,7 @@ export default function DocsPage() {
         </p>
         <h1 className="mt-1 text-2xl font-bold tracking-tight text-slate-900">API reference</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-700">
-          Search every operation (<kbd>Ctrl</kbd>/<kbd>⌘</kbd> <kbd>K</kbd>), read its errors and samples in curl, TypeScript, Python and Go, and try it
+          Search every operation (<kbd>Ctrl</kbd>/<kbd>⌘</kbd> <kbd>K</kbd>), read its errors and samples (the TypeScript SDK, curl, Python and Go), and try it
           against this deployment with a sandbox key (kept in this tab only). New here? Start with the{" "}
           <a className="text-teal-800 underline" href="/docs/guides/quickstart">
             quickstart
@@ -31,8 +32,9 @@ export default function DocsPage() {
           ))}
         </nav>
       </header>
-      <main aria-label="Operations">
+      <main aria-label="Operations" className="overflow-x-clip">
         <ScalarReference />
+        <OperationsOutline />
       </main>
     </>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import { ApiReferenceReact } from "@scalar/api-reference-react";
+import { useEffect } from "react";
 import "@scalar/api-reference-react/style.css";
 import "./scalar-theme.css";
 
@@ -12,6 +13,12 @@ import "./scalar-theme.css";
  * documents to scalar.com.
  */
 export function ScalarApiReference() {
+  useEffect(() => {
+    repairAria(document.body);
+    const observer = new MutationObserver(() => repairAria(document.body));
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["role", "aria-expanded"] });
+    return () => observer.disconnect();
+  }, []);
   return (
     <ApiReferenceReact
       configuration={{
@@ -27,8 +34,22 @@ export function ScalarApiReference() {
         telemetry: false,
         mcp: { disabled: true },
         authentication: { preferredSecurityScheme: "apiKey" },
-        defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
+        // The samples offered are the documents' own (x-codeSamples: the TypeScript SDK, then curl, Python and Go;
+        // lib/openapi/reference-document.ts), in that order; none of Scalar's generated clients (Ruby, PHP, ...).
+        hiddenClients: true,
       }}
     />
   );
+}
+
+/**
+ * ARIA Scalar's "Try it" client gets wrong, repaired in place as it renders (axe: one critical, one serious):
+ * - its key/value inputs are role="combobox" without aria-expanded (aria-required-attr): they are closed comboboxes
+ *   until a suggestion list opens, so a missing aria-expanded is "false";
+ * - its "More information" buttons are named but have role="none" (aria-prohibited-attr): a button that can be
+ *   pressed is a button, so the role that hides it goes.
+ */
+export function repairAria(root: ParentNode) {
+  for (const element of root.querySelectorAll('[role="combobox"]:not([aria-expanded])')) element.setAttribute("aria-expanded", "false");
+  for (const element of root.querySelectorAll('button[role="none"][aria-label], button[role="presentation"][aria-label]')) element.removeAttribute("role");
 }
