@@ -1,6 +1,8 @@
 import { effectiveStatus } from "@/lib/consent";
 import { db } from "@/lib/db";
 import type { Category } from "@/lib/records";
+import { grantBroaderThan } from "@/lib/sources";
+import { providersAskingBroadly } from "./broader-sign-in";
 import { linkToken } from "./link-tokens";
 import { countTotal } from "./present-session";
 import { availableProviders } from "./providers";
@@ -15,7 +17,7 @@ export async function flowState(token: string) {
   const providers = await availableProviders(session.environment);
   const sources = await db().source.findMany({
     where: { connectSessionId: session.id },
-    select: { id: true, providerId: true, connected: true, syncStatus: true, lastError: true, imports: { where: { status: "completed" }, orderBy: { startedAt: "desc" }, take: 1, select: { recordCounts: true } } },
+    select: { id: true, providerId: true, connected: true, tokenScope: true, syncStatus: true, lastError: true, imports: { where: { status: "completed" }, orderBy: { startedAt: "desc" }, take: 1, select: { recordCounts: true } } },
   });
   const chosen = session.providerIds.flatMap((id) => providers.filter((provider) => provider.id === id));
   return {
@@ -25,10 +27,15 @@ export async function flowState(token: string) {
     shareUntil: new Date(Date.now() + session.consentDays * 24 * 60 * 60 * 1000),
     categories: session.categories as Category[],
     providers,
+    /** The chosen health systems whose sign-in will ask for more than these categories (asked of each, so only the sign-in page calls it). */
+    providersAskingBroadly: () => providersAskingBroadly(chosen.map((provider) => provider.id), session.categories as Category[]),
     chosen: chosen.map((provider) => {
       const source = sources.find((candidate) => candidate.providerId === provider.id);
       const records = countTotal(source?.imports[0]?.recordCounts);
-      return { ...provider, signedIn: source?.connected ?? false, syncStatus: source?.syncStatus ?? null, records, error: source?.lastError ?? null };
+      // A health system that could not ask for only these categories (no SMART v2 granular scopes) granted more at
+      // sign-in than the application asked: the review page says so, and that the application receives only these.
+      const broaderRequest = source?.connected === true && source.tokenScope !== null && grantBroaderThan(source.tokenScope, session.categories as Category[]);
+      return { ...provider, signedIn: source?.connected ?? false, broaderRequest, syncStatus: source?.syncStatus ?? null, records, error: source?.lastError ?? null };
     }),
   };
 }

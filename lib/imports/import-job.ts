@@ -18,7 +18,7 @@ export async function importSource(sourceId: string, attempt: ImportAttempt = {}
   return runSourceImport(
     sourceId,
     async (id, categories, onPage) => {
-      await narrowSourceScope(id, readResourceTypesFor(categories));
+      await narrowSourceScope(id, readResourceTypesFor(categories), undefined, categories);
       await fetchPatientResourcePages({ id }, resourceTypesFor(categories), onPage);
     },
     attempt,

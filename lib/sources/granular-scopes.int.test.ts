@@ -1,6 +1,7 @@
 import type { Observation } from "fhir/r4";
 import { describe, expect, it } from "vitest";
 import { addThirdPartyProvider, connectThirdPartyPatient, startThirdPartySmartForFile } from "@/test/third-party-smart/live-patient";
+import { flowState, linkToken } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { resourceTypesFor } from "@/lib/records";
 import { fetchPatientResources } from "./fetch-patient-resources";
@@ -24,11 +25,17 @@ for (const permissionV2 of [true, false]) {
     const provider = async () => (providerId ??= (await addThirdPartyProvider(servers.smart())).provider.id);
 
     it(permissionV2 ? "is asked for lab Observations only, and enforces it" : "is asked for v1 .read scopes of whole types", async () => {
-      const { source, authorizationUrl } = await connectThirdPartyPatient({ api: servers.api(), providerId: await provider(), patient: PATIENT, asked: ["labs"] });
+      const { source, authorizationUrl, sessionId } = await connectThirdPartyPatient({ api: servers.api(), providerId: await provider(), patient: PATIENT, asked: ["labs"] });
       const asked = authorizationUrl.searchParams.get("scope");
       expect(asked).toBe(scopeForCategories(["labs"], permissionV2 ? "v2" : "v1"));
       if (permissionV2) expect(asked).toContain(`patient/Observation.rs?category=${LAB}`);
       else expect(asked).toContain("patient/Observation.read");
+
+      // What the Connect flow tells the patient: before signing in, that this server will ask for more (v1 only);
+      // after, on the review page, that it did.
+      const state = await flowState(linkToken("session", sessionId));
+      expect(state.chosen.map((chosen) => chosen.broaderRequest)).toEqual([!permissionV2]);
+      expect(await state.providersAskingBroadly()).toEqual(new Set(permissionV2 ? [] : [await provider()]));
 
       const from = servers.smart().requests.length;
       const fetched = await fetchPatientResources(source, resourceTypesFor(["labs"]));

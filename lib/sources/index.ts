@@ -20,6 +20,7 @@ export { refreshSourceTokens } from "./refresh-access-token";
 export { withSourceRefreshLock } from "./refresh-lock";
 export { backoffMs, retryAfterMs } from "./retrying-fetch";
 export { ensureSandboxProviders } from "./sandbox-providers";
+export { grantBroaderThan, scopeSyntaxFor } from "./smart-scopes";
 export { discoverSmartServer, smartConfigurationSchema, type SmartServer } from "./smart-discovery";
 export { REAUTHORIZATION_CODES, REAUTHORIZATION_ERROR_PREFIXES, SourceError, sourceWarningCode, type SourceErrorCode } from "./source-error";
 export { openSourceTokens, sealSourceTokens, storeSourceTokens, type SealedSourceTokens, type SmartTokens } from "./source-tokens";

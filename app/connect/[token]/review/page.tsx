@@ -21,6 +21,13 @@ export default async function ReviewPage(props: { params: Promise<{ token: strin
     <FlowShell locale={locale} path={`/connect/${token}/review`} applicationName={application} step="review" title={t("review.title")} cancel={cancelAction.bind(null, token)}
       confirmingCancel={confirm === "cancel"}>
       <p className="text-slate-700">{t("review.intro", { application, sources, until: longDate(locale, state.shareUntil) })}</p>
+      {state.chosen
+        .filter((provider) => provider.broaderRequest)
+        .map((provider) => (
+          <p key={provider.id} className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="broader-request">
+            {t("review.broaderRequest", { provider: provider.name, application })}
+          </p>
+        ))}
       <form action={consentAction.bind(null, token)} className="space-y-4">
         {error === "categories" ? (
           <p role="alert" className="rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900">

@@ -16,6 +16,7 @@ export default async function SignInPage(props: { params: Promise<{ token: strin
   const [state, locale] = await Promise.all([pageState(token), pageLocale()]);
   const t = translatorFor(locale);
   const signedIn = state.chosen.filter((provider) => provider.signedIn).length;
+  const askingBroadly = await state.providersAskingBroadly();
   return (
     <FlowShell
       locale={locale}
@@ -38,6 +39,11 @@ export default async function SignInPage(props: { params: Promise<{ token: strin
             <span>
               <span className="block font-medium">{provider.name}</span>
               <span className="block text-sm text-slate-700">{t(provider.signedIn ? "signIn.signedIn" : "signIn.notYet")}</span>
+              {!provider.signedIn && askingBroadly.has(provider.id) ? (
+                <span className="mt-2 block rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950" data-testid="broader-request">
+                  {t("signIn.broaderRequest", { provider: provider.name, application: state.applicationName })}
+                </span>
+              ) : null}
             </span>
             {provider.signedIn ? (
               <span className="text-sm font-semibold text-teal-800" aria-hidden="true">
