@@ -2,10 +2,9 @@ import { describe, expect, it } from "vitest";
 import * as historyRoute from "@/app/consent/[token]/history/route";
 import { linkToken, linkTokenHash } from "@/lib/connect";
 import { db } from "@/lib/db";
-import { routeContext } from "@/test/factories";
 import { sharingSubject } from "@/test/records";
 
-const download = (token: string) => historyRoute.GET(new Request(`http://localhost/consent/${token}/history`), routeContext({ token }));
+const download = (token: string) => historyRoute.GET(new Request(`http://localhost/consent/${token}/history`), { params: Promise.resolve({ token }) });
 
 describe("GET /consent/{token}/history: the patient's disclosure history as a download", () => {
   it("is the receipt link's view as a JSON attachment, never cached; an unknown link is 404 not_found", async () => {
