@@ -93,7 +93,7 @@ export function PatientViewSections({ view, locale, token }: { view: PatientView
             {history.agents.map((agent) => {
               const what = agent.requests > 0 ? reads(agent.wholeRecordReads, agent.reads) : t("receipt.view.nothing");
               return (
-                <li key={agent.credentialId} className="rounded-lg border border-slate-200 bg-white p-3">
+                <li key={agent.credentialId} className="break-words rounded-lg border border-slate-200 bg-white p-3">
                   <p>
                     {agent.purpose === null
                       ? t("receipt.view.agentNoPurpose", { application, reads: what })
