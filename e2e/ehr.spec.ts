@@ -112,3 +112,62 @@ test("the built app routes the SMART configuration under .well-known and the FHI
   expect(search.status()).toBe(401);
   expect((await search.json()).resourceType).toBe("OperationOutcome");
 });
+
+// What an application asking for medications and lab results sends a SMART v2 server (lib/sources/smart-scopes.ts):
+// the consent page lists exactly that, the context those records name after it, never vital signs.
+const GRANULAR_SCOPE = [
+  "launch/patient",
+  "offline_access",
+  "patient/MedicationRequest.rs",
+  "patient/MedicationStatement.rs",
+  "patient/MedicationDispense.rs",
+  "patient/Observation.rs?category=http://terminology.hl7.org/CodeSystem/observation-category|laboratory",
+  "patient/DiagnosticReport.rs?category=http://terminology.hl7.org/CodeSystem/v2-0074|LAB",
+  "patient/Encounter.rs",
+  "patient/Medication.rs",
+  "patient/Practitioner.rs",
+  "patient/Organization.rs",
+  "patient/Location.rs",
+  "patient/Specimen.rs",
+].join(" ");
+
+for (const { locale, asks, context, details } of [
+  {
+    locale: "en",
+    asks: "Read these parts of your record: medications, lab results, lab reports",
+    context: "And what those records name: visits, the names of your care team, the names of the places you received care, lab samples",
+    details: ["Born June 14, 1978 · Female · Dayton, OH", "Born October 27, 1974 · Female · Kettering, OH"],
+  },
+  {
+    locale: "es",
+    asks: "Leer estas partes de su expediente: medicamentos, resultados de laboratorio, informes de laboratorio",
+    context: "Y lo que esos registros mencionan: consultas, los nombres de su equipo de atención, los nombres de los lugares donde recibió atención, muestras de laboratorio",
+    details: ["Nació el 14 de junio de 1978 · Mujer · Dayton, OH", "Nació el 27 de octubre de 1974 · Mujer · Kettering, OH"],
+  },
+]) {
+  for (const width of [390, 1280]) {
+    test(`granular request, ${locale}, ${width} px: the page lists exactly the categories asked, and the patients by name and distinct details`, async ({ page, baseURL }) => {
+      await page.setViewportSize({ width, height: 900 });
+      const missing: string[] = [];
+      page.on("response", (response) => {
+        if (response.status() === 404) missing.push(response.url());
+      });
+      const { url } = authorizeUrl(baseURL, { scope: GRANULAR_SCOPE, ui_locales: locale, on_behalf_of: "Harbor Diabetes Coach" });
+      await page.goto(url);
+      const asked = page.getByRole("list").first();
+      await expect(asked.getByRole("listitem").nth(0)).toHaveText(asks);
+      await expect(asked.getByRole("listitem").nth(1)).toHaveText(context);
+      await expect(asked).not.toContainText(locale === "en" ? "vital signs" : "signos vitales");
+      // Two different people at Riverbend, told apart by birth date, sex and town; no internal record id.
+      const patients = page.getByRole("radio");
+      await expect(patients).toHaveCount(2);
+      for (const [index, detail] of details.entries()) await expect(page.locator(`#patient-${index}-detail`)).toHaveText(detail);
+      await expect(page.locator("fieldset")).not.toContainText(/record |expediente |baseline|patient-/);
+      // The page has an icon of its own: the browser asks for no /favicon.ico.
+      expect(await page.locator('link[rel="icon"]').getAttribute("href")).toMatch(/^data:image\/svg\+xml,/);
+      await expectNoHorizontalOverflow(page);
+      await expectAccessible(page, `authorization page (${locale}, ${width} px)`);
+      expect(missing).toEqual([]);
+    });
+  }
+}
