@@ -5,7 +5,9 @@ import { checkAtBothWidths } from "./dashboard-helpers";
 // A patient deletes the copy Chartkey holds from their receipt page (issue 53, point 3), in two taps: the
 // confirmation says what is deleted, what the application already received and keeps, and what Chartkey keeps; the
 // page then says it was done and when, and the application's reads of the subject answer 404. English and Spanish,
-// at a phone's and a laptop's width, checked with axe.
+// at a phone's and a laptop's width, checked with axe. The same page shows the patient's own view (issue 53, point
+// 4): the health systems shared from, the records per category, and who read what and when, AI agents with the
+// purpose they declared, with a JSON download of the same history.
 
 let sandboxKey: string;
 test.beforeAll(() => {
@@ -27,6 +29,49 @@ async function sharingPatient(request: APIRequestContext) {
   expect((await request.get(`/api/v1/users/${subject}/records`, { headers: auth() })).status()).toBe(200);
   return { subject, receiptUrl: receipt.receiptUrl };
 }
+
+/** Reads as an application makes them: a category with the key, and three reads of labs by an AI agent it issued a credential to. */
+async function readsWithAgent(request: APIRequestContext, subject: string, purpose: string) {
+  expect((await request.get(`/api/v1/users/${subject}/records/conditions`, { headers: auth() })).status()).toBe(200);
+  const issued = await request.post("/api/v1/agent-credentials", { headers: auth(), data: { subject, categories: ["labs"], purpose, durationSeconds: 600 } });
+  expect(issued.status()).toBe(201);
+  const { token } = (await issued.json()) as { token: string };
+  for (let read = 0; read < 3; read++) {
+    expect((await request.get(`/api/v1/users/${subject}/records/labs`, { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);
+  }
+}
+
+test("the patient sees where their records come from, how many the application can read, and who read what, and downloads it", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const { subject, receiptUrl } = await sharingPatient(request);
+  await readsWithAgent(request, subject, "Plot the A1c trend");
+  await page.setViewportSize({ width: 390, height: 844 });
+  const agentLine = /An AI agent of .+, purpose: “Plot the A1c trend”, read Lab results 3 times\./;
+  // The request log is written off the request path, within a second.
+  await expect(async () => {
+    await page.goto(receiptUrl);
+    await expect(page.getByRole("region", { name: /When .+ read your records/ })).toContainText(agentLine);
+  }).toPass({ timeout: 20_000 });
+  await expect(page.getByRole("region", { name: "Where your records come from" })).toContainText(/Last updated \w+ \d{1,2}, \d{4}/);
+  const counts = page.getByRole("region", { name: /What .+ can read now/ });
+  await expect(counts).toContainText("Lab results");
+  await expect(counts).toContainText(/\d+ records?/);
+  const history = page.getByRole("region", { name: /When .+ read your records/ });
+  await expect(history).toContainText("5 requests · 3 of them by AI agents");
+  await expect(history).toContainText("Read: your whole shared record once, Lab results 3 times, and Conditions once");
+  await expect(history).toContainText(/Could read: Lab results\. Access given/);
+  await checkAtBothWidths(page, "receipt with the disclosure history", 390);
+
+  const download = await request.get(`${receiptUrl}/history`);
+  expect(download.status()).toBe(200);
+  expect(download.headers()["content-disposition"]).toMatch(/^attachment; filename="chartkey-disclosures-\d{4}-\d{2}-\d{2}\.json"$/);
+  expect(download.headers()["cache-control"]).toBe("no-store");
+  const json = (await download.json()) as { subject: string; history: { requests: number; agents: { purpose: string; requests: number }[] } };
+  expect(json.subject).toBe(subject);
+  expect(json.history.requests).toBe(5);
+  expect(json.history.agents).toEqual([expect.objectContaining({ purpose: "Plot the A1c trend", requests: 3 })]);
+  expect((await request.get(`${receiptUrl.replace(/[^/]+$/, "not-a-token")}/history`)).status()).toBe(404);
+});
 
 test("a patient deletes Chartkey's copy while sharing: stop and delete in two taps, then the page says when", async ({ page, request }) => {
   test.setTimeout(120_000);
@@ -51,6 +96,23 @@ test("a patient deletes Chartkey's copy while sharing: stop and delete in two ta
 
 test.describe("in Spanish", () => {
   test.use({ locale: "es-MX" });
+
+  test("the patient's own view in Spanish: the AI agent's purpose and reads", async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const { subject, receiptUrl } = await sharingPatient(request);
+    await readsWithAgent(request, subject, "Resumir los análisis recientes");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(async () => {
+      await page.goto(receiptUrl);
+      await expect(page.getByRole("region", { name: /Cuándo leyó .+ sus registros/ })).toContainText(
+        /Un agente de IA de .+, propósito: «Resumir los análisis recientes», leyó Resultados de laboratorio 3 veces\./,
+      );
+    }).toPass({ timeout: 20_000 });
+    await expect(page.getByRole("region", { name: "De dónde vienen sus registros" })).toContainText("Última actualización:");
+    await expect(page.getByRole("region", { name: /Cuándo leyó .+ sus registros/ })).toContainText("5 solicitudes · 3 de ellas por agentes de IA");
+    await expect(page.getByRole("link", { name: "Descargar este historial (JSON)" })).toBeVisible();
+    await checkAtBothWidths(page, "receipt with the disclosure history in Spanish", 1280);
+  });
 
   test("after stopping sharing, a patient deletes Chartkey's copy; the page says when, in Spanish", async ({ page, request }) => {
     test.setTimeout(120_000);
