@@ -30,5 +30,27 @@ test("on a phone and a desktop: each source's last sync, next sync and last erro
   expect(await cellOf(2, "Last error")).toMatch(/^source_unavailable: /);
   // A one-time application's sources are imported once; nothing is scheduled.
   expect(await cellOf(1, "Next sync")).toBe("None: one-time consent imports once");
+
+  // Each source's import history: the first imported, the second failed with the SMART client's code; a team member
+  // re-runs the failed one and the history shows the re-run when the worker has run it.
+  const histories = page.getByRole("table", { name: /^Import history of / });
+  await expect(histories).toHaveCount(2);
+  const failedHistory = histories.filter({ hasText: "source_unavailable" });
+  await expect(failedHistory.getByRole("row")).toHaveCount(2);
+  await expect(failedHistory.getByRole("row").nth(1)).toContainText("Connect");
+  const failedName = (await failedHistory.locator("caption").textContent())!.replace("Import history of ", "");
+  const importedHistory = histories.filter({ hasNotText: "source_unavailable" });
+  const imported = await importedHistory.getByRole("row").nth(1).getByRole("cell").allTextContents();
+  expect(imported[2]).toBe("completed");
+  expect(Number(imported[4])).toBeGreaterThan(0);
+  expect(Number(imported[5])).toBeGreaterThan(0);
+  await page.getByRole("button", { name: `Re-run sync of ${failedName}` }).click();
+  await expect(page.getByText(`Sync of ${failedName} queued`)).toBeVisible();
+  const rerunHistory = page.getByRole("table", { name: `Import history of ${failedName}` });
+  await expect(rerunHistory.getByRole("row")).toHaveCount(3, { timeout: 60_000 });
+  await expect(rerunHistory.getByRole("row").nth(1)).toContainText("re-run");
+  await expect(rerunHistory.getByRole("row").nth(1)).not.toContainText("running", { timeout: 60_000 });
+  // Checked once the toast is gone: a toast fading out is mid-animation for axe's contrast check.
+  await page.reload();
   await checkAtBothWidths(page, "subject sources", 390);
 });

@@ -103,6 +103,38 @@ test("an operator refuses, then approves a production request; the live key work
   await operator.context().close();
 });
 
+/**
+ * A live patient of the application connected to the provider (by its name), with two imports as the import job
+ * records them: one completed, then one failed because the health system refused the source's tokens.
+ */
+async function seedImportHistory(applicationId: string, providerName: string): Promise<string> {
+  const database = new pg.Client({ connectionString: platformDatabaseUrl() });
+  await database.connect();
+  const id = (prefix: string) => `${prefix}${Array.from({ length: 24 }, () => "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"[Math.floor(Math.random() * 56)]).join("")}`;
+  try {
+    const provider = (await database.query(`SELECT id FROM "Provider" WHERE name = $1`, [providerName])).rows[0].id as string;
+    const [patient, subject, source] = [id("pat_"), id("u_"), id("src_")];
+    await database.query(`INSERT INTO "Patient" (id, environment) VALUES ($1, 'live')`, [patient]);
+    await database.query(`INSERT INTO "Subject" (id, "applicationId", environment, "patientId") VALUES ($1, $2, 'live', $3)`, [subject, applicationId, patient]);
+    const error = `reauthorization_required: ${providerName} refused the source's refresh token (invalid_grant); the patient must sign in again.`;
+    await database.query(
+      `INSERT INTO "Source" (id, "patientId", "subjectId", "providerId", connected, "syncStatus", "lastError", "updatedAt") VALUES ($1, $2, $3, $4, true, 'partial', $5, now())`,
+      [source, patient, subject, provider, error],
+    );
+    await database.query(
+      `INSERT INTO "SourceImport" (id, "sourceId", "subjectId", status, "resourcesRead", upserts, trigger, "startedAt", "finishedAt") VALUES ($1, $2, $3, 'completed', 42, 40, 'connect', now() - interval '2 hours', now() - interval '2 hours' + interval '3 seconds')`,
+      [id("imp_"), source, subject],
+    );
+    await database.query(
+      `INSERT INTO "SourceImport" (id, "sourceId", "subjectId", status, code, error, trigger, "startedAt", "finishedAt") VALUES ($1, $2, $3, 'failed', 'reauthorization_required', $4, 'schedule', now() - interval '1 hour', now() - interval '1 hour' + interval '800 milliseconds')`,
+      [id("imp_"), source, subject, error],
+    );
+    return source;
+  } finally {
+    await database.end();
+  }
+}
+
 test("an operator looks up, adds, tests and disables a live health system; refused addresses are explained", async ({ page, browser }, testInfo) => {
   test.setTimeout(120_000);
   // A SMART on FHIR server on this machine, which the deployment allows by CHARTKEY_PROVIDER_PRIVATE_HOSTS.
@@ -156,9 +188,28 @@ test("an operator looks up, adds, tests and disables a live health system; refus
   available = true;
   await card.getByRole("button", { name: `Disable ${name}` }).click();
   await expect(card.getByText("Disabled", { exact: true })).toBeVisible();
+  // Its syncs across subjects: none yet; then two imports of one patient's source, one failed, as the history keeps them.
+  const syncs = card.getByRole("region", { name: `Syncs of ${name}` });
+  await expect(syncs.getByTestId("provider-success-rate")).toHaveText("No sync ended in the last 7 days");
+  const applicationId = await createApplication(page, "Provider Sync Clinic");
+  const sourceId = await seedImportHistory(applicationId, name);
+  await operator.reload();
+  await expect(syncs.getByTestId("provider-success-rate")).toHaveText("50% succeeded (1 of 2 in the last 7 days)");
+  const failures = syncs.getByRole("table", { name: `Latest failed syncs of ${name}` });
+  await expect(failures.getByRole("row")).toHaveCount(2);
+  await expect(failures).toContainText("Provider Sync Clinic");
+  await expect(failures).toContainText("reauthorization_required");
+  await expect(failures).toContainText(`${name} refused the source's refresh token`);
+  // The patient has not consented (seeded without a receipt): no source to re-run all of, and the failure's own
+  // re-run is refused in words that name the health system.
+  await expect(syncs.getByRole("button", { name: /^Re-run all/ })).toHaveCount(0);
+  await failures.getByRole("button", { name: /^Re-run the sync of .* for subject u_/ }).click();
+  await expect(operator.getByText(`${name} is disabled in the provider directory`)).toBeVisible();
+  expect(sourceId).toMatch(/^src_/);
   // Checked as it loads: a toast fading out is mid-animation for axe's contrast check.
   await operator.reload();
   await expect(card.getByText("Last test failed")).toBeVisible();
+  await expect(failures.getByRole("row")).toHaveCount(2);
   for (const width of [390, 1280]) {
     await operator.setViewportSize({ width, height: 900 });
     await expectAccessible(operator, `provider directory at ${width}px`);
