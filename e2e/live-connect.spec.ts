@@ -20,6 +20,25 @@ async function newPage(browser: Browser): Promise<Page> {
   return (await browser.newContext()).newPage();
 }
 
+/**
+ * The patient's Connect page at 390 and 1280 px, in Spanish then English again (the flow's own language switcher):
+ * the notice of a broader request shows, and axe passes.
+ */
+async function expectBroaderNoticeEverywhere(page: Page, [english, spanish]: [string, string]) {
+  for (const [language, text] of [
+    ["Español", spanish],
+    ["English", english],
+  ] as const) {
+    await page.getByRole("button", { name: language }).click();
+    await expect(page.getByTestId("broader-request")).toContainText(text);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(page.getByTestId("broader-request")).toBeVisible();
+      await expectAccessible(page, `${page.url()} (${language}, ${width} px)`);
+    }
+  }
+}
+
 test("an operator adds a third-party SMART server, an approved application's live Connect session imports from it", async ({ page, browser, request }) => {
   test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
@@ -73,6 +92,16 @@ test("an operator adds a third-party SMART server, an approved application's liv
   await patient.getByRole("checkbox", { name: new RegExp(providerName) }).check();
   await patient.getByRole("button", { name: "Continue" }).click();
 
+  // The server does not advertise SMART v2 (permission-v2): its sign-in can only ask for whole types, so the sign-in
+  // page says before the patient goes there that it will ask for more, and what the application receives.
+  await expect(patient.getByTestId("broader-request")).toHaveText(
+    `${providerName} cannot ask for only the kinds of records listed for ${appName}: its sign-in page will ask you for wider access to your record. ${appName} receives only the kinds of records you choose on the next step.`,
+  );
+  await expectBroaderNoticeEverywhere(patient, [
+    `${providerName} cannot ask for only the kinds of records listed for ${appName}`,
+    `${providerName} no puede pedir solo los tipos de registros indicados para ${appName}`,
+  ]);
+
   // Standalone launch with PKCE at oidc-provider: its development login (the login is the FHIR Patient id), then consent.
   await patient.getByRole("button", { name: `Sign in at ${providerName}` }).click();
   await expect(patient).toHaveURL(new RegExp(`^${smart.origin}/interaction/`));
@@ -83,6 +112,13 @@ test("an operator adds a third-party SMART server, an approved application's liv
   await patient.getByRole("button", { name: "Continue" }).click();
   await expect(patient.getByRole("heading", { level: 1, name: "Sign in at each health system" })).toBeVisible();
   await patient.getByRole("link", { name: "Continue to review" }).click();
+  // The v1 grant named whole types: the review page says the health system asked for more than the application
+  // receives, in English and Spanish, on a phone and a desktop.
+  await expect(patient.getByTestId("broader-request")).toContainText(`${appName} receives only the kinds of records you keep checked below.`);
+  await expectBroaderNoticeEverywhere(patient, [
+    `${providerName} cannot ask for only these kinds of records, so its sign-in page asked you for wider access to your record.`,
+    `${providerName} no puede pedir solo estos tipos de registros, así que su página de inicio de sesión le pidió un acceso más amplio a su expediente.`,
+  ]);
   await patient.getByRole("button", { name: /Share with/ }).click();
   await expect(patient.getByRole("heading", { level: 1 })).toContainText("You are sharing with");
   await expect(patient.locator('[data-status="synced"]')).toBeVisible({ timeout: 60_000 });
