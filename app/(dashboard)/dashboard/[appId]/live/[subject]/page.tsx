@@ -11,8 +11,7 @@ import { CopyableValue } from "@/components/ui/copyable-value";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Detail } from "@/components/ui/detail";
 import { PageHeader } from "@/components/ui/page-header";
-import { SubjectImportHistory } from "@/components/dashboard/sources/import-history";
-import { RerunSourceButton } from "@/components/dashboard/sources/rerun-source-button";
+import { SyncHistoryCard } from "@/components/dashboard/sources/sync-history-card";
 import { retentionState } from "@/lib/consent";
 import { liveSubjectView, requireApplication } from "@/lib/dashboard";
 import { sourceImportHistory } from "@/lib/imports";
@@ -81,16 +80,7 @@ export default async function LiveSubjectPage({ params }: { params: Promise<{ ap
         </CardBody>
       </Card>
 
-      <Card>
-        <CardHeader title="Sync history" description="Each source's latest imports, newest first: what started it (Connect, the schedule, a re-run), how it ended and with which code, how long it took, what it read and what it changed. A re-run reads the health system again now (at most ten every ten minutes per application)." />
-        <CardBody>
-          <SubjectImportHistory
-            sources={subject.sources}
-            histories={histories}
-            action={mayRerun ? (source) => <RerunSourceButton applicationId={application.id} sourceId={source.id} providerName={source.providerName} /> : undefined}
-          />
-        </CardBody>
-      </Card>
+      <SyncHistoryCard applicationId={application.id} sources={subject.sources} histories={histories} mayRerun={mayRerun} />
     </div>
   );
 }
