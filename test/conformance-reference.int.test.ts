@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import * as reportRoute from "@/app/conformance/reports/[token]/route";
+import * as reportRoute from "@/app/conformance/[[...path]]/route";
 import { db } from "@/lib/db";
 import { ReferenceIntegration } from "@/examples/conformance-reference/integration";
 import { call, runAgainst, serveConformanceRuns } from "@/test/conformance-runs";

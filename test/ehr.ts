@@ -1,6 +1,5 @@
+import * as ehrRoutes from "@/app/ehr/[[...path]]/route";
 import { createHash, randomBytes } from "node:crypto";
-import * as authorizeRoute from "@/app/ehr/[providerId]/authorize/route";
-import * as tokenRoute from "@/app/ehr/[providerId]/token/route";
 import { ehrEndpoints, SANDBOX_CLIENT_ID, sandboxClientSecret } from "@/lib/ehr";
 import { routeContext } from "@/test/factories";
 
@@ -34,7 +33,7 @@ export function authorizationParameters(overrides: Record<string, string | null>
 }
 
 export function getAuthorize(parameters: URLSearchParams, providerId = PROVIDER): Promise<Response> {
-  return authorizeRoute.GET(new Request(`http://localhost/ehr/${providerId}/authorize?${parameters}`), routeContext({ providerId }));
+  return ehrRoutes.GET(new Request(`http://localhost/ehr/${providerId}/authorize?${parameters}`), routeContext({ providerId }));
 }
 
 /** Posts the page's form as a browser would: the forwarded parameters plus the patient and the decision. */
@@ -42,7 +41,7 @@ export function postDecision(parameters: URLSearchParams, decision: "allow" | "d
   const form = new URLSearchParams(parameters);
   if (patientKey !== null) form.set("patient", patientKey);
   form.set("decision", decision);
-  return authorizeRoute.POST(
+  return ehrRoutes.POST(
     new Request(`http://localhost/ehr/${providerId}/authorize`, { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } }),
     routeContext({ providerId }),
   );
@@ -73,7 +72,7 @@ export function sandboxClientAuth(providerId = PROVIDER): Record<string, string>
 export type TokenCall = { status: number; headers: Headers; body: Record<string, unknown> };
 
 export async function postToken(form: Record<string, string>, headers: Record<string, string> = sandboxClientAuth(), providerId = PROVIDER): Promise<TokenCall> {
-  const response = await tokenRoute.POST(
+  const response = await ehrRoutes.POST(
     new Request(`http://localhost/ehr/${providerId}/token`, {
       method: "POST",
       body: new URLSearchParams(form),

@@ -26,9 +26,12 @@ function routeFiles(folder: string): RouteFile[] {
 const staticCount = (route: RouteFile) => route.segments.filter((segment) => !segment.startsWith("[")).length;
 
 function match(route: RouteFile, parts: string[]): Record<string, string> | null {
-  if (route.segments.length !== parts.length) return null;
+  // An optional catch-all (`[[...path]]`, a family's one route file) takes whatever is left, nothing included.
+  const catchAll = route.segments.length > 0 && /^\[\[\.\.\.\w+\]\]$/.test(route.segments.at(-1)!);
+  const fixed = catchAll ? route.segments.slice(0, -1) : route.segments;
+  if (catchAll ? parts.length < fixed.length : fixed.length !== parts.length) return null;
   const params: Record<string, string> = {};
-  for (const [index, segment] of route.segments.entries()) {
+  for (const [index, segment] of fixed.entries()) {
     const part = parts[index] as string;
     const dynamic = /^\[(\w+)\]$/.exec(segment);
     if (dynamic) params[dynamic[1] as string] = decodeURIComponent(part);

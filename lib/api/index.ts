@@ -4,7 +4,7 @@ export { defineOperation, operationName, type HttpMethod, type OperationDeclarat
 export { FHIR_PROFILE, NO_STORE, PLATFORM_PROFILE, PUBLIC_PROFILE, type Profile, type ProfileName } from "./profiles";
 export type { Handler, HandlerArgs } from "./handler";
 export { route, type DeclaredHandler, type NextRouteContext } from "./route";
-export { serve, type RouteExports } from "./serve";
+export type { RouteExports } from "./serve";
 export { documentedErrors, documentedHeaders } from "./documented";
 export type { ApiDispatcher } from "./dispatch";
 export { routeTable, type RouteTable } from "./route-table";

@@ -12,20 +12,14 @@ export type RouteExports = Record<HttpMethod | "OPTIONS", ((request: Request, co
 const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /**
- * A path's answers: its declared operations, an OPTIONS answer naming them (a CORS preflight for families
- * browsers may call), and the family's 404 `not_found` naming the allowed methods for every other method, instead
- * of Next.js's bare 405.
+ * A path's answers in a dispatch table: its declared operations, an OPTIONS answer naming them (a CORS preflight for
+ * families browsers may call), and the family's 404 `not_found` naming the allowed methods for every other method,
+ * instead of Next.js's bare 405.
  */
-export function serve(handlers: Partial<Record<HttpMethod, DeclaredHandler>>): RouteExports {
-  // A declared operation is exported as route() made it, carrying its declaration (test/routes/declarations.test.ts).
-  return { ...routeExports(pathAnswers(handlers)), ...handlers };
-}
-
-/** serve()'s answers, method by method, for a dispatch table. */
 export function pathAnswers(handlers: Partial<Record<HttpMethod, DeclaredHandler>>): RouteAnswers {
   const declared = Object.entries(handlers) as [HttpMethod, DeclaredHandler][];
   const first = declared[0];
-  if (!first) throw new Error("serve() needs at least one operation");
+  if (!first) throw new Error("a path needs at least one operation");
   const profiles = new Set(declared.map(([, handler]) => handler.operation.profile));
   if (profiles.size > 1) throw new Error(`One path serves one API family, not ${[...profiles].map((p) => p.name).join(" and ")}`);
   for (const [method, handler] of declared) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import * as reportRoute from "@/app/conformance/reports/[token]/route";
+import * as reportRoute from "@/app/conformance/[[...path]]/route";
 import { callDemo } from "@/test/route-calls";
 
 afterEach(() => vi.unstubAllEnvs());

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type PgBoss from "pg-boss";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as reportRoute from "@/app/conformance/reports/[token]/route";
+import * as reportRoute from "@/app/conformance/[[...path]]/route";
 import { conformanceRunJob, conformanceRunsCycle } from "@/lib/conformance";
 import { db } from "@/lib/db";
 import { startQueue } from "@/lib/jobs";

@@ -1,8 +1,6 @@
+import * as ehrRoutes from "@/app/ehr/[[...path]]/route";
 import type { Bundle, CapabilityStatement, FhirResource } from "fhir/r4";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import * as readRoute from "@/app/ehr/[providerId]/fhir/[resourceType]/[resourceId]/route";
-import * as searchRoute from "@/app/ehr/[providerId]/fhir/[resourceType]/route";
-import * as metadataRoute from "@/app/ehr/[providerId]/fhir/metadata/route";
 import { advanceEhrPatientPhase, clearEhrFaults, ehrEndpoints, injectEhrFault } from "@/lib/ehr";
 import { FHIR_TEST_DATA_TAG, withTestDataTag } from "@/lib/fhir";
 import { validateFhirResource } from "@/test/fhir-validate";
@@ -17,8 +15,8 @@ async function fhirGet(path: string, token: string | null, providerId = PROVIDER
   const [resourceType, resourceId] = url.pathname.split("/fhir/")[1]!.split("/");
   const request = new Request(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   const response = resourceId
-    ? await readRoute.GET(request, routeContext({ providerId, resourceType: resourceType!, resourceId }))
-    : await searchRoute.GET(request, routeContext({ providerId, resourceType: resourceType! }));
+    ? await ehrRoutes.GET(request, routeContext({ providerId, resourceType: resourceType!, resourceId }))
+    : await ehrRoutes.GET(request, routeContext({ providerId, resourceType: resourceType! }));
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -41,7 +39,7 @@ afterEach(() => {
 
 describe("the synthetic health system's FHIR API", () => {
   it("metadata needs no token: a valid CapabilityStatement naming the OAuth endpoints", async () => {
-    const response = await metadataRoute.GET(new Request(`${ehrEndpoints(PROVIDER).fhirBase}/metadata`), routeContext({ providerId: PROVIDER }));
+    const response = await ehrRoutes.GET(new Request(`${ehrEndpoints(PROVIDER).fhirBase}/metadata`), routeContext({ providerId: PROVIDER }));
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/fhir+json");
     const statement = (await response.json()) as CapabilityStatement;

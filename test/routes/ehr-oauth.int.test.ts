@@ -1,8 +1,6 @@
+import * as ehrRoutes from "@/app/ehr/[[...path]]/route";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import * as rootSmartConfiguration from "@/app/ehr/[providerId]/.well-known/smart-configuration/route";
-import * as fhirSmartConfiguration from "@/app/ehr/[providerId]/fhir/.well-known/smart-configuration/route";
-import * as tokenRoute from "@/app/ehr/[providerId]/token/route";
 import { db } from "@/lib/db";
 import { ehrEndpoints, SANDBOX_CLIENT_ID, SANDBOX_PUBLIC_CLIENT_ID, sandboxClientSecret } from "@/lib/ehr";
 import {
@@ -41,8 +39,8 @@ async function expectErrorPage(response: Response, status: number, text: RegExp)
 
 describe("SMART configuration", () => {
   it("is served under the FHIR base and at the health system's root, naming only what the server does", async () => {
-    for (const routeModule of [fhirSmartConfiguration, rootSmartConfiguration]) {
-      const response = await routeModule.GET(new Request(`http://localhost/ehr/${PROVIDER}/.well-known/smart-configuration`), routeContext({ providerId: PROVIDER }));
+    for (const base of [`http://localhost/ehr/${PROVIDER}/fhir`, `http://localhost/ehr/${PROVIDER}`]) {
+      const response = await ehrRoutes.GET(new Request(`${base}/.well-known/smart-configuration`), routeContext({ providerId: PROVIDER }));
       expect(response.status).toBe(200);
       const configuration = await response.json();
       expect(configuration).toMatchObject({
@@ -58,7 +56,7 @@ describe("SMART configuration", () => {
   });
 
   it("an unknown health system is 404 in OAuth's error format", async () => {
-    const response = await fhirSmartConfiguration.GET(new Request("http://localhost/ehr/nowhere/fhir/.well-known/smart-configuration"), routeContext({ providerId: "nowhere" }));
+    const response = await ehrRoutes.GET(new Request("http://localhost/ehr/nowhere/fhir/.well-known/smart-configuration"), routeContext({ providerId: "nowhere" }));
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: "invalid_request", error_description: expect.stringContaining("nowhere") });
   });
@@ -121,7 +119,7 @@ describe("the authorization page", () => {
     expect(html).toMatch(/<a lang="en" hreflang="en" href="\/ehr\/riverbend-health\/authorize\?[^"]*ui_locales=en[^"]*">English<\/a>/);
 
     const request = new Request(`http://localhost/ehr/${PROVIDER}/authorize?${authorizationParameters()}`, { headers: { "accept-language": "es-ES,es;q=0.9,en;q=0.5" } });
-    const { GET } = await import("@/app/ehr/[providerId]/authorize/route");
+    const { GET } = await import("@/app/ehr/[[...path]]/route");
     const negotiated = await GET(request, routeContext({ providerId: PROVIDER }));
     expect(await negotiated.text()).toContain("Elija un paciente");
     const english = await getAuthorize(authorizationParameters({ ui_locales: "fr en" }));
@@ -132,7 +130,7 @@ describe("the authorization page", () => {
     const request = new Request(`http://localhost/ehr/${PROVIDER}/authorize?${authorizationParameters()}`, {
       headers: { "content-security-policy": "default-src 'self'; style-src 'self' 'nonce-c2VydmVyLW5vbmNl'" },
     });
-    const { GET } = await import("@/app/ehr/[providerId]/authorize/route");
+    const { GET } = await import("@/app/ehr/[[...path]]/route");
     const html = await (await GET(request, routeContext({ providerId: PROVIDER }))).text();
     expect(html).toContain('<style nonce="c2VydmVyLW5vbmNl">');
   });
@@ -323,7 +321,7 @@ describe("the token endpoint", () => {
       delete form[missing];
       expect(await postToken(form)).toMatchObject({ status: 400, body: { error: "invalid_request", error_description: `${missing} is required.` } });
     }
-    const json = await tokenRoute.POST(
+    const json = await ehrRoutes.POST(
       new Request(`http://localhost/ehr/${PROVIDER}/token`, { method: "POST", body: JSON.stringify({ grant_type: "authorization_code" }), headers: { "content-type": "application/json", ...sandboxClientAuth() } }),
       routeContext({ providerId: PROVIDER }),
     );
@@ -332,7 +330,7 @@ describe("the token endpoint", () => {
   });
 
   it("GET on the token endpoint is refused in OAuth's format, naming POST", async () => {
-    const response = await tokenRoute.GET(new Request(`http://localhost/ehr/${PROVIDER}/token`), routeContext({ providerId: PROVIDER }));
+    const response = await ehrRoutes.GET(new Request(`http://localhost/ehr/${PROVIDER}/token`), routeContext({ providerId: PROVIDER }));
     expect(response.status).toBe(404);
     expect(response.headers.get("allow")).toBe("POST");
     expect(await response.json()).toMatchObject({ error: "invalid_request" });

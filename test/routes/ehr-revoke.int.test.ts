@@ -1,12 +1,11 @@
+import * as ehrRoutes from "@/app/ehr/[[...path]]/route";
 import { describe, expect, it } from "vitest";
-import * as fhirSmartConfiguration from "@/app/ehr/[providerId]/fhir/.well-known/smart-configuration/route";
-import * as revokeRoute from "@/app/ehr/[providerId]/revoke/route";
 import { ehrEndpoints, SANDBOX_CLIENT_ID } from "@/lib/ehr";
 import { basicAuth, postToken, PROVIDER, sandboxClientAuth, tokensFor } from "@/test/ehr";
 import { routeContext } from "@/test/factories";
 
 async function postRevoke(form: Record<string, string>, headers: Record<string, string> = sandboxClientAuth(), providerId = PROVIDER) {
-  const response = await revokeRoute.POST(
+  const response = await ehrRoutes.POST(
     new Request(`http://localhost/ehr/${providerId}/revoke`, {
       method: "POST",
       body: new URLSearchParams(form),
@@ -20,7 +19,7 @@ async function postRevoke(form: Record<string, string>, headers: Record<string, 
 
 describe("token revocation (RFC 7009) at the synthetic health systems", () => {
   it("is advertised in the SMART configuration as revocation_endpoint", async () => {
-    const response = await fhirSmartConfiguration.GET(new Request(`http://localhost/ehr/${PROVIDER}/fhir/.well-known/smart-configuration`), routeContext({ providerId: PROVIDER }));
+    const response = await ehrRoutes.GET(new Request(`http://localhost/ehr/${PROVIDER}/fhir/.well-known/smart-configuration`), routeContext({ providerId: PROVIDER }));
     expect((await response.json()).revocation_endpoint).toBe(ehrEndpoints(PROVIDER).revoke);
   });
 

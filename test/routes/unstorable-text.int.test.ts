@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as reportRoute from "@/app/conformance/reports/[token]/route";
+import * as reportRoute from "@/app/conformance/[[...path]]/route";
 import { db } from "@/lib/db";
 import { subjectWithCredential } from "@/test/agents";
 import { request, startApiServer } from "@/test/api-server";
