@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { db, withTransaction, type Prisma, type Tx } from "@/lib/db";
 import { ApiError } from "@/lib/http";
+import { recordSpan } from "@/lib/tracing";
 import { finalChecks, gradePhase, verdictOf } from "./grade";
 import { PHASES, SETTLE_MS, type Phase } from "./limits";
 import { observeRun } from "./run-facts";
@@ -37,7 +38,7 @@ export async function endPhase(runId: string, phase: Phase, endedBy: "completed"
   if (!before || before.status !== "open" || before.phase !== phase) return null;
   const facts = await observeRun(before);
   const checks = gradePhase(facts, phase, endedAt.getTime());
-  return withTransaction("ReadCommitted", async (tx) => {
+  const ended = await withTransaction("ReadCommitted", async (tx) => {
     const run = await lockRun(tx, runId);
     if (!run || run.status !== "open" || run.phase !== phase) return null;
     if (phase === "webhook_probes" && run.probesStartedAt && !run.probes) {
@@ -58,6 +59,8 @@ export async function endPhase(runId: string, phase: Phase, endedBy: "completed"
     }
     return tx.conformanceRun.update({ where: { id: runId }, data });
   });
+  if (ended) recordSpan("conformance.phase", { "chartkey.conformance.phase": phase, "chartkey.conformance.ended_by": endedBy }, before.phaseStartedAt, endedAt);
+  return ended;
 }
 
 /**

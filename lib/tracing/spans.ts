@@ -28,6 +28,14 @@ export function inSpan<T>(name: string, attributes: Attributes, work: (span: Spa
   });
 }
 
+/**
+ * A span for a period already over, with its real start and end: a conformance phase lasts across many jobs, so
+ * its span is recorded when it ends rather than held open.
+ */
+export function recordSpan(name: string, attributes: Attributes, startTime: Date, endTime: Date): void {
+  tracer().startSpan(name, { kind: SpanKind.INTERNAL, attributes, startTime }, context.active()).end(endTime);
+}
+
 /** The W3C traceparent of the active span, to carry into a job it enqueues; undefined when nothing is traced. */
 export function currentTraceparent(): string | undefined {
   const carrier: Record<string, string> = {};
