@@ -13,8 +13,14 @@ import { importSource } from "./import-job";
 const PROVIDER = "riverbend-health";
 const PATIENT_KEY = "baseline-adult.primary";
 const server = serveSyntheticEhr();
-/** The context an import of any clinical category reads (what its records reference), asked for with its types. */
-const CONTEXT_SCOPES = "patient/Encounter.read patient/Medication.read patient/Practitioner.read patient/Organization.read patient/Location.read patient/Specimen.read";
+/**
+ * The context an import of any clinical category reads (what its records reference), asked for with its types; the
+ * synthetic health systems advertise SMART v2 (permission-v2), so every scope is a v2 one (`.rs`, `.r` for the
+ * Patient read by id) and Observation and DiagnosticReport are narrowed to the shared categories. Medication is asked
+ * for only with medications and Specimen only with labs (lib/sources/smart-scopes.ts).
+ */
+const CONTEXT_SCOPES = "patient/Encounter.rs patient/Practitioner.rs patient/Organization.rs patient/Location.rs";
+const OBSERVATION = "patient/Observation.rs?category=http://terminology.hl7.org/CodeSystem/observation-category";
 
 /** A Connect session asking for `asked`, the patient signing in at the health system and then sharing `granted`. */
 async function connect(sandboxKey: string, asked: string[], granted: string[], externalUserId: string) {
@@ -49,7 +55,7 @@ describe("importing only what the patient shared", () => {
     const { sandboxKey } = await createTestApplication();
     const shared = await connect(sandboxKey, ["conditions", "allergies", "immunizations", "vitals"], ["conditions", "allergies", "immunizations", "vitals"], "patient-a");
     expect(shared.requestedScope).toBe(
-      `launch/patient offline_access patient/Condition.read patient/AllergyIntolerance.read patient/Immunization.read patient/Observation.read ${CONTEXT_SCOPES}`,
+      `launch/patient offline_access patient/Condition.rs patient/AllergyIntolerance.rs patient/Immunization.rs ${OBSERVATION}|vital-signs ${CONTEXT_SCOPES}`,
     );
     expect(shared.tokens.scope).toBe(shared.requestedScope);
     expect([...new Set(shared.requested)].sort()).toEqual(["AllergyIntolerance", "Condition", "Immunization", "Observation"]);
@@ -64,7 +70,7 @@ describe("importing only what the patient shared", () => {
   it("a category the patient unticks after signing in is neither stored nor counted, though its type was read for another", async () => {
     const { sandboxKey } = await createTestApplication();
     const shared = await connect(sandboxKey, ["labs", "vitals"], ["labs"], "patient-b");
-    expect(shared.requestedScope).toBe(`launch/patient offline_access patient/Observation.read patient/DiagnosticReport.read ${CONTEXT_SCOPES}`);
+    expect(shared.requestedScope).toBe(`launch/patient offline_access ${OBSERVATION}|laboratory ${OBSERVATION}|vital-signs patient/DiagnosticReport.rs?category=http://terminology.hl7.org/CodeSystem/v2-0074|LAB ${CONTEXT_SCOPES} patient/Specimen.rs`);
     expect(await storedCategories(shared.subjectId)).toEqual(["labs"]);
     const counts = (await db().sourceImport.findUniqueOrThrow({ where: { id: shared.imported.importId } })).recordCounts as Record<string, number>;
     expect(counted(counts)).toEqual(["labs"]);
@@ -78,7 +84,7 @@ describe("importing only what the patient shared", () => {
 
     const later = await connect(sandboxKey, ["allergies", "immunizations", "demographics"], ["allergies", "immunizations", "demographics"], "patient-c");
     expect(later.subjectId).toBe(first.subjectId);
-    expect(later.requestedScope).toBe(`launch/patient offline_access patient/Patient.read patient/AllergyIntolerance.read patient/Immunization.read ${CONTEXT_SCOPES}`);
+    expect(later.requestedScope).toBe(`launch/patient offline_access patient/Patient.r patient/AllergyIntolerance.rs patient/Immunization.rs ${CONTEXT_SCOPES}`);
     expect(await storedCategories(later.subjectId)).toEqual(["allergies", "demographics", "immunizations"]);
     expect(later.imported.outcome.categories).toEqual(["demographics", "immunizations"]);
     // The allergies records are the same records, unchanged: no tombstone, no rewrite.
@@ -88,8 +94,8 @@ describe("importing only what the patient shared", () => {
   it("a category unticked after sign-in narrows the stored tokens to the shared types, and refreshes keep them narrow", async () => {
     const { sandboxKey } = await createTestApplication();
     const shared = await connect(sandboxKey, ["allergies", "conditions", "demographics"], ["allergies"], "patient-e");
-    expect(shared.tokens.scope).toBe(`launch/patient offline_access patient/Patient.read patient/Condition.read patient/AllergyIntolerance.read ${CONTEXT_SCOPES}`);
-    const narrow = `launch/patient offline_access patient/AllergyIntolerance.read ${CONTEXT_SCOPES}`;
+    expect(shared.tokens.scope).toBe(`launch/patient offline_access patient/Patient.r patient/Condition.rs patient/AllergyIntolerance.rs ${CONTEXT_SCOPES}`);
+    const narrow = `launch/patient offline_access patient/AllergyIntolerance.rs ${CONTEXT_SCOPES}`;
     const fhir = `${server().origin}/ehr/${PROVIDER}/fhir`;
     /** What the source's stored access token may read now, at the health system itself. */
     const storedTokenReads = async () => {
