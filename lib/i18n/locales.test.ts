@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { documentLanguage, negotiateLocale, requestLocale } from "./locales";
-import en from "./messages/en.json";
-import es from "./messages/es.json";
+import en from "./messages/en.json" with { type: "json" };
+import es from "./messages/es.json" with { type: "json" };
 import { longDate, translatorFor } from "./translator";
 
 function keys(value: object, prefix = ""): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import es from "./messages/es.json";
+import es from "./messages/es.json" with { type: "json" };
 
 // The Spanish pages address the patient as usted throughout (reviewed string by string); this keeps tú from
 // creeping back: its pronouns and possessives, and its second-person verb endings (puedes, podrás, estás).
