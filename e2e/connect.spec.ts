@@ -80,19 +80,20 @@ test("on a phone and a desktop: one health system, a deselected category, live i
     [
       "launch/patient",
       "offline_access",
-      "patient/AllergyIntolerance.read",
-      "patient/DiagnosticReport.read",
+      // The synthetic health systems advertise SMART v2 (permission-v2): v2 scopes, labs narrowed to their category.
+      "patient/AllergyIntolerance.rs",
+      "patient/DiagnosticReport.rs?category=http://terminology.hl7.org/CodeSystem/v2-0074|LAB",
       // The context the shared records reference (a prescription's Medication, a visit, a performer's name...).
-      "patient/Encounter.read",
-      "patient/Location.read",
-      "patient/Medication.read",
-      "patient/MedicationDispense.read",
-      "patient/MedicationRequest.read",
-      "patient/MedicationStatement.read",
-      "patient/Observation.read",
-      "patient/Organization.read",
-      "patient/Practitioner.read",
-      "patient/Specimen.read",
+      "patient/Encounter.rs",
+      "patient/Location.rs",
+      "patient/Medication.rs",
+      "patient/MedicationDispense.rs",
+      "patient/MedicationRequest.rs",
+      "patient/MedicationStatement.rs",
+      "patient/Observation.rs?category=http://terminology.hl7.org/CodeSystem/observation-category|laboratory",
+      "patient/Organization.rs",
+      "patient/Practitioner.rs",
+      "patient/Specimen.rs",
     ],
   ]);
 

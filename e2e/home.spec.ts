@@ -5,7 +5,7 @@ test("the home page loads in Chromium and links the demo, the reference and the 
   expect(response?.status()).toBe(200);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(page).toHaveTitle(/Chartkey/);
-  for (const href of ["/demo/v1", "/docs", "/dashboard"]) {
+  for (const href of ["/demo", "/docs", "/dashboard"]) {
     await expect(page.locator(`a[href="${href}"]`).first()).toBeVisible();
   }
 });
