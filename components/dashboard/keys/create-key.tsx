@@ -26,7 +26,8 @@ export function CreateKeyButton({ applicationId, origin, canCreate, liveEnabled 
     const result = await createKeyAction(applicationId, values);
     if (!result.ok) return setRefusal(result.error);
     setCreated(result);
-    toast.success(`${values.environment === "live" ? "Live" : "Sandbox"} key created. Copy it now: it is not shown again.`);
+    // It asks the developer to act (copy the key before closing), so it stays longer than a plain confirmation.
+    toast.success(`${values.environment === "live" ? "Live" : "Sandbox"} key created. Copy it now: it is not shown again.`, { duration: 10_000 });
   });
 
   function onOpenChange(next: boolean) {
