@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decryptSecret } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { issueAuthorizationCodeDirectly } from "@/lib/ehr";
 import { newId } from "@/lib/ids";
-import { beginAuthorization, completeAuthorization, ensureSandboxProviders, storeSourceTokens, type HttpPolicy } from "@/lib/sources";
+import { beginAuthorization, completeAuthorization, storeSourceTokens, type HttpPolicy } from "@/lib/sources";
 import { postToken } from "@/test/ehr";
 import { createTestApplication, createTestSubject } from "@/test/factories";
-import { serveRouteFiles } from "@/test/route-server";
+import { serveSyntheticEhr } from "@/test/sandbox";
 import { purgeSubjectData } from "./purge-subject";
 import { grantReceipt, revokeReceipt } from "./receipts";
 import { revokeDueSourceTokens, revokeUpstreamTokensJob, sourcesDueForTokenRevocation } from "./revoke-upstream-tokens";
@@ -16,20 +16,7 @@ const PROVIDER = "riverbend-health";
 const PATIENT_KEY = "baseline-adult.primary";
 const POLICY: HttpPolicy = { timeoutMs: 10_000, maxAttempts: 2, baseDelayMs: 20, maxDelayMs: 200, maxRetryAfterMs: 1_000 };
 
-let ehr: Awaited<ReturnType<typeof serveRouteFiles>>;
-const previousPublicUrl = process.env.CHARTKEY_PUBLIC_URL;
-
-beforeAll(async () => {
-  ehr = await serveRouteFiles("ehr");
-  // The synthetic health systems live on the platform's own origin: here, the test's server.
-  process.env.CHARTKEY_PUBLIC_URL = ehr.origin;
-  await ensureSandboxProviders();
-});
-
-afterAll(async () => {
-  process.env.CHARTKEY_PUBLIC_URL = previousPublicUrl;
-  await ehr.close();
-});
+const ehr = serveSyntheticEhr();
 
 /** A patient who connected riverbend-health through the SMART client and shares with an application. */
 async function connectedSubject(providerId = PROVIDER) {
@@ -44,7 +31,7 @@ async function connectedSubject(providerId = PROVIDER) {
       expiresAt: new Date(Date.now() + 3_600_000),
     },
   });
-  const begun = await beginAuthorization({ connectSessionId: session.id, providerId: PROVIDER, redirectUri: `${ehr.origin}/connect/callback` });
+  const begun = await beginAuthorization({ connectSessionId: session.id, providerId: PROVIDER, redirectUri: `${ehr().origin}/connect/callback` });
   const callbackUrl = await issueAuthorizationCodeDirectly({ authorizationUrl: begun.authorizationUrl, patientKey: PATIENT_KEY });
   const { tokens } = await completeAuthorization({ state: begun.state, callbackUrl, policy: POLICY });
   const subject = await createTestSubject(application.id);
@@ -109,7 +96,7 @@ describe("upstream token revocation when consent ends (RFC 7009)", () => {
     const connected = await connectedSubject();
     // A provider row whose FHIR base answers 404 to SMART discovery (no such synthetic health system).
     const broken = await db().provider.create({
-      data: { id: `broken-${randomBytes(4).toString("hex")}`, environment: "sandbox", name: "Broken Health", fhirBaseUrl: `${ehr.origin}/ehr/nowhere/fhir`, authorizeUrl: `${ehr.origin}/ehr/nowhere/authorize`, tokenUrl: `${ehr.origin}/ehr/nowhere/token`, clientId: "x", clientSecretEncrypted: "" },
+      data: { id: `broken-${randomBytes(4).toString("hex")}`, environment: "sandbox", name: "Broken Health", fhirBaseUrl: `${ehr().origin}/ehr/nowhere/fhir`, authorizeUrl: `${ehr().origin}/ehr/nowhere/authorize`, tokenUrl: `${ehr().origin}/ehr/nowhere/token`, clientId: "x", clientSecretEncrypted: "" },
     });
     await db().source.update({ where: { id: connected.source.id }, data: { providerId: broken.id } });
     await revokeReceipt(connected.receipt.id, "patient");
