@@ -61,8 +61,10 @@ describe("traces", () => {
     const records = (read.body as { data: { display?: string; code?: { display?: string } }[] }).data;
     expect(records.length).toBeGreaterThan(0);
     await waitFor(async () => (await db().webhookDelivery.count({ where: { applicationId: application.id, status: "succeeded" } })) >= 1, "a delivery", 60_000);
-    // The attempt's span ends once its outcome is logged, just after the delivery row says so.
-    await waitFor(async () => (await tracing.forceFlush(), exporter.getFinishedSpans().some((span) => span.name === "webhook.delivery")), "the attempt's span", 60_000);
+    // The attempt's span ends once its outcome is logged, just after the delivery row says so; the import's span ends
+    // after its last page is stored, which can be after the first labs are readable.
+    const finished = (name: string) => exporter.getFinishedSpans().some((span) => span.name === name);
+    await waitFor(async () => (await tracing.forceFlush(), finished("webhook.delivery") && finished("source.import")), "the attempt's and the import's spans", 60_000);
     const spans = exporter.getFinishedSpans();
     const named = (name: string) => spans.filter((span) => span.name === name);
 
