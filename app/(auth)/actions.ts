@@ -1,7 +1,7 @@
 "use server";
 
 import { AuthError } from "next-auth";
-import { registerDeveloper, signIn, ThrottledSignIn } from "@/lib/dashboard";
+import { registerDeveloper, SECOND_FACTOR_PATH, secondFactorExpected, signIn, ThrottledSignIn } from "@/lib/dashboard";
 import { signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "@/lib/accounts/schemas";
 import { safeReturnPath } from "@/lib/session";
 
@@ -13,8 +13,11 @@ function signInRefusal(error: AuthError): string {
 }
 
 async function signInAndGo(email: string, password: string, next: unknown): Promise<AuthFormResult> {
+  // An account with a second factor is asked for it next (the password alone opens a session that waits for it).
+  const then = safeReturnPath(next);
+  const redirectTo = (await secondFactorExpected(email)) ? `${SECOND_FACTOR_PATH}?${new URLSearchParams({ next: then })}` : then;
   try {
-    await signIn("credentials", { email, password, redirectTo: safeReturnPath(next) });
+    await signIn("credentials", { email, password, redirectTo });
   } catch (error) {
     // A successful sign-in ends in Next's redirect, which must propagate; only next-auth's refusals are answers.
     if (error instanceof AuthError) return { error: signInRefusal(error) };

@@ -3,10 +3,14 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { DashboardProviders } from "@/components/ui/providers";
-import { isSignedInOperator, OPERATOR_PATH, requireDeveloper, signOut } from "@/lib/dashboard";
+import { endDashboardSession } from "@/lib/account-security";
+import { auditedRequest, currentSignIn, isSignedInOperator, OPERATOR_PATH, requireDeveloper, signOut } from "@/lib/dashboard";
 
+/** Signs out: the session's row ends too (audited), so the cookie is worth nothing even if it was copied. */
 async function signOutAction() {
   "use server";
+  const signedIn = await currentSignIn();
+  if (signedIn) await auditedRequest(() => endDashboardSession(signedIn.developer.id, signedIn.session.id, "sign_out"));
   await signOut({ redirectTo: "/sign-in" });
 }
 
@@ -34,6 +38,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             ) : null}
             <Link href="/docs" className="text-sm font-medium text-slate-700 hover:text-slate-900">
               API reference
+            </Link>
+            <Link href="/dashboard/account/security" className="text-sm font-medium text-slate-700 hover:text-slate-900">
+              Account
             </Link>
           </nav>
           <div className="flex items-center gap-3">

@@ -1,6 +1,7 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { AccountError, TooManyAttemptsError, verifySignIn } from "@/lib/accounts";
+import { hasSecondFactor, startDashboardSession } from "@/lib/account-security";
 import { requestClientAddress } from "@/lib/http";
 import { log } from "@/lib/log";
 import { SIGN_IN_PATH } from "@/lib/session";
@@ -23,7 +24,9 @@ export class ThrottledSignIn extends CredentialsSignin {
  * The dashboard's next-auth instance: email and password (argon2id) through the Credentials provider, JWT sessions.
  * Sign-in and sign-out run in server actions (`signIn`/`signOut`), which Next.js protects against cross-site posts,
  * so no next-auth route handler is mounted. Sessions are signed, encrypted JWTs keyed by `AUTH_SECRET` that carry
- * only the developer id; pages re-read the developer on each request, so a deleted account is out at once.
+ * the developer id and the id of the account's DashboardSession row (lib/account-security); every request re-reads
+ * both, so a deleted account or an ended session is out at once. An account with a second factor gets a session
+ * that waits for it (`secondFactorPending`) and is not signed in until the factor is given (/sign-in/verify).
  */
 export const { auth, signIn, signOut } = NextAuth({
   // The platform's own server sits in front of Next.js and sets Host; deployments behind a proxy set AUTH_URL.
@@ -33,10 +36,13 @@ export const { auth, signIn, signOut } = NextAuth({
   callbacks: {
     jwt({ token, user }) {
       if (user?.id) token.sub = user.id;
+      const sessionId = (user as { sessionId?: unknown } | undefined)?.sessionId;
+      if (typeof sessionId === "string") token.sid = sessionId;
       return token;
     },
     session({ session, token }) {
       if (token.sub) session.user.id = token.sub;
+      if (typeof token.sid === "string") (session as { sessionId?: string }).sessionId = token.sid;
       return session;
     },
   },
@@ -57,12 +63,15 @@ export const { auth, signIn, signOut } = NextAuth({
       // next-auth builds this request from the server action's headers, which carry the address our server recorded.
       async authorize(credentials, request) {
         try {
+          const address = requestClientAddress(request);
           const developer = await verifySignIn({
             email: typeof credentials.email === "string" ? credentials.email : "",
             password: typeof credentials.password === "string" ? credentials.password : "",
-            address: requestClientAddress(request),
+            address,
           });
-          return { id: developer.id, email: developer.email, name: developer.name };
+          const pending = await hasSecondFactor(developer.id);
+          const { session } = await startDashboardSession({ developerId: developer.id, userAgent: request.headers.get("user-agent"), address, secondFactorPending: pending });
+          return { id: developer.id, email: developer.email, name: developer.name, sessionId: session.id };
         } catch (error) {
           if (error instanceof TooManyAttemptsError) throw new ThrottledSignIn(error.message);
           if (error instanceof AccountError) return null;

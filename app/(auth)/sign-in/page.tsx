@@ -1,14 +1,16 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/dashboard/auth-forms";
-import { currentDeveloper } from "@/lib/dashboard";
+import { currentSignIn, SECOND_FACTOR_PATH } from "@/lib/dashboard";
 import { safeReturnPath } from "@/lib/session";
 
 export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; expired?: string }> }) {
   const { next, expired } = await searchParams;
-  if (await currentDeveloper()) redirect(safeReturnPath(next));
+  const signedIn = await currentSignIn();
+  if (signedIn?.session.secondFactorPending) redirect(`${SECOND_FACTOR_PATH}?${new URLSearchParams({ next: safeReturnPath(next) })}`);
+  if (signedIn) redirect(safeReturnPath(next));
   return (
     <>
       <h1 className="text-xl font-bold tracking-tight text-slate-900">Sign in to the dashboard</h1>

@@ -1,0 +1,4 @@
+export * from "./dashboard-sessions";
+export * from "./device";
+export * from "./rules";
+export * from "./factors";
