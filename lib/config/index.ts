@@ -5,3 +5,4 @@ export * from "./outbound";
 export * from "./secrets";
 export * from "./platform-origin";
 export * from "./operators";
+export * from "./email";
