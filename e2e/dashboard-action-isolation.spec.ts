@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { RUNTIME_FILE } from "@/lib/db";
-import { createApplication, newDeveloper, signUp } from "./dashboard-helpers";
+import { createApplication, enrolAuthenticator, newDeveloper, signUp } from "./dashboard-helpers";
 
 // The dashboard's server actions across teams and roles, enumerated from the source (every module that starts with
 // "use server" and every function marked so inline; a new action fails the first test until it has a matrix entry)
@@ -54,6 +54,19 @@ const SELF_SCOPED: Record<string, string> = {
   cancelAction: "acts on the Connect session whose patient link token it is given",
   revokeAction: "revokes the receipt whose patient link token it is given",
   deleteAction: "deletes Chartkey's copy for the receipt whose patient link token it is given (stopping the sharing first)",
+  giveSecondFactorAction: "gives the second factor for the caller's own session (its code is checked against the caller's own account)",
+  passkeyOptionsAction: "a WebAuthn challenge for the caller's own account, or for a password-less sign-in",
+  passkeyFactorAction: "gives the second factor for the caller's own session with one of the caller's own passkeys",
+  passkeySignInAction: "runs before any session: it signs in the account whose passkey answers the challenge",
+  endSessionAction: "ends one of the caller's own sessions: another account's session id is refused, checked below",
+  signOutEverywhereAction: "ends the caller's own sessions",
+  beginTotpAction: "starts an authenticator app on the caller's own account",
+  confirmTotpAction: "confirms the authenticator app of the caller's own account",
+  removeTotpAction: "removes the caller's own authenticator app (after step-up)",
+  regenerateRecoveryCodesAction: "replaces the caller's own recovery codes (after step-up)",
+  passkeyRegistrationOptionsAction: "a WebAuthn registration challenge for the caller's own account",
+  registerPasskeyAction: "adds a passkey to the caller's own account",
+  removePasskeyAction: "removes one of the caller's own passkeys (after step-up): another account's passkey id is not found",
 };
 
 test("every server action of the app is in a matrix: an application's, the operator's, or the self-scoped list", () => {
@@ -173,6 +186,9 @@ test("every server action of an application's pages refuses another team and, wh
     // leaves it, so that the owner holds a live key (created through the action itself) the others must not touch.
     await client.query(`INSERT INTO "ApplicationMember" ("applicationId", "developerId", role) VALUES ($1, $2, 'member')`, [appId, context.memberId]);
     await client.query(`UPDATE "Application" SET "productionEnabled" = true WHERE id = $1`, [appId]);
+    // A member of an application in production must have a second factor (issue 57): the owner enrols, which also
+    // gives it for the next few minutes, so the live key below needs no step-up.
+    await enrolAuthenticator(ownerPage);
     const createKey = ids.get(`${path.normalize(path.join(ACTION_ROOT, "keys", "actions.ts"))}#createKeyAction`)!;
     expect(await callAction(ownerPage, createKey, `/dashboard/${appId}/keys`, [appId, { environment: "live", name: "Owner live" }])).toContain('"ok":true');
     context.liveKeyId = (await client.query(`SELECT id FROM "ApiKey" WHERE "applicationId" = $1 AND environment = 'live'`, [appId])).rows[0].id;
@@ -198,6 +214,27 @@ test("every server action of an application's pages refuses another team and, wh
       }
     }
     expect(await stateOf(client, appId)).toEqual(before);
+
+    // Step-up (issue 57): with the owner's second factor given more than five minutes ago, the sensitive actions
+    // replayed as the owner do nothing (they answer a redirect to confirm it is them), and no reveal is audited.
+    await client.query(`UPDATE "DashboardSession" SET "secondFactorAt" = now() - interval '6 minutes' WHERE "developerId" = $1`, [context.ownerId]);
+    for (const [folder, name, args] of [
+      ["keys", "createKeyAction", [appId, { environment: "live", name: "Without step-up" }]],
+      ["webhooks", "revealSecretAction", [appId]],
+      ["webhooks", "rotateSecretAction", [appId]],
+    ] as const) {
+      const answer = await callAction(ownerPage, actionId(folder, name), `/dashboard/${appId}/${folder}`, [...args]);
+      expect(answer, `${name} without a recent second factor`).not.toContain('"ok":true');
+      expect(answer, `${name} without a recent second factor`).not.toContain("whsec_");
+    }
+    expect(await stateOf(client, appId)).toEqual(before);
+    expect((await client.query(`SELECT id FROM "AuditEntry" WHERE action = 'webhook.secret_reveal' AND "applicationId" = $1`, [appId])).rows).toEqual([]);
+
+    // Another account's session cannot be ended with its id.
+    const ownerSession = (await client.query(`SELECT id FROM "DashboardSession" WHERE "developerId" = $1 AND "endedAt" IS NULL LIMIT 1`, [context.ownerId])).rows[0].id as string;
+    const endSession = [...ids].find(([key]) => key.endsWith("#endSessionAction"))![1];
+    expect(await callAction(outsiderPage, endSession, "/dashboard/account/security", [ownerSession])).toContain('"ok":false');
+    expect((await client.query(`SELECT "endedAt" FROM "DashboardSession" WHERE id = $1`, [ownerSession])).rows[0].endedAt).toBeNull();
 
     // The delivery from another team's own application: its Re-send refuses a delivery that is not that
     // application's, and neither application gets a new delivery; the delivery page is not found either way.

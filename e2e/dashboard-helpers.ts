@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { createHmac } from "node:crypto";
 import axe from "axe-core";
 
 export type TestDeveloper = { name: string; email: string; password: string };
@@ -54,13 +55,21 @@ export async function createSandboxKey(page: Page, applicationId: string, name: 
 
 /** Creates a live key (production must be approved) from the application's keys page and returns the secret shown once. */
 export async function createLiveKey(page: Page, applicationId: string, name: string): Promise<string> {
-  await page.goto(`/dashboard/${applicationId}/keys`);
+  // A member of an application in production has a second factor, and gives it again for a live key (issue 57).
+  await gotoWithSecondFactor(page, `/dashboard/${applicationId}/keys`);
   await page.getByRole("button", { name: "Create key" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel("Key name").fill(name);
   await dialog.getByRole("radio", { name: /Live/ }).check();
   await dialog.getByRole("button", { name: "Create key" }).click();
-  const key = (await dialog.locator("pre").first().textContent())!.trim();
+  const shown = dialog.locator("pre").first();
+  await Promise.race([shown.waitFor(), page.waitForURL(/\/dashboard\/account\/confirm/)]);
+  if (page.url().includes("/dashboard/account/confirm")) {
+    await giveAuthenticatorCode(page);
+    await page.waitForURL(new RegExp(`/dashboard/${applicationId}/keys$`));
+    return createLiveKey(page, applicationId, name);
+  }
+  const key = (await shown.textContent())!.trim();
   expect(key).toMatch(/^ck_live_/);
   return key;
 }
@@ -144,5 +153,77 @@ export async function checkAtBothWidths(page: Page, what: string, end: 390 | 128
     await page.setViewportSize({ width, height: 900 });
     await expectNoHorizontalOverflow(page);
     await expectAccessible(page, `${what} at ${width}px`);
+  }
+}
+
+/**
+ * An RFC 6238 code (SHA-1, 6 digits, 30 s) computed with Node's HMAC, independently of the platform's otpauth:
+ * `stepOffset` picks a neighbouring step (the server accepts one either side, and each step once).
+ */
+export function totpCode(base32: string, stepOffset = 0, at = Date.now()): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = "";
+  for (const char of base32.replace(/=+$/, "")) bits += alphabet.indexOf(char).toString(2).padStart(5, "0");
+  const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30) + stepOffset));
+  const hmac = createHmac("sha1", key).update(counter).digest();
+  const offset = hmac[hmac.length - 1]! & 0xf;
+  return ((hmac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).toString().padStart(6, "0");
+}
+
+export type Authenticator = { secret: string; recoveryCodes: string[]; lastStep: number };
+
+const currentStep = () => Math.floor(Date.now() / 1000 / 30);
+
+/** Each signed-in page's authenticator app, once enrolled (the step-up helper types its codes). */
+const authenticators = new WeakMap<Page, Authenticator>();
+
+/**
+ * Sets up an authenticator app on the signed-in account from the Security page (as a person would: the setup key
+ * read off the page, the code computed by totpCode) and keeps its secret for later step-ups on this page.
+ */
+export async function enrolAuthenticator(page: Page): Promise<Authenticator> {
+  if (!page.url().includes("/dashboard/account/security")) await page.goto("/dashboard/account/security");
+  await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+  const card = page.locator("section").filter({ has: page.getByRole("heading", { name: "Authenticator app" }) });
+  const secret = (await card.locator("pre").first().textContent())!.trim();
+  const step = currentStep();
+  await page.getByLabel("Code from your authenticator app").fill(totpCode(secret, 0, step * 30_000));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  const codes = page.locator("[role=status]").filter({ hasText: "Save these recovery codes now" }).locator("pre");
+  await expect(codes).toBeVisible({ timeout: 15_000 });
+  const recoveryCodes = (await codes.textContent())!.trim().split(/\s+/);
+  const authenticator = { secret, recoveryCodes, lastStep: step };
+  authenticators.set(page, authenticator);
+  return authenticator;
+}
+
+/** Gives the authenticator's next code where the page asks for it (the sign-in's second step or a step-up). */
+export async function giveAuthenticatorCode(page: Page, authenticator: Authenticator | undefined = authenticators.get(page)): Promise<void> {
+  if (!authenticator) throw new Error("no authenticator enrolled on this page");
+  authenticators.set(page, authenticator);
+  // A code is accepted once per 30-second step, one step either side: the next unused step, at most one ahead of
+  // the clock (waiting for the clock when the steps ahead are spent).
+  const step = Math.max(currentStep(), authenticator.lastStep + 1);
+  while (step > currentStep() + 1) await page.waitForTimeout(1_000);
+  authenticator.lastStep = step;
+  await page.getByLabel("Code from your authenticator app").fill(totpCode(authenticator.secret, 0, step * 30_000));
+  await page.getByRole("button", { name: /^(Continue|Confirm)$/ }).click();
+}
+
+/**
+ * For pages that may ask for a second factor first: an account required to have one enrols (then comes back), and
+ * a step-up gets the next code. Resolves once the page at `path` is shown.
+ */
+export async function gotoWithSecondFactor(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  if (page.url().includes("/dashboard/account/security")) {
+    await enrolAuthenticator(page);
+    await page.goto(path);
+  }
+  if (page.url().includes("/dashboard/account/confirm")) {
+    await giveAuthenticatorCode(page);
+    await page.waitForURL((url) => !url.pathname.startsWith("/dashboard/account/confirm"));
   }
 }

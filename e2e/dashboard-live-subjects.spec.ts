@@ -5,7 +5,7 @@ import { grantReceipt } from "@/lib/consent";
 import { closeDb, db, RUNTIME_FILE } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { createTestSubject } from "@/test/factories";
-import { checkAtBothWidths, createApplication, newDeveloper, signUp } from "./dashboard-helpers";
+import { checkAtBothWidths, createApplication, enrolAuthenticator, newDeveloper, signUp } from "./dashboard-helpers";
 
 // The live subjects pages: a live subject's consent and, per source, last sync, next scheduled sync and last error,
 // without any record content; and another team's member gets a 404. The subject and its sources are stored in the
@@ -80,7 +80,9 @@ test("on a phone and a desktop: live subjects and a subject's sources with last 
   await checkAtBothWidths(page, "live subjects, empty", 390);
 
   const seeded = await liveSubject(applicationId);
-  await page.reload();
+  // Now in production, the application's live data asks its members for a second factor first (issue 57).
+  await enrolAuthenticator(page);
+  await page.goto(`/dashboard/${applicationId}/live`);
   const list = page.getByRole("table", { name: "Live subjects" });
   const row = list.getByRole("row").filter({ hasText: seeded.subjectId });
   await expect(row).toContainText("consent active");
@@ -116,7 +118,9 @@ test("another team's member gets a 404 for a live subject, through its applicati
   await signUp(page);
   const applicationId = await createApplication(page, "Live Owner");
   const { subjectId } = await liveSubject(applicationId);
+  await enrolAuthenticator(page);
   expect((await page.goto(`/dashboard/${applicationId}/live/${subjectId}`))?.status()).toBe(200);
+  await expect(page).toHaveURL(new RegExp(`/live/${subjectId}$`));
 
   const other = await (await browser.newContext()).newPage();
   await signUp(other, newDeveloper("other-team"));

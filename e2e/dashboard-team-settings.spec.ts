@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { createApplication, createSandboxKey, expectAccessible, keepScreenshot, newDeveloper, signUp, type TestDeveloper } from "./dashboard-helpers";
+import { createApplication, createSandboxKey, expectAccessible, gotoWithSecondFactor, keepScreenshot, newDeveloper, signUp, type TestDeveloper } from "./dashboard-helpers";
 
 async function signedUpPage(browser: Browser, developer?: TestDeveloper): Promise<{ page: Page; developer: TestDeveloper; close: () => Promise<void> }> {
   const context = await browser.newContext();
@@ -57,7 +57,10 @@ test("settings: rename, allowlist, sync mode, redirect URLs and production, each
   await page.getByRole("button", { name: "Ask for production" }).click();
   await expect(page.getByText(/Waiting for review/)).toBeVisible();
   await keepScreenshot(page, testInfo, "settings-production-requested");
+  // Production requested: the keys page asks the application's members for a second factor first (issue 57).
   await page.goto(`/dashboard/${applicationId}/keys`);
+  await expect(page).toHaveURL(/\/dashboard\/account\/security\?required=production&next=/);
+  await gotoWithSecondFactor(page, `/dashboard/${applicationId}/keys`);
   await page.getByRole("button", { name: "Create key" }).click();
   await expect(page.getByRole("dialog").getByText("Ask for production in Settings first; an operator approves it.")).toBeVisible();
   await page.keyboard.press("Escape");

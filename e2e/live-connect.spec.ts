@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { startThirdPartySmartServer, type ThirdPartySmartServer } from "@/test/third-party-smart/server";
 import { LIVE_OPERATOR_EMAIL } from "../playwright.config";
-import { createApplication, createLiveKey, expectAccessible, newDeveloper, signUp } from "./dashboard-helpers";
+import { createApplication, createLiveKey, enrolAuthenticator, expectAccessible, newDeveloper, signUp } from "./dashboard-helpers";
 
 // Going live end to end in Chromium, against a SMART on FHIR server no code of ours serves (oidc-provider in front
 // of @medplum/fhir-router, test/third-party-smart): the operator adds it through the dashboard, a developer's
@@ -49,6 +49,8 @@ test("an operator adds a third-party SMART server, an approved application's liv
   // The operator adds the server by its FHIR base URL through the dashboard.
   const operator = await newPage(browser);
   await signUp(operator, { ...newDeveloper("live-operator"), email: LIVE_OPERATOR_EMAIL });
+  // An operator has a second factor before the operator pages (issue 57).
+  await enrolAuthenticator(operator);
   await operator.goto("/dashboard/operator/providers");
   await operator.getByRole("textbox", { name: "FHIR base URL" }).fill(smart.fhirBaseUrl);
   await operator.getByRole("button", { name: "Look up" }).click();

@@ -4,11 +4,13 @@ import { platformDatabaseUrl } from "@/test/e2e-platform";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import pg from "pg";
 import { OPERATOR_EMAIL } from "../playwright.config";
-import { createApplication, createLiveKey, expectAccessible, expectNoHorizontalOverflow, keepScreenshot, newDeveloper, signIn, signUp, type TestDeveloper } from "./dashboard-helpers";
+import { createApplication, createLiveKey, enrolAuthenticator, expectAccessible, expectNoHorizontalOverflow, giveAuthenticatorCode, gotoWithSecondFactor, keepScreenshot, newDeveloper, signIn, signUp, type Authenticator, type TestDeveloper } from "./dashboard-helpers";
 
 // One operator account for the file (the deployment names its email): the first test signs it up, the next signs in.
 test.describe.configure({ mode: "serial" });
 const operatorAccount: TestDeveloper = { ...newDeveloper("operator"), email: OPERATOR_EMAIL };
+// Its authenticator app, enrolled by the first test (an operator has a second factor, issue 57); the next type its codes.
+let operatorAuthenticator: Authenticator | undefined;
 
 async function newPage(browser: Browser): Promise<Page> {
   return (await browser.newContext()).newPage();
@@ -48,6 +50,7 @@ test("an operator refuses, then approves a production request; the live key work
   // The operator (named by CHARTKEY_OPERATOR_EMAILS) refuses it with a reason.
   const operator = await newPage(browser);
   await signUp(operator, operatorAccount);
+  operatorAuthenticator = await enrolAuthenticator(operator);
   await operator.getByRole("link", { name: "Operator" }).click();
   await expect(operator.getByRole("heading", { name: "Operator", level: 1 })).toBeVisible();
   await expect(group(operator)).toContainText("Shows patients their lab trends between visits.");
@@ -159,6 +162,8 @@ test("an operator looks up, adds, tests and disables a live health system; refus
 
   const operator = await newPage(browser);
   await signIn(operator, operatorAccount, "/dashboard/operator/providers");
+  await expect(operator).toHaveURL(/\/sign-in\/verify/, { timeout: 20_000 });
+  await giveAuthenticatorCode(operator, operatorAuthenticator);
   await expect(operator.getByRole("heading", { name: "Provider directory", level: 1 })).toBeVisible();
   // The redirect URI to register with the health system, with a copy button.
   await expect(operator.getByText(/Register this redirect URI with the health system/)).toBeVisible();
@@ -237,7 +242,8 @@ test("approval re-checks the webhook URL set after the request: the operator see
   await page.getByLabel("Contact email").fill("ops@glucose.example");
   await page.getByRole("button", { name: "Ask for production" }).click();
   await expect(page.getByText(/Waiting for review/)).toBeVisible();
-  await page.goto(`/dashboard/${applicationId}/webhooks`);
+  // Production requested: the application's secrets ask its members for a second factor first (issue 57).
+  await gotoWithSecondFactor(page, `/dashboard/${applicationId}/webhooks`);
   await expect(page.getByText(/Production has been requested, so live rules apply from now on/)).toBeVisible();
   await page.getByLabel("Endpoint URL").fill("http://hooks.glucose.example/chartkey");
   await page.getByRole("button", { name: "Save URL" }).click();
@@ -245,6 +251,8 @@ test("approval re-checks the webhook URL set after the request: the operator see
 
   const operator = await newPage(browser);
   await signIn(operator, operatorAccount, "/dashboard/operator");
+  await expect(operator).toHaveURL(/\/sign-in\/verify/, { timeout: 20_000 });
+  await giveAuthenticatorCode(operator, operatorAuthenticator);
   await expect(group(operator)).toContainText("no webhook URL: live events will not be delivered");
 
   // An http URL stored past the save check (as one saved before the rule was): shown refused, and approval is refused.

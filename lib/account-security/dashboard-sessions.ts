@@ -46,7 +46,10 @@ export async function startDashboardSession(input: {
   secondFactorGiven?: boolean;
 }): Promise<{ session: DashboardSessionRow; newDevice: boolean }> {
   const device = summarizeUserAgent(input.userAgent);
-  const seen = await db().dashboardSession.findFirst({ where: { developerId: input.developerId, device, secondFactorPending: false }, select: { id: true } });
+  const [seen, earlier] = await Promise.all([
+    db().dashboardSession.findFirst({ where: { developerId: input.developerId, device, secondFactorPending: false }, select: { id: true } }),
+    db().dashboardSession.findFirst({ where: { developerId: input.developerId }, select: { id: true } }),
+  ]);
   const session = await db().dashboardSession.create({
     data: {
       id: newSessionId(),
@@ -57,7 +60,8 @@ export async function startDashboardSession(input: {
       secondFactorAt: input.secondFactorGiven ? new Date() : null,
     },
   });
-  return { session, newDevice: seen === null };
+  // The account's very first session (its sign-up) is no news to its owner.
+  return { session, newDevice: seen === null && earlier !== null };
 }
 
 /**

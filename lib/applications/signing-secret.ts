@@ -47,7 +47,10 @@ export async function revealSigningSecret(access: ApplicationAccess, now = new D
   });
   if (!row) throw new NotFoundError("The application");
   const expires = row.previousSigningSecretExpiresAt;
-  return { secret: decryptSecret(row.signingSecretEncrypted), previousExpiresAt: expires && expires > now ? expires : null };
+  const secret = decryptSecret(row.signingSecretEncrypted);
+  // Who saw the secret, and from where, is on the audit trail (the secret itself never is).
+  await recordAudit(db(), { action: "webhook.secret_reveal", actor: memberActor(access), applicationId: access.application.id, targetType: "application", targetId: access.application.id });
+  return { secret, previousExpiresAt: expires && expires > now ? expires : null };
 }
 
 /**

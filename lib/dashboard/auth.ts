@@ -1,7 +1,10 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import { AccountError, TooManyAttemptsError, verifySignIn } from "@/lib/accounts";
-import { hasSecondFactor, startDashboardSession } from "@/lib/account-security";
+import { AccountError, claimPasswordCheck, TooManyAttemptsError, verifySignIn } from "@/lib/accounts";
+import { hasSecondFactor, notifySecurity, startDashboardSession, verifyPasskey } from "@/lib/account-security";
+import { recordAudit, withAuditAddress } from "@/lib/audit";
+import { db } from "@/lib/db";
+import { relyingPartyOf } from "./relying-party";
 import { requestClientAddress } from "@/lib/http";
 import { log } from "@/lib/log";
 import { SIGN_IN_PATH } from "@/lib/session";
@@ -70,13 +73,40 @@ export const { auth, signIn, signOut } = NextAuth({
             address,
           });
           const pending = await hasSecondFactor(developer.id);
-          const { session } = await startDashboardSession({ developerId: developer.id, userAgent: request.headers.get("user-agent"), address, secondFactorPending: pending });
+          const { session, newDevice } = await startDashboardSession({ developerId: developer.id, userAgent: request.headers.get("user-agent"), address, secondFactorPending: pending });
+          if (newDevice) await notifySecurity(developer.id, "new_device_sign_in", { device: session.device, address });
           return { id: developer.id, email: developer.email, name: developer.name, sessionId: session.id };
         } catch (error) {
           if (error instanceof TooManyAttemptsError) throw new ThrottledSignIn(error.message);
           if (error instanceof AccountError) return null;
           throw error;
         }
+      },
+    }),
+    // Password-less sign-in with a passkey (WebAuthn, verified by @simplewebauthn/server against a challenge this
+    // server issued): the passkey is the account's both factors, so the session is signed in with its factor given.
+    Credentials({
+      id: "passkey",
+      credentials: { challengeId: {}, response: {} },
+      async authorize(credentials, request) {
+        const address = requestClientAddress(request);
+        try {
+          await claimPasswordCheck(address);
+        } catch (error) {
+          if (error instanceof TooManyAttemptsError) throw new ThrottledSignIn(error.message);
+          throw error;
+        }
+        const developerId = await verifyPasskey({ developerId: null, challengeId: credentials.challengeId, response: credentials.response, rp: relyingPartyOf(request.headers) });
+        const developer = developerId ? await db().developer.findUnique({ where: { id: developerId }, select: { id: true, email: true, name: true } }) : null;
+        await withAuditAddress(address, () =>
+          developer
+            ? recordAudit(db(), { action: "auth.sign_in", actor: { type: "developer", id: developer.id, label: developer.email }, targetType: "developer", targetId: developer.id, after: { method: "passkey" } })
+            : recordAudit(db(), { action: "auth.sign_in_failed", actor: { type: "anonymous", label: "passkey" }, targetType: "developer", targetId: "unknown", after: { reason: "passkey_not_verified" } }),
+        );
+        if (!developer) return null;
+        const { session, newDevice } = await startDashboardSession({ developerId: developer.id, userAgent: request.headers.get("user-agent"), address, secondFactorPending: false, secondFactorGiven: true });
+        if (newDevice) await notifySecurity(developer.id, "new_device_sign_in", { device: session.device, address });
+        return { id: developer.id, email: developer.email, name: developer.name, sessionId: session.id };
       },
     }),
   ],

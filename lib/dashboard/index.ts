@@ -18,3 +18,5 @@ export * from "./subject-records";
 export * from "./conformance-runs";
 export * from "./operator-context";
 export * from "./live-subjects";
+export * from "./second-factor-gate";
+export * from "./relying-party";

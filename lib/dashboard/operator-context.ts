@@ -5,6 +5,7 @@ import { actionFailure } from "./action-result";
 import { auditedRequest } from "./audited-request";
 import type { ActionResult } from "./application-action";
 import { currentDeveloper, requireDeveloper } from "./current-developer";
+import { requireEnrolment } from "./second-factor-gate";
 
 /** Where the operator area lives in the dashboard. */
 export const OPERATOR_PATH = "/dashboard/operator";
@@ -14,6 +15,8 @@ export async function requireOperatorPage(): Promise<Operator> {
   const developer = await requireDeveloper();
   const operator = await findOperator(developer.id);
   if (!operator) notFound();
+  // An operator's powers need a second factor: enrolled first (lib/dashboard/second-factor-gate.ts).
+  await requireEnrolment(OPERATOR_PATH);
   return operator;
 }
 
@@ -31,6 +34,7 @@ export async function isSignedInOperator(): Promise<boolean> {
 export async function operatorAction<T>(perform: (developerId: string) => Promise<T>, success: string | ((result: T) => string)): Promise<ActionResult> {
   const developer = await currentDeveloper();
   if (!developer) return { ok: false, error: "The page was not found." };
+  if (await findOperator(developer.id)) await requireEnrolment();
   let result: T;
   try {
     result = await auditedRequest(() => perform(developer.id));

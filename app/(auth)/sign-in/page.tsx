@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { PasskeyButton } from "@/components/dashboard/account/passkey-button";
 import { SignInForm } from "@/components/dashboard/auth-forms";
 import { currentSignIn, SECOND_FACTOR_PATH } from "@/lib/dashboard";
 import { safeReturnPath } from "@/lib/session";
@@ -21,6 +22,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </p>
       ) : null}
       <SignInForm next={typeof next === "string" ? next : undefined} />
+      <div className="mt-6 border-t border-slate-200 pt-6">
+        <PasskeyButton mode="sign_in" next={typeof next === "string" ? next : undefined} />
+      </div>
     </>
   );
 }

@@ -1,11 +1,13 @@
 "use server";
 
 import { createKeyFor, revokeKeyFor, type CreateApiKeyInput } from "@/lib/applications";
-import { applicationAction, refreshApplicationPages, withApplication, type ActionFailure } from "@/lib/dashboard";
+import { applicationAction, refreshApplicationPages, requireStepUpFor, withApplication, type ActionFailure } from "@/lib/dashboard";
 
 export type CreatedKey = { ok: true; key: string; displayPrefix: string; environment: "sandbox" | "live" } | ActionFailure;
 
 export async function createKeyAction(applicationId: string, input: CreateApiKeyInput): Promise<CreatedKey> {
+  // A live key reaches patients' records: the second factor again after a few minutes (step-up).
+  if (input?.environment !== "sandbox") await requireStepUpFor(applicationId, "keys.live");
   const outcome = await withApplication(applicationId, async (access) => {
     const created = await createKeyFor(access, input);
     refreshApplicationPages(access.application.id);

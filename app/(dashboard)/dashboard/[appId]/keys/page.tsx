@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { KeysPanel } from "@/components/dashboard/keys/keys-panel";
 import { PageHeader } from "@/components/ui/page-header";
 import { listKeysFor } from "@/lib/applications";
-import { dashboardOrigin, requireApplication } from "@/lib/dashboard";
+import { dashboardOrigin, requireApplication, requireEnrolment } from "@/lib/dashboard";
 import { can } from "@/lib/team";
 
 export const metadata: Metadata = { title: "API keys" };
@@ -10,6 +10,8 @@ export const metadata: Metadata = { title: "API keys" };
 export default async function KeysPage({ params }: { params: Promise<{ appId: string }> }) {
   const { appId } = await params;
   const access = await requireApplication(appId);
+  // Live keys: an account that must have a second factor enrols first (lib/dashboard/second-factor-gate.ts).
+  await requireEnrolment(`/dashboard/${access.application.id}/keys`);
   const [keys, origin] = await Promise.all([listKeysFor(access), dashboardOrigin()]);
   return (
     <div className="space-y-6">

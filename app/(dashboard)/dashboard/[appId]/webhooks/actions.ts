@@ -2,7 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { revealSigningSecret, rotateSigningSecretFor, setWebhookUrl } from "@/lib/applications";
-import { applicationAction, withApplication, type ActionFailure } from "@/lib/dashboard";
+import { notifySecurity } from "@/lib/account-security";
+import { applicationAction, requireStepUpFor, withApplication, type ActionFailure } from "@/lib/dashboard";
 import { requirePermission, TeamError, type ApplicationAccess } from "@/lib/team";
 import { isSampleEventType, resendDelivery, sendTestEvent } from "@/lib/webhooks";
 
@@ -32,16 +33,20 @@ async function secretAction(
   return { ok: true, secret: outcome.value.secret, previousExpiresAt: until, message: message(until) };
 }
 
+/** Revealing and rotating the signing secret ask for the second factor again after a few minutes (step-up). */
 export async function revealSecretAction(applicationId: string): Promise<RevealedSecret> {
+  await requireStepUpFor(applicationId, "webhooks.reveal_secret");
   return secretAction(applicationId, revealSigningSecret, () => "Signing secret revealed.");
 }
 
 export async function rotateSecretAction(applicationId: string): Promise<RevealedSecret> {
+  await requireStepUpFor(applicationId, "webhooks.rotate_secret");
   return secretAction(
     applicationId,
     async (access) => {
       const rotated = await rotateSigningSecretFor(access);
       revalidatePath(`/dashboard/${access.application.id}/webhooks`);
+      await notifySecurity(access.developerId, "signing_secret_rotated", { application: access.application.name });
       return rotated;
     },
     (until) => `Signing secret rotated. The old secret keeps verifying until ${until ? untilText(until) : "24 hours from now"}.`,

@@ -1,6 +1,6 @@
 "use server";
 
-import { actionFailure, currentDeveloper, operatorAction, type ActionOutcome } from "@/lib/dashboard";
+import { actionFailure, currentDeveloper, operatorAction, requireOperatorStepUp, type ActionOutcome } from "@/lib/dashboard";
 import { rerunProviderSyncs, rerunSourceAsOperator } from "@/lib/imports";
 import {
   createLiveProvider,
@@ -24,11 +24,14 @@ export async function previewProviderAction(input: { fhirBaseUrl: string }): Pro
   }
 }
 
+// A provider's credentials (its client secret) ask for the second factor again after a few minutes (step-up).
 export async function createProviderAction(input: CreateProviderInput) {
+  await requireOperatorStepUp();
   return operatorAction((developerId) => createLiveProvider(developerId, input), "Health system added to the directory.");
 }
 
 export async function updateProviderAction(providerId: string, input: UpdateProviderInput) {
+  await requireOperatorStepUp();
   return operatorAction((developerId) => updateLiveProvider(developerId, providerId, input), "Provider saved.");
 }
 

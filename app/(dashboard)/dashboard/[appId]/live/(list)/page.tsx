@@ -10,7 +10,7 @@ import { Field } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { syncIntervalMinutes } from "@/lib/config";
-import { LIVE_SUBJECTS_PAGE, liveSubjectView, liveSubjectViews, requireApplication, type LiveSourceView } from "@/lib/dashboard";
+import { LIVE_SUBJECTS_PAGE, liveSubjectView, liveSubjectViews, requireApplication, requireEnrolment, type LiveSourceView } from "@/lib/dashboard";
 
 export const metadata: Metadata = { title: "Live subjects" };
 
@@ -31,6 +31,8 @@ export default async function LiveSubjectsPage({ params, searchParams }: { param
   const { appId } = await params;
   const { subject: sought, before } = await searchParams;
   const { application } = await requireApplication(appId);
+  // Patients' live records: an account that must have a second factor enrols first.
+  await requireEnrolment(`/dashboard/${application.id}/live`);
   const base = `/dashboard/${application.id}/live`;
   const wanted = typeof sought === "string" ? sought.trim() : "";
   if (wanted && (await liveSubjectView(application.id, wanted))) redirect(`${base}/${wanted}`);

@@ -13,7 +13,7 @@ import { Detail } from "@/components/ui/detail";
 import { PageHeader } from "@/components/ui/page-header";
 import { SyncHistoryCard } from "@/components/dashboard/sources/sync-history-card";
 import { retentionState } from "@/lib/consent";
-import { liveSubjectView, requireApplication } from "@/lib/dashboard";
+import { liveSubjectView, requireApplication, requireEnrolment } from "@/lib/dashboard";
 import { sourceImportHistory } from "@/lib/imports";
 import { can } from "@/lib/team";
 
@@ -22,6 +22,7 @@ export const metadata: Metadata = { title: "Live subject" };
 export default async function LiveSubjectPage({ params }: { params: Promise<{ appId: string; subject: string }> }) {
   const { appId, subject: subjectId } = await params;
   const { application, role } = await requireApplication(appId);
+  await requireEnrolment(`/dashboard/${application.id}/live`);
   const base = `/dashboard/${application.id}/live`;
   const subject = await liveSubjectView(application.id, subjectId);
   // Another application's subject, or a sandbox one, is "not found", exactly like one that does not exist.

@@ -11,7 +11,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { privateWebhooksAllowed } from "@/lib/config";
-import { requireApplication } from "@/lib/dashboard";
+import { requireApplication, requireEnrolment } from "@/lib/dashboard";
 import { can } from "@/lib/team";
 import { listDeliveries } from "@/lib/webhooks";
 import { latestProductionRequest, signingSecretWindow } from "@/lib/applications";
@@ -27,6 +27,8 @@ export default async function WebhooksPage({ params, searchParams }: { params: P
   const { appId } = await params;
   const search = await searchParams;
   const access = await requireApplication(appId);
+  // The signing secret: an account that must have a second factor enrols first.
+  await requireEnrolment(`/dashboard/${access.application.id}/webhooks`);
   const { application } = access;
   const status = STATUSES.find((value) => value === search.status);
   const [log, previousExpiresAt, productionRequest] = await Promise.all([
