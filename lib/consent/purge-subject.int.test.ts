@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { runLifecycle } from "@/lib/jobs";
 import { applySourceFacts } from "@/lib/records";
 import { startTsxProcess } from "@/scripts/tsx-process";
 import { LIFECYCLE_CYCLES } from "@/scripts/platform-jobs";
 import { createTestAgentCredential, createTestApplication } from "@/test/factories";
-import { scenarioFacts } from "@/test/records";
+import { importScenario, scenarioFacts } from "@/test/records";
 import { PURGED_TABLES, purgeSubjectData, subjectsDueForPurge } from "./purge-subject";
 import { grantReceipt, revokeReceipt } from "./receipts";
 
@@ -50,12 +50,14 @@ async function sharingSubject(app: { id: string; keyId: string }, providerId: st
     data: { id: newId("src_"), patientId: patient, subjectId: subject.id, providerId, connectSessionId: session.id, connected: true, syncStatus: "synced", accessTokenEncrypted: "enc-access", refreshTokenEncrypted: "enc-refresh", fhirPatientId: "p1" },
   });
   const sourceImport = await db().sourceImport.create({ data: { id: newId("imp_"), sourceId: source.id, subjectId: subject.id, status: "completed", upserts: 3 } });
-  await applySourceFacts({ subjectId: subject.id, sourceId: source.id, facts: scenarioFacts(subject.id, "baseline-adult", { sourceId: source.id, sourceName: "Test Health" }) });
+  // Imported as an import writes it: the records with their FHIR resources, and the FHIR view's context resources.
+  await importScenario(subject.id, "baseline-adult", { sourceId: source.id, sourceName: "Test Health" });
   const credential = await createTestAgentCredential({ receipt, parentKeyId: app.keyId });
   await db().requestLog.create({ data: { requestId: newId("req_"), applicationId: app.id, environment: "sandbox", method: "GET", route: "/users/{subject}/records", subjectId: subject.id, status: 200, latencyMs: 3 } });
   await db().event.create({ data: { id: newId("evt_"), applicationId: app.id, environment: "sandbox", type: "consent.revoked", data: { subject: subject.id, receiptId: receipt.id } } });
   const records = await db().record.findMany({ where: { subjectId: subject.id }, select: { id: true } });
-  return { subject, patient, receipt, ids: [subject.id, source.id, sourceImport.id, credential.id, ...records.map((record) => record.id)] };
+  const context = await db().fhirContext.findMany({ where: { subjectId: subject.id }, select: { id: true } });
+  return { subject, patient, receipt, ids: [subject.id, source.id, sourceImport.id, credential.id, ...records.map((record) => record.id), ...context.map((row) => row.id)] };
 }
 
 /** Every table of the public schema holding a text, JSON or array value that contains one of `ids`, with its row count. */
@@ -129,6 +131,8 @@ describe("retention after consent ends", () => {
     const { purged, sameAppOther, otherApp } = await setUp();
     const before = { sameApp: await footprint(sameAppOther.subject.id), otherApp: await footprint(otherApp.subject.id) };
     expect(before.otherApp.records.length).toBeGreaterThan(10);
+    expect(before.otherApp.counts.FhirContext).toBeGreaterThan(5);
+    expect(await db().record.count({ where: { subjectId: purged.subject.id, resource: { not: Prisma.DbNull } } })).toBe(before.otherApp.records.length);
 
     const revokedAt = new Date(Date.now() - 10 * DAY_MS);
     await revokeReceipt(purged.receipt.id, "patient", revokedAt);
@@ -155,6 +159,7 @@ describe("retention after consent ends", () => {
     const counts = audit[0]!.after as Record<string, number>;
     expect(counts).toMatchObject({ receiptId: purged.receipt.id, retentionDays: 7, AgentCredential: 1, SourceImport: 1, Source: 1, Record: before.otherApp.records.length });
     expect(counts.RecordChange).toBeGreaterThanOrEqual(counts.Record!);
+    expect(counts.FhirContext).toBe(before.otherApp.counts.FhirContext);
     expect(JSON.stringify(audit[0])).not.toMatch(/enc-refresh|"code"|valueQuantity/);
 
     // An import that was still running writes nothing into the purged subject.

@@ -16,7 +16,7 @@ const SUBJECTS_PER_RUN = 50;
  * What a purge deletes, in this order, each a table with the subject's id in `subjectId`: the delegated credentials
  * and the sources (with their encrypted SMART tokens) first, so nothing can read or import for the subject while its
  * records go; each source's imports before their source (the cascade would delete them uncounted); then the records
- * and their change feed. A table added later with a `subjectId` column fails lib/consent/purge-subject.int.test.ts
+ * and the FHIR view's context resources (issue 52) and their change feed. A table added later with a `subjectId` column fails lib/consent/purge-subject.int.test.ts
  * until it is listed here or, holding no clinical content, among that test's kept tables.
  *
  * Kept: the subject row (its receipts and the audit trail name it), the receipts (status and times), the Connect
@@ -24,7 +24,7 @@ const SUBJECTS_PER_RUN = 50;
  * the subject's sequences at 1, and a cursor the application saved before would then silently skip the changes of a
  * later consent), the request log (no record contents; pruned after 30 days), events and the audit trail.
  */
-export const PURGED_TABLES = ["AgentCredential", "SourceImport", "Source", "Record", "RecordChange"] as const;
+export const PURGED_TABLES = ["AgentCredential", "SourceImport", "Source", "Record", "FhirContext", "RecordChange"] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 export type PurgeCounts = Record<PurgedTable, number>;
 

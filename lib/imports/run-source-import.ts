@@ -115,7 +115,7 @@ async function importOnce(sourceId: string, fetchResources: FetchSourceResources
     try {
       normalized = await readNormalized(sourceId, categories, fetchResources, { sourceId, sourceName: source.provider.name }, source.subjectId, spill, onPage);
       writeStarted = performance.now();
-      outcome = await applySerializedFacts({ subjectId: source.subjectId, sourceId, facts: normalized.facts, categories });
+      outcome = await applySerializedFacts({ subjectId: source.subjectId, sourceId, facts: normalized.facts, context: normalized.context, categories });
     } finally {
       spill.close();
     }
@@ -256,5 +256,5 @@ async function readNormalized(
       yield fact;
     }
   }
-  return { facts: facts(), summary, resourceCounts, resourceCount, read, written: () => written };
+  return { facts: facts(), context: normalization.contextFacts(), summary, resourceCounts, resourceCount, read, written: () => written };
 }

@@ -5,7 +5,7 @@
  */
 export { CCDA_MAX_BYTES, isCcdaContentType } from "./ccda";
 export { mergeFacts } from "./merge";
-export { PagedNormalization, type SerializedFact } from "./paged-normalization";
+export { PagedNormalization, type SerializedContext, type SerializedFact } from "./paged-normalization";
 export { memorySpool, type RecordSpool } from "./record-spool";
 export { ENCOUNTER_SKIP, NORMALIZERS, normalizeBundle, normalizeResources } from "./resources";
 export { resourceDisplayName } from "./names";

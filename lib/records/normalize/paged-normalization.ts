@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { contextFhirId, isContextType, patientFhirId, recordFhirId, storedResource, type ReferenceTargets } from "@/lib/fhir";
 import { stableId } from "@/lib/ids";
 import type { Category } from "../categories";
 import { recordSchemas, type NormalizedRecord, type SourceRef } from "../schemas";
@@ -41,7 +42,15 @@ export type SerializedFact = {
   sortAt: Date;
   sources: SourceRef[];
   warnings: readonly string[];
+  /**
+   * The FHIR resource behind the record as the source sent it, as stored-resource.ts keeps it (the record's FHIR
+   * id, references rewritten), canonical JSON; null or absent where there is none (a producer of facts without it).
+   */
+  resource?: string | null;
 };
+
+/** A resource records reference that is no record (stored-resource.ts CONTEXT_TYPES), as the FHIR view keeps it. */
+export type SerializedContext = { id: string; resourceType: string; json: string };
 
 /**
  * What a paged normalization keeps of each drafted record while the rest of the source is read: what the
@@ -52,6 +61,8 @@ export type SerializedFact = {
 class Drafted {
   extra: DraftedExtra | undefined = undefined;
   sortAt = 0;
+  /** The number in the spool of the resource the record was drafted from, as the source sent it. */
+  resource = -1;
 
   constructor(
     /**
@@ -121,6 +132,10 @@ export class PagedNormalization {
   private readonly encounters: EncounterContexts = new Map();
   private normalized = 0;
   private finished: Finished | null = null;
+  /** The context resources (stored-resource.ts CONTEXT_TYPES) the source sent, each waiting in the spool. */
+  private contextResources: { resourceType: string; resourceId: string; spooled: number }[] = [];
+  /** Once finished: each `Type/id` of the source to the `Type/id` the FHIR view serves it as. */
+  private fhirTargets: ReferenceTargets = new Map<string, string>();
 
   constructor(
     private readonly source: SourceInfo,
@@ -177,7 +192,43 @@ export class PagedNormalization {
     const dropped = new Set<Drafted>(served.keys());
     for (const folded of alsoFrom.values()) for (const candidate of folded) dropped.add(candidate);
     this.finished = { dropped, alsoFrom, reportRecordIds };
+    this.fhirTargets = this.servedTargets(candidates, alsoFrom, served);
     return { skipped: this.skipped, context: this.context };
+  }
+
+  /**
+   * Where the FHIR view serves each resource of the source (stored-resource.ts): a record's resource, and any
+   * resource folded into a record, as the record; the Patient as the subject; a context resource by its own id.
+   */
+  private servedTargets(candidates: readonly Drafted[], alsoFrom: Finished["alsoFrom"], served: ReadonlyMap<Drafted, Drafted>): ReferenceTargets {
+    const targets = new Map<string, string>();
+    const patient = `Patient/${patientFhirId(this.scope)}`;
+    const as = (from: Drafted, into: Drafted) => {
+      if (from.resourceId === null) return;
+      targets.set(`${from.resourceType}/${from.resourceId}`, into.category === "demographics" ? patient : `${into.resourceType}/${recordFhirId(into.recordId)}`);
+    };
+    for (const candidate of candidates) as(candidate, candidate);
+    for (const [keeper, folded] of alsoFrom) for (const candidate of folded) as(candidate, keeper);
+    for (const [report, document] of served) as(report, document);
+    for (const { resourceType, resourceId } of this.contextResources) {
+      targets.set(`${resourceType}/${resourceId}`, `${resourceType}/${contextFhirId(this.scope, this.source.sourceId, resourceType, resourceId)}`);
+    }
+    return withPatients(targets, patient);
+  }
+
+  /** The source's context resources as the FHIR view keeps them; after `finish`, once. */
+  *contextFacts(): Generator<SerializedContext> {
+    this.done();
+    const context = this.contextResources;
+    this.contextResources = [];
+    for (let start = 0; start < context.length; start += RECORDS_PER_READ) {
+      const batch = context.slice(start, start + RECORDS_PER_READ);
+      const texts = this.spool.readMany(batch.map((resource) => resource.spooled));
+      for (const [index, { resourceType, resourceId }] of batch.entries()) {
+        const id = contextFhirId(this.scope, this.source.sourceId, resourceType, resourceId);
+        yield { id, resourceType, json: canonicalJson(storedResource(JSON.parse(texts[index]!) as Record<string, unknown>, id, this.fhirTargets)) };
+      }
+    }
   }
 
   /** The category and warnings of each fact (for the import's fidelity summary), without reading the spool. */
@@ -197,8 +248,13 @@ export class PagedNormalization {
     facts.sort(compareInReadOrder);
     for (let start = 0; start < facts.length; start += RECORDS_PER_READ) {
       const batch = facts.slice(start, start + RECORDS_PER_READ);
-      const texts = this.spool.readMany(batch.map((candidate) => candidate.spooled));
-      for (const [index, candidate] of batch.entries()) yield this.serialized(candidate, texts[index]!, alsoFrom, reportRecordIds);
+      const texts = this.spool.readMany([...batch.map((candidate) => candidate.spooled), ...batch.map((candidate) => candidate.resource)]);
+      for (const [index, candidate] of batch.entries()) {
+        const fact = this.serialized(candidate, texts[index]!, alsoFrom, reportRecordIds);
+        const fhirId = candidate.category === "demographics" ? patientFhirId(this.scope) : recordFhirId(candidate.recordId);
+        fact.resource = canonicalJson(storedResource(JSON.parse(texts[batch.length + index]!) as Record<string, unknown>, fhirId, this.fhirTargets));
+        yield fact;
+      }
     }
   }
 
@@ -238,6 +294,12 @@ export class PagedNormalization {
     };
   }
 
+  /** A context resource (stored-resource.ts CONTEXT_TYPES) waits in the spool for the FHIR view. */
+  private keepContext(resourceType: string, resourceId: string | null, resource: Json): void {
+    if (resourceId === null || !isContextType(resourceType)) return;
+    this.contextResources.push({ resourceType: detached(resourceType), resourceId: detached(resourceId), spooled: this.spool.append(canonicalJson(resource)) });
+  }
+
   /** As normalizeEntries reads one resource, then drafts its record (the whole-source steps left for `finish`). */
   private normalizeEntry(position: number, entry: CleanedEntry, origin: DocumentOrigin | undefined): void {
     const { resource } = entry;
@@ -250,6 +312,7 @@ export class PagedNormalization {
     }
     if (!normalizer || (origin && resourceType === "Patient")) {
       this.context.push({ resourceType, resourceId, reason: normalizer ? CCDA_PATIENT : CONTEXT_REASON });
+      this.keepContext(resourceType, resourceId, resource);
       return;
     }
     const index = this.indexed();
@@ -257,6 +320,8 @@ export class PagedNormalization {
     const outcome = normalizeSafely(resourceType, resource, normalizer, { resolve, reportOf }, placeholders);
     if ("skipReason" in outcome) {
       this.skipped.push({ resourceType, resourceId, reason: outcome.skipReason });
+      // An Encounter is no record (ENCOUNTER_SKIP) but the FHIR view serves it as context.
+      this.keepContext(resourceType, resourceId, resource);
       return;
     }
     const warnings = [...(outcome.warnings ?? []), ...(index.documentWarnings.get(position) ?? [])];
@@ -305,6 +370,7 @@ export class PagedNormalization {
       spooled,
     );
     drafted.sortAt = sortAt;
+    drafted.resource = this.spool.append(canonicalJson(resource));
     if (Object.keys(extra).length > 0) drafted.extra = extra;
     this.drafted.push(drafted);
   }
@@ -330,4 +396,9 @@ function spooledHead(spooled: string): SpooledHead {
 /** A drafted key (null: it had no parts) with the parts uniqueFactKeys added. */
 function keyWith(key: string | null, extraParts: KeyPart[]): string {
   return key === null ? factKey(extraParts) : `${key}|${factKey(extraParts)}`;
+}
+
+/** Every `Patient/<id>` of the source is the subject: a source holds one patient's records. */
+function withPatients(targets: ReadonlyMap<string, string>, patient: string): ReferenceTargets {
+  return { get: (key) => targets.get(key) ?? (key.startsWith("Patient/") ? patient : undefined) };
 }

@@ -3,7 +3,7 @@ import { copyRows, withPgTransaction } from "@/lib/db";
 import { CATEGORIES, type Category } from "../categories";
 import type { NormalizedFact } from "../normalize";
 import type { NormalizedRecord } from "../schemas";
-import type { SerializedFact } from "../normalize/paged-normalization";
+import type { SerializedContext, SerializedFact } from "../normalize/paged-normalization";
 import { reserveSequences } from "./change-sequences";
 import { canonicalJson, hashedJson, hashOf } from "./content-hash";
 import { inReadOrder } from "./read-order";
@@ -23,7 +23,14 @@ export type SourceFacts = {
 };
 
 /** The same, the facts as canonical JSON, read one at a time (a paged normalization's, see paged-normalization.ts). */
-export type SerializedSourceFacts = Omit<SourceFacts, "facts"> & { facts: Iterable<SerializedFact> };
+export type SerializedSourceFacts = Omit<SourceFacts, "facts"> & {
+  facts: Iterable<SerializedFact>;
+  /**
+   * The context resources the source sent (FHIR view, lib/fhir/stored-resource.ts), read after the facts: when
+   * given, they replace the source's earlier ones; when absent, those are left as they are.
+   */
+  context?: Iterable<SerializedContext>;
+};
 
 /** What an import changed: feed entries written (upserts, tombstones), facts left alone, and the categories touched. */
 export type ApplyOutcome = { upserts: number; deletes: number; unchanged: number; categories: Category[] };
@@ -34,6 +41,8 @@ type StoredRecord = {
   factKey: string;
   /** Read only where the merge needs it (see storedRecords). */
   data: NormalizedRecord | null;
+  /** The stored FHIR resource's text, read where `data` is. */
+  resource: string | null;
   contentHash: string;
   sources: Contribution[];
   deletedAt: Date | null;
@@ -47,6 +56,8 @@ type RecordWrite = {
   json: string;
   /** contentHash of `data`. */
   hash: string;
+  /** The FHIR resource, canonical JSON (null: none). */
+  resource: string | null;
   contributions: Contribution[];
   sortAt: Date;
   /** Whether what the API serves changed; a change only to internal provenance is written without a feed entry. */
@@ -89,7 +100,7 @@ function* serialized(facts: readonly NormalizedFact[]): Generator<SerializedFact
  * first of each (category, factKey) is the one written, and a stored fact whose key never came is no longer
  * reported) and up to a thousand changes to stored records stay in memory; new records stream to COPY as they come.
  */
-export async function applySerializedFacts({ subjectId, sourceId, facts, categories: covered = CATEGORIES }: SerializedSourceFacts): Promise<ApplyOutcome> {
+export async function applySerializedFacts({ subjectId, sourceId, facts, context, categories: covered = CATEGORIES }: SerializedSourceFacts): Promise<ApplyOutcome> {
   return withPgTransaction(
     async (tx) => {
       const now = await lockSubject(tx, subjectId);
@@ -147,7 +158,7 @@ export async function applySerializedFacts({ subjectId, sourceId, facts, categor
           continue;
         }
         const data = { ...record.data!, sources: publicSources(contributions) } as NormalizedRecord;
-        writes.push({ id: record.id, category: record.category as Category, ...hashedJson(data), contributions, sortAt: recordSortAt(record.category as Category, data), visible: true });
+        writes.push({ id: record.id, category: record.category as Category, ...hashedJson(data), resource: record.resource, contributions, sortAt: recordSortAt(record.category as Category, data), visible: true });
         changes.push({ category: record.category as Category, recordId: record.id, changeType: "upsert" });
       }
       staged = (await stageWrites(tx, writes, staged)) || staged;
@@ -155,6 +166,7 @@ export async function applySerializedFacts({ subjectId, sourceId, facts, categor
       if (staged) await updateStaged(tx);
       await tombstone(tx, tombstones);
       await appendChanges(tx, subjectId, changes);
+      if (context) await replaceContext(tx, subjectId, sourceId, context);
       const categories = CATEGORIES.filter((category) => changes.some((change) => change.category === category));
       return { upserts: changes.length - tombstones.length, deletes: tombstones.length, unchanged, categories };
     },
@@ -167,23 +179,26 @@ export async function applySerializedFacts({ subjectId, sourceId, facts, categor
 /** How a reported fact changes the record that holds its key: null when it changes nothing. */
 function factWrite(fact: SerializedFact, existing: StoredRecord, sourceId: string): RecordWrite | null {
   const hash = hashOf(fact.json);
-  const contribution: Contribution = { sourceId, hash, refs: fact.sources };
+  const resource = fact.resource ?? null;
+  const contribution: Contribution = { sourceId, hash, refs: fact.sources, ...(resource === null ? {} : { fhir: hashOf(resource) }) };
   const live = existing.deletedAt === null ? existing : undefined;
   const contributions = live ? withContribution(live.sources, contribution) : [contribution];
   const write = { id: existing.id, category: fact.category, contributions };
   if (contributions.length === 1) {
     // The only contributor: the record is the fact as reported (its public sources are the fact's own).
-    const visible = !live || live.contentHash !== hash;
+    const visible = !live || live.contentHash !== hash || live.sources[0]?.fhir !== contribution.fhir;
     if (!visible && sameContributions(live.sources, contributions)) return null;
-    return { ...write, json: fact.json, hash, sortAt: fact.sortAt, visible };
+    return { ...write, json: fact.json, hash, resource, sortAt: fact.sortAt, visible };
   }
-  // The first contributor's report is the record's content; a later source only adds its references.
-  const owner = contributions[0]?.sourceId === sourceId ? (JSON.parse(fact.json) as NormalizedRecord) : live!.data!;
+  // The first contributor's report is the record's content (and its resource the FHIR view's); a later source only
+  // adds its references.
+  const owns = contributions[0]?.sourceId === sourceId;
+  const owner = owns ? (JSON.parse(fact.json) as NormalizedRecord) : live!.data!;
   const data = { ...owner, sources: publicSources(contributions) } as NormalizedRecord;
   const hashed = hashedJson(data);
-  const visible = live!.contentHash !== hashed.hash;
+  const visible = live!.contentHash !== hashed.hash || live!.sources[0]?.fhir !== contributions[0]?.fhir;
   if (!visible && sameContributions(live!.sources, contributions)) return null;
-  return { ...write, ...hashed, sortAt: recordSortAt(fact.category, data), visible };
+  return { ...write, ...hashed, resource: owns ? resource : live!.resource, sortAt: recordSortAt(fact.category, data), visible };
 }
 
 function factKeyOf(category: string, factKey: string): string {
@@ -218,7 +233,9 @@ async function storedRecords(tx: pg.ClientBase, subjectId: string, sourceId: str
   const { rows } = await tx.query<StoredRecord>(
     `SELECT "id", "category", "factKey", "contentHash", "sources", "deletedAt",
        CASE WHEN "deletedAt" IS NULL AND (jsonb_array_length("sources") > 1 OR "sources"->0->>'sourceId' IS DISTINCT FROM $2)
-         THEN "data" END AS "data"
+         THEN "data" END AS "data",
+       CASE WHEN "deletedAt" IS NULL AND (jsonb_array_length("sources") > 1 OR "sources"->0->>'sourceId' IS DISTINCT FROM $2)
+         THEN "resource"::text END AS "resource"
      FROM "Record" WHERE "subjectId" = $1`,
     [subjectId, sourceId],
   );
@@ -227,16 +244,20 @@ async function storedRecords(tx: pg.ClientBase, subjectId: string, sourceId: str
 
 /** Contributions are equal when the same sources reported the same hashes (a hash covers the source's references). */
 function sameContributions(left: readonly Contribution[], right: readonly Contribution[]): boolean {
-  return left.length === right.length && left.every((contribution, index) => contribution.sourceId === right[index]!.sourceId && contribution.hash === right[index]!.hash);
+  return (
+    left.length === right.length &&
+    left.every((contribution, index) => contribution.sourceId === right[index]!.sourceId && contribution.hash === right[index]!.hash && contribution.fhir === right[index]!.fhir)
+  );
 }
 
 // Rows stream to PostgreSQL with COPY (lib/db/copy-rows.ts): the server parses each value once by its column's type,
 // and no statement carries the whole import as one parameter. Through one JSON document (`json_to_recordset`), the
 // server spent most of an import re-parsing every record's JSON; through array parameters, the driver spent as long
 // escaping them. The record's JSON is the canonical text its hash was computed from, so it is serialized once.
-const recordValues = (write: Pick<RecordWrite, "json" | "hash" | "contributions" | "sortAt">) => [
+const recordValues = (write: Pick<RecordWrite, "json" | "hash" | "resource" | "contributions" | "sortAt">) => [
   write.json,
   write.hash,
+  write.resource,
   JSON.stringify(write.contributions),
   write.sortAt.toISOString(),
 ];
@@ -252,11 +273,12 @@ async function insertRecords(tx: pg.ClientBase, subjectId: string, sourceId: str
     for (let next = first; !next.done; next = facts.next()) {
       const { category, factKey, recordId, json, sortAt, sources } = next.value;
       const hash = hashOf(json);
-      const contributions: Contribution[] = [{ sourceId, hash, refs: sources }];
-      yield [recordId, subjectId, category, factKey, ...recordValues({ json, hash, contributions, sortAt }), now];
+      const resource = next.value.resource ?? null;
+      const contributions: Contribution[] = [{ sourceId, hash, refs: sources, ...(resource === null ? {} : { fhir: hashOf(resource) }) }];
+      yield [recordId, subjectId, category, factKey, ...recordValues({ json, hash, resource, contributions, sortAt }), now];
     }
   }
-  await copyRows(tx, "Record", ["id", "subjectId", "category", "factKey", "data", "contentHash", "sources", "sortAt", "updatedAt"], rows());
+  await copyRows(tx, "Record", ["id", "subjectId", "category", "factKey", "data", "contentHash", "resource", "sources", "sortAt", "updatedAt"], rows());
 }
 
 /** Updates go through a table of this transaction's own (dropped at its end), COPY-filled, joined by id. */
@@ -264,17 +286,25 @@ async function stageWrites(tx: pg.ClientBase, writes: readonly RecordWrite[], cr
   if (writes.length === 0) return false;
   if (!created) {
     await tx.query(
-      `CREATE TEMPORARY TABLE "RecordUpdate" ("id" text PRIMARY KEY, "data" json, "contentHash" text, "sources" jsonb, "sortAt" timestamp(3)) ON COMMIT DROP`,
+      `CREATE TEMPORARY TABLE "RecordUpdate" ("id" text PRIMARY KEY, "data" json, "contentHash" text, "resource" json, "sources" jsonb, "sortAt" timestamp(3), "visible" boolean) ON COMMIT DROP`,
     );
   }
-  await copyRows(tx, "RecordUpdate", ["id", "data", "contentHash", "sources", "sortAt"], writes.map((write) => [write.id, ...recordValues(write)]));
+  await copyRows(
+    tx,
+    "RecordUpdate",
+    ["id", "data", "contentHash", "resource", "sources", "sortAt", "visible"],
+    writes.map((write) => [write.id, ...recordValues(write), write.visible ? "t" : "f"]),
+  );
   return true;
 }
 
 async function updateStaged(tx: pg.ClientBase): Promise<void> {
   await tx.query(
-    `UPDATE "Record" AS r SET "data" = w."data", "contentHash" = w."contentHash", "sources" = w."sources", "sortAt" = w."sortAt",
-       "deletedAt" = NULL, "updatedAt" = now()
+    // A write that changes only internal provenance leaves the FHIR view's version and lastUpdated.
+    `UPDATE "Record" AS r SET "data" = w."data", "contentHash" = w."contentHash", "resource" = w."resource", "sources" = w."sources", "sortAt" = w."sortAt",
+       "deletedAt" = NULL,
+       "version" = r."version" + CASE WHEN w."visible" THEN 1 ELSE 0 END,
+       "updatedAt" = CASE WHEN w."visible" THEN now() ELSE r."updatedAt" END
      FROM "RecordUpdate" AS w
      WHERE r."id" = w."id"`,
   );
@@ -282,7 +312,7 @@ async function updateStaged(tx: pg.ClientBase): Promise<void> {
 
 async function tombstone(tx: pg.ClientBase, records: readonly StoredRecord[]): Promise<void> {
   if (records.length === 0) return;
-  await tx.query(`UPDATE "Record" SET "deletedAt" = now(), "sources" = '[]'::jsonb, "updatedAt" = now() WHERE "id" = ANY($1::text[])`, [
+  await tx.query(`UPDATE "Record" SET "deletedAt" = now(), "sources" = '[]'::jsonb, "version" = "version" + 1, "updatedAt" = now() WHERE "id" = ANY($1::text[])`, [
     records.map((record) => record.id),
   ]);
 }
@@ -300,5 +330,34 @@ async function appendChanges(tx: pg.ClientBase, subjectId: string, changes: read
     "RecordChange",
     ["subjectId", "category", "sequence", "recordId", "changeType"],
     byCategory.flatMap((group) => group.changes.map((change, index) => [subjectId, group.category, String(firsts.get(group.category)! + index), change.recordId, change.changeType])),
+  );
+}
+
+/**
+ * The source's context resources become exactly those given: a new or changed one (by its hash) is written with
+ * its version advanced, one the source no longer sent is deleted. COPY-staged, as the records are.
+ */
+async function replaceContext(tx: pg.ClientBase, subjectId: string, sourceId: string, context: Iterable<SerializedContext>): Promise<void> {
+  await tx.query(`CREATE TEMPORARY TABLE "FhirContextUpdate" ("id" text PRIMARY KEY, "resourceType" text, "resource" json, "contentHash" text) ON COMMIT DROP`);
+  const seen = new Set<string>();
+  function* rows() {
+    for (const { id, resourceType, json } of context) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      yield [id, resourceType, json, hashOf(json)];
+    }
+  }
+  await copyRows(tx, "FhirContextUpdate", ["id", "resourceType", "resource", "contentHash"], rows());
+  await tx.query(
+    `INSERT INTO "FhirContext" ("id", "subjectId", "sourceId", "resourceType", "resource", "contentHash")
+     SELECT "id", $1, $2, "resourceType", "resource", "contentHash" FROM "FhirContextUpdate"
+     ON CONFLICT ("id") DO UPDATE SET "resource" = excluded."resource", "contentHash" = excluded."contentHash",
+       "version" = "FhirContext"."version" + 1, "updatedAt" = now()
+     WHERE "FhirContext"."contentHash" IS DISTINCT FROM excluded."contentHash"`,
+    [subjectId, sourceId],
+  );
+  await tx.query(
+    `DELETE FROM "FhirContext" AS c WHERE c."subjectId" = $1 AND c."sourceId" = $2 AND NOT EXISTS (SELECT 1 FROM "FhirContextUpdate" AS u WHERE u."id" = c."id")`,
+    [subjectId, sourceId],
   );
 }
