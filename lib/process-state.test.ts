@@ -65,7 +65,7 @@ describe("process-wide state is one instance, however often its module is loaded
     expect(second.db.pgPool()).toBe(first.db.pgPool());
     expect(second.auth.keyAuthenticator()).toBe(first.auth.keyAuthenticator());
     expect(second.http.postgresLimiter(second.http.KEY_POLICY)).toBe(first.http.postgresLimiter(first.http.KEY_POLICY));
-    expect(second.openapi.platformOpenApiDocument()).toBe(first.openapi.platformOpenApiDocument());
+    expect(second.openapi.getPlatformOpenApi()).toBe(first.openapi.getPlatformOpenApi());
     const names = first.state.processStateNames();
     expect(names).toEqual(expect.arrayContaining(["queue.sender", "api.auth-failure-blocked", "http.rate-limiters", "jobs.queue-errors", "log.destination"]));
     for (const name of names) {

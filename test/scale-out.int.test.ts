@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateKey, decryptSecret } from "@/lib/auth";
-import { attachSource, chooseProviders, createSession } from "@/lib/connect";
+import { attachSource, chooseProviders, createConnectSession } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { issueAuthorizationCodeDirectly } from "@/lib/ehr";
 import { sendJob, QUEUE, stopSender } from "@/lib/queue";
@@ -56,7 +56,7 @@ async function connectedSource(): Promise<{ sourceId: string; subjectId: string;
   const { application, sandboxKey } = await createTestApplication({ webhookUrl: `${receiver.origin}/scale-out` });
   await db().application.update({ where: { id: application.id }, data: { syncMode: "continuous", signingSecretEncrypted: sealedSecret } });
   const key = await authenticateKey(`Bearer ${sandboxKey}`);
-  const session = await createSession(key, { categories: ["labs", "conditions", "medications"] }, ehr.origin);
+  const session = await createConnectSession(key, { categories: ["labs", "conditions", "medications"] }, ehr.origin);
   await chooseProviders(session.id, "sandbox", [PROVIDER]);
   const begun = await beginAuthorization({ connectSessionId: session.id, providerId: PROVIDER, redirectUri: `${ehr.origin}/connect/callback` });
   const callbackUrl = await issueAuthorizationCodeDirectly({ authorizationUrl: begun.authorizationUrl, patientKey: PATIENT_KEY });

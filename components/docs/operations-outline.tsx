@@ -1,4 +1,4 @@
-import { platformOpenApiDocument, type OpenApiMethod, type OpenApiOperation } from "@/lib/openapi";
+import { getPlatformOpenApi, type OpenApiMethod, type OpenApiOperation } from "@/lib/openapi";
 
 /** Scalar's anchor for an operation of the document it shows under `slug` (its sidebar links use the same). */
 export function operationAnchor(slug: string, tag: string, method: string, path: string): string {
@@ -20,7 +20,7 @@ const METHOD_TONE: Record<string, string> = {
  * (scalar-theme.css), where it would repeat it.
  */
 export function OperationsOutline() {
-  const document = platformOpenApiDocument();
+  const document = getPlatformOpenApi();
   const groups = document.tags.map((tag) => ({
     tag: tag.name,
     operations: Object.entries(document.paths).flatMap(([path, item]) =>

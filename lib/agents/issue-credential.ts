@@ -14,7 +14,7 @@ import type { AgentCredentialResource, IssueCredentialBody } from "./schemas";
  * not share). It ends at the earlier of its duration and the receipt's expiry, and with its parent key or receipt.
  * Only the token's hash is stored.
  */
-export async function issueCredential(key: KeyAuth, body: IssueCredentialBody, now = new Date()): Promise<{ credential: AgentCredentialResource; token: string }> {
+export async function createAgentCredential(key: KeyAuth, body: IssueCredentialBody, now = new Date()): Promise<{ credential: AgentCredentialResource; token: string }> {
   const categories = parseCategoryList(body.categories);
   const authorization = await authorizeSubjectRead(key, body.subject, now);
   const outside = categories.filter((category) => !authorization.categories.includes(category));

@@ -15,7 +15,7 @@ const exampleCredential = () => ({
   revokedAt: null,
 });
 
-export const createAgentCredential = defineOperation({
+export const createAgentCredentialOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "POST",
   path: "/agent-credentials",
@@ -47,7 +47,7 @@ export const createAgentCredential = defineOperation({
   errors: ["invalid_grant", "invalid_duration", "invalid_categories", "not_found"],
 });
 
-export const revokeAgentCredential = defineOperation({
+export const revokeAgentCredentialOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "DELETE",
   path: "/agent-credentials/{credentialId}",

@@ -23,6 +23,6 @@ export async function revokeCredential(
 }
 
 /** DELETE /agent-credentials/{credentialId} with the calling key's application and environment. */
-export function revokeKeyCredential(key: KeyAuth, credentialId: string): Promise<AgentCredentialResource> {
+export function revokeAgentCredential(key: KeyAuth, credentialId: string): Promise<AgentCredentialResource> {
   return revokeCredential({ applicationId: key.application.id, environment: key.environment }, credentialId, { type: "api_key", id: key.apiKeyId });
 }

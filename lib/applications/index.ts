@@ -7,5 +7,5 @@ export * from "./manage-application";
 export * from "./present-application";
 export * from "./schemas";
 export * from "./signing-secret";
-export { getApp } from "./operations";
+export { getAppOperation } from "./operations";
 export * from "./production-request";

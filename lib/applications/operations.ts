@@ -1,7 +1,7 @@
 import { defineOperation, PLATFORM_PROFILE } from "@/lib/api";
 import { applicationSchema } from "./schemas";
 
-export const getApp = defineOperation({
+export const getAppOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "GET",
   path: "/app",

@@ -6,7 +6,7 @@ export function syncModeName(mode: "one_time" | "continuous"): "one-time" | "con
 }
 
 /** GET /app: the application and environment the calling key resolves to. */
-export function presentApplication(auth: KeyAuth) {
+export function getApp(auth: KeyAuth) {
   const app = auth.application;
   return {
     object: "application",

@@ -13,7 +13,7 @@ const notOpen = (runId: string, status: string) => new ApiError("run_not_open", 
  * inconclusive), and answers the run in its next phase. The session phase ends only once its Connect session has
  * completed, and the probes phase cannot end while the probes are being sent: 409 `phase_not_advanceable`.
  */
-export async function advanceRun(key: KeyAuth, runId: string, origin: string) {
+export async function advanceConformanceRun(key: KeyAuth, runId: string, origin: string) {
   requireSandbox(key);
   const run = await findRun(key, runId);
   if (run.status !== "open") throw notOpen(runId, run.status === "creating" ? "still being created" : run.status);
@@ -34,7 +34,7 @@ export async function advanceRun(key: KeyAuth, runId: string, origin: string) {
 }
 
 /** POST /conformance/runs/{runId}/cancel: the run ends cancelled, without a verdict, and its key is revoked. */
-export async function cancelRun(key: KeyAuth, runId: string, origin: string) {
+export async function cancelConformanceRun(key: KeyAuth, runId: string, origin: string) {
   requireSandbox(key);
   const run = await findRun(key, runId);
   const cancelled = await stopRun(run.id, "cancelled");

@@ -18,7 +18,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * it, both are deleted and the answer is 503 `conformance_unavailable` with nothing changed. A cancel that came in
  * meanwhile wins: the key it revoked is never shown and the answer is 409 `run_not_open`.
  */
-export async function createRun(key: KeyAuth, body: CreateRunBody, origin: string, now = new Date()) {
+export async function startConformanceRun(key: KeyAuth, body: CreateRunBody, origin: string, now = new Date()) {
   requireSandbox(key);
   if (key.application.status !== "sandbox") throw new ApiError("app_not_sandbox", "Conformance runs are for applications in the sandbox; this one is live.");
   const scenario = findScenario(body.scenario);

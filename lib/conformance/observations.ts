@@ -1,17 +1,17 @@
 import { operationName } from "@/lib/api";
-import { getConsentReceipt } from "@/lib/consent";
-import { createConnectSession } from "@/lib/connect";
+import { getConsentReceiptOperation } from "@/lib/consent";
+import { createConnectSessionOperation } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { flushRequestLog } from "@/lib/http";
-import { getHealthRecord, listCategoryRecords, listRecordChanges } from "@/lib/users";
+import { getHealthRecordOperation, listCategoryRecordsOperation, listRecordChangesOperation } from "@/lib/users";
 
 /** The request log's names of the operations the grader reads. */
 export const ROUTES = {
-  snapshot: operationName(getHealthRecord),
-  category: operationName(listCategoryRecords),
-  changes: operationName(listRecordChanges),
-  createSession: operationName(createConnectSession),
-  receipt: operationName(getConsentReceipt),
+  snapshot: operationName(getHealthRecordOperation),
+  category: operationName(listCategoryRecordsOperation),
+  changes: operationName(listRecordChangesOperation),
+  createSession: operationName(createConnectSessionOperation),
+  receipt: operationName(getConsentReceiptOperation),
 } as const;
 
 const RECORD_ROUTES: readonly string[] = [ROUTES.snapshot, ROUTES.category, ROUTES.changes];

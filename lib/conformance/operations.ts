@@ -83,7 +83,7 @@ const runParamsSchema = z.object({
   runId: pathId("run_", { resource: "conformance run", description: "The run id (run_).", example: "run_4Kd8Lm2Np6Qr0St4Uv8Wx2Yz" }),
 });
 
-export const listConformanceRuns = defineOperation({
+export const listConformanceRunsOperation = defineOperation({
   ...common,
   method: "GET",
   path: "/conformance/runs",
@@ -100,7 +100,7 @@ export const listConformanceRuns = defineOperation({
   errors: ["sandbox_only", "invalid_pagination", "invalid_cursor", "conformance_unavailable"],
 });
 
-export const startConformanceRun = defineOperation({
+export const startConformanceRunOperation = defineOperation({
   ...common,
   method: "POST",
   path: "/conformance/runs",
@@ -123,7 +123,7 @@ export const startConformanceRun = defineOperation({
   errors: ["sandbox_only", "app_not_sandbox", "run_in_progress", "run_not_open", "invalid_scenario", "conformance_unavailable"],
 });
 
-export const getConformanceRun = defineOperation({
+export const getConformanceRunOperation = defineOperation({
   ...common,
   method: "GET",
   path: "/conformance/runs/{runId}",
@@ -135,7 +135,7 @@ export const getConformanceRun = defineOperation({
   errors: RUN_ERRORS,
 });
 
-export const advanceConformanceRun = defineOperation({
+export const advanceConformanceRunOperation = defineOperation({
   ...common,
   method: "POST",
   path: "/conformance/runs/{runId}/advance",
@@ -151,7 +151,7 @@ export const advanceConformanceRun = defineOperation({
   errors: [...RUN_ERRORS, "phase_not_advanceable", "run_not_open"],
 });
 
-export const cancelConformanceRun = defineOperation({
+export const cancelConformanceRunOperation = defineOperation({
   ...common,
   method: "POST",
   path: "/conformance/runs/{runId}/cancel",
@@ -173,7 +173,7 @@ const exampleReport = (): ReportResource =>
   reportSchema.parse({ ...advancedRun(), object: "conformance_report", application: { name: "Acme Health" }, reportExpiresAt: "2027-02-21T10:12:00.000Z", generatedAt: "2026-11-23T10:13:00.000Z" });
 
 /** The public report, at the host root (`{root_url}/conformance/reports/{token}`), not under /api/v1. */
-export const getConformanceReport = defineOperation({
+export const getConformanceReportOperation = defineOperation({
   profile: PUBLIC_PROFILE,
   method: "GET",
   path: "/conformance/reports/{token}",
@@ -190,4 +190,4 @@ export const getConformanceReport = defineOperation({
   headers: [HEADER.retryAfter],
 });
 
-export const CONFORMANCE_OPERATIONS = [listConformanceRuns, startConformanceRun, getConformanceRun, advanceConformanceRun, cancelConformanceRun] as const;
+export const CONFORMANCE_OPERATIONS = [listConformanceRunsOperation, startConformanceRunOperation, getConformanceRunOperation, advanceConformanceRunOperation, cancelConformanceRunOperation] as const;

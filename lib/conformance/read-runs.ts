@@ -13,7 +13,7 @@ export async function findRun(key: KeyAuth, runId: string): Promise<RunRow> {
 }
 
 /** GET /conformance/runs/{runId}: the live phase, checks so far, the verdict once ended; never the run key. */
-export async function readRun(key: KeyAuth, runId: string, origin: string): Promise<RunResource> {
+export async function getConformanceRun(key: KeyAuth, runId: string, origin: string): Promise<RunResource> {
   requireSandbox(key);
   return presentRun(await findRun(key, runId), origin);
 }
@@ -21,7 +21,7 @@ export async function readRun(key: KeyAuth, runId: string, origin: string): Prom
 type RunPosition = { c: string; i: string };
 
 /** GET /conformance/runs: the application's runs, newest first, a page at a time. */
-export async function listRuns(key: KeyAuth, page: { limit: number; cursor?: string | undefined }, origin: string): Promise<ListEnvelope<RunResource>> {
+export async function listConformanceRuns(key: KeyAuth, page: { limit: number; cursor?: string | undefined }, origin: string): Promise<ListEnvelope<RunResource>> {
   requireSandbox(key);
   return listApplicationRuns(key.application.id, page, origin);
 }

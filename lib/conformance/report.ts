@@ -20,7 +20,7 @@ export async function findReport(token: string, now = new Date()): Promise<Repor
  * GET /conformance/reports/{token}: the report, 404 `not_found` for an unknown token, and 503
  * `conformance_unavailable` when the reports cannot be read now (the database is unreachable).
  */
-export async function readReport(token: string): Promise<ReportResource> {
+export async function getConformanceReport(token: string): Promise<ReportResource> {
   let report: ReportResource | null;
   try {
     report = await findReport(token);

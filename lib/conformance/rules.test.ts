@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { IN_FLIGHT_ALLOWANCE_MS, PHASES, WATCH_MS } from "./limits";
-import { startConformanceRun } from "./operations";
+import { startConformanceRunOperation } from "./operations";
 import { CHECK_RULES, PHASE_RULES } from "./rules";
 
 const doc = readFileSync(path.join(import.meta.dirname, "../../docs/conformance.md"), "utf8");
@@ -21,7 +21,7 @@ describe("the rules a run follows are stated before it starts, in the same words
   });
 
   it("docs/conformance.md and the OpenAPI description of POST /conformance/runs carry each rule word for word", () => {
-    const description = startConformanceRun.description ?? "";
+    const description = startConformanceRunOperation.description ?? "";
     for (const rule of PHASE_RULES) {
       expect(doc).toContain(rule.does);
       expect(doc).toContain(rule.ends);

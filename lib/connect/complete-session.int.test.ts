@@ -1,25 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { authenticateKey } from "@/lib/auth";
-import { readReceipt } from "@/lib/consent";
+import { getConsentReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { createTestApplication } from "@/test/factories";
 import { cancelFromFlow, completeSession, sessionSubject } from "./complete-session";
-import { createSession } from "./create-session";
+import { createConnectSession } from "./create-session";
 import { receiptForSession, receiptUrl } from "./flow-state";
 import { linkToken } from "./link-tokens";
-import { readSession } from "./read-session";
+import { getConnectSession } from "./read-session";
 import { receiptByLink, revokeByLink } from "./receipt-by-link";
 import { sessionByLink } from "./session-by-link";
 
 async function newSession(options: { externalUserId?: string; categories?: string[]; consentDays?: number } = {}) {
   const { sandboxKey, application } = await createTestApplication();
   const key = await authenticateKey(`Bearer ${sandboxKey}`);
-  const session = await createSession(key, { categories: options.categories ?? ["labs", "vitals", "medications"], ...options }, "https://ck.example");
+  const session = await createConnectSession(key, { categories: options.categories ?? ["labs", "vitals", "medications"], ...options }, "https://ck.example");
   return { key, application, session };
 }
 
 async function another(key: Awaited<ReturnType<typeof authenticateKey>>, externalUserId?: string) {
-  return createSession(key, { categories: ["labs"], externalUserId }, "https://ck.example");
+  return createConnectSession(key, { categories: ["labs"], externalUserId }, "https://ck.example");
 }
 
 describe("completing a session", () => {
@@ -30,7 +30,7 @@ describe("completing a session", () => {
     expect(receipt.categories).toEqual(["medications", "labs"]);
     expect(Math.round((receipt.expiresAt.getTime() - receipt.grantedAt.getTime()) / 86_400_000)).toBe(30);
 
-    const shown = await readSession(key, session.id, "https://ck.example");
+    const shown = await getConnectSession(key, session.id, "https://ck.example");
     expect(shown).toMatchObject({ status: "completed", subject: subjectId, receiptId: receipt.id, grantedCategories: ["medications", "labs"] });
     const events = await db().event.findMany({ where: { applicationId: application.id } });
     expect(events.map((event) => [event.type, event.id.startsWith("evt_")])).toEqual([["consent.granted", true]]);
@@ -39,7 +39,7 @@ describe("completing a session", () => {
     const page = await receiptByLink(receiptToken);
     expect(page).toMatchObject({ status: "active", categories: ["medications", "labs"] });
     // The application gets the same private page on the receipt resource, to offer "Manage sharing".
-    const resource = await readReceipt(key, receipt.id, (id) => receiptUrl("https://ck.example", id));
+    const resource = await getConsentReceipt(key, receipt.id, (id) => receiptUrl("https://ck.example", id));
     expect(resource.receiptUrl).toBe(`https://ck.example/consent/${receiptToken}`);
     expect(await receiptForSession(session.id)).toMatchObject({ id: receipt.id, status: "active" });
     expect(await revokeByLink(receiptToken)).toBe(true);

@@ -8,7 +8,7 @@ import { loadSession, presentSession } from "./present-session";
 import { CONNECT_SESSION_MINUTES, type CreateSessionBody } from "./schemas";
 
 /** POST /connect/sessions: a pending session whose link is valid for 60 minutes. */
-export async function createSession(key: KeyAuth, body: CreateSessionBody, origin: string, now = new Date()) {
+export async function createConnectSession(key: KeyAuth, body: CreateSessionBody, origin: string, now = new Date()) {
   const categories = parseCategoryList(body.categories);
   const outside = categories.filter((category) => !key.application.categoryAllowlist.includes(category));
   if (outside.length > 0) {

@@ -1,8 +1,8 @@
-export { createSession } from "./create-session";
+export { createConnectSession } from "./create-session";
 export { linkToken, linkTokenHash, rekeyedLinkHashes } from "./link-tokens";
-export { cancelConnectSession, createConnectSession, getConnectSession } from "./operations";
+export { cancelConnectSessionOperation, createConnectSessionOperation, getConnectSessionOperation } from "./operations";
 export { connectUrl, countTotal, effectiveSessionStatus, latestReports, loadSession, presentSession, type LoadedSession } from "./present-session";
-export { cancelSession, readSession } from "./read-session";
+export { cancelConnectSession, getConnectSession } from "./read-session";
 export * from "./schemas";
 export { expireConnectSessions } from "./expire-cycle";
 export { cancelFromFlow, completeSession, sessionSubject } from "./complete-session";

@@ -25,7 +25,7 @@ const exampleSession = () => ({
   simulation: null,
 });
 
-export const createConnectSession = defineOperation({
+export const createConnectSessionOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "POST",
   path: "/connect/sessions",
@@ -41,7 +41,7 @@ export const createConnectSession = defineOperation({
   errors: ["invalid_categories", "app_scope_exceeded"],
 });
 
-export const getConnectSession = defineOperation({
+export const getConnectSessionOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "GET",
   path: "/connect/sessions/{sessionId}",
@@ -54,7 +54,7 @@ export const getConnectSession = defineOperation({
   errors: ["not_found"],
 });
 
-export const cancelConnectSession = defineOperation({
+export const cancelConnectSessionOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "POST",
   path: "/connect/sessions/{sessionId}/cancel",

@@ -10,19 +10,19 @@ async function ownSession(key: KeyAuth, sessionId: string) {
 }
 
 /** GET /connect/sessions/{sessionId}. */
-export async function readSession(key: KeyAuth, sessionId: string, origin: string) {
+export async function getConnectSession(key: KeyAuth, sessionId: string, origin: string) {
   return presentSession(await ownSession(key, sessionId), origin);
 }
 
 /** POST /connect/sessions/{sessionId}/cancel: ends a pending session; a completed one is 409 `session_completed`. */
-export async function cancelSession(key: KeyAuth, sessionId: string, origin: string, now = new Date()) {
+export async function cancelConnectSession(key: KeyAuth, sessionId: string, origin: string, now = new Date()) {
   const session = await ownSession(key, sessionId);
   const status = effectiveSessionStatus(session, now);
   if (status === "completed") throw new ApiError("session_completed", "The session is completed; revoke its receipt instead.");
   if (status === "pending") {
     // Conditional, so a completion racing this cancel wins or loses cleanly, never half-applies.
     const { count } = await db().connectSession.updateMany({ where: { id: session.id, status: "pending" }, data: { status: "cancelled", cancelledAt: now } });
-    if (count === 0) return cancelSession(key, sessionId, origin, now);
+    if (count === 0) return cancelConnectSession(key, sessionId, origin, now);
   }
   return presentSession((await loadSession({ id: session.id }))!, origin, now);
 }

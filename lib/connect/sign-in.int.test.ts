@@ -5,9 +5,9 @@ import { issueAuthorizationCodeDirectly } from "@/lib/ehr";
 import { createTestApplication } from "@/test/factories";
 import { serveSyntheticEhr } from "@/test/sandbox";
 import { chooseProviders } from "./choose-providers";
-import { createSession } from "./create-session";
+import { createConnectSession } from "./create-session";
 import { linkToken } from "./link-tokens";
-import { readSession } from "./read-session";
+import { getConnectSession } from "./read-session";
 import { beginSignIn, finishSignIn } from "./sign-in";
 
 const PROVIDER = "riverbend-health";
@@ -16,7 +16,7 @@ const ehr = serveSyntheticEhr();
 async function pendingSession() {
   const { sandboxKey } = await createTestApplication();
   const key = await authenticateKey(`Bearer ${sandboxKey}`);
-  const session = await createSession(key, { categories: ["labs"] }, ehr().origin);
+  const session = await createConnectSession(key, { categories: ["labs"] }, ehr().origin);
   const token = linkToken("session", session.id);
   await chooseProviders(session.id, "sandbox", [PROVIDER]);
   return { key, session, token };
@@ -36,7 +36,7 @@ describe("signing in at a health system from the hosted flow", () => {
     expect(source).toMatchObject({ providerId: PROVIDER, connected: true, syncStatus: "pending" });
     expect(source.accessTokenEncrypted).toBeTruthy();
     expect(source.fhirPatientId).toBeTruthy();
-    const shown = await readSession(key, session.id, ehr().origin);
+    const shown = await getConnectSession(key, session.id, ehr().origin);
     expect(shown.subject).toBeNull();
     expect(shown.sources).toEqual([expect.objectContaining({ providerId: PROVIDER, status: "pending" })]);
   });

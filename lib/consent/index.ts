@@ -6,7 +6,7 @@ export { revokeDueSourceTokens, revokeSourceTokens, revokeUpstreamTokensJob, sou
 export { disclosureHistory, RECORD_READ_ROUTES, WHOLE_RECORD_ROUTE, type AgentDisclosure, type CategoryReads, type DisclosureDay, type DisclosureHistory, type IssuedCredential, type ReadGroup } from "./disclosure-history";
 export { retentionState, type RetentionState } from "./retention";
 export { presentReceipt } from "./present-receipt";
-export { readReceipt } from "./read-receipt";
+export { getConsentReceipt } from "./read-receipt";
 export * from "./receipts";
-export { getConsentReceipt } from "./operations";
+export { getConsentReceiptOperation } from "./operations";
 export { consentReceiptSchema } from "./schemas";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineOperation, pathId, PLATFORM_PROFILE } from "@/lib/api";
 import { consentReceiptSchema } from "./schemas";
 
-export const getConsentReceipt = defineOperation({
+export const getConsentReceiptOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "GET",
   path: "/consents/{receiptId}",

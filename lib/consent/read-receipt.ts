@@ -7,7 +7,7 @@ import { presentReceipt } from "./present-receipt";
  * A receipt of the key's application and environment, whatever its status; any other id is 404. `pageUrl` makes
  * the patient's private receipt page (lib/connect owns its links); a receipt not made in Connect has none.
  */
-export async function readReceipt(key: KeyAuth, receiptId: string, pageUrl: (receiptId: string) => string, now = new Date()) {
+export async function getConsentReceipt(key: KeyAuth, receiptId: string, pageUrl: (receiptId: string) => string, now = new Date()) {
   const receipt = await db().consentReceipt.findFirst({
     where: { id: receiptId, applicationId: key.application.id, environment: key.environment },
   });

@@ -1,4 +1,4 @@
-import { advanceRun, cancelRun, createRun, listApplicationRuns, readRun, type RunResource } from "@/lib/conformance";
+import { advanceConformanceRun, cancelConformanceRun, startConformanceRun, listApplicationRuns, getConformanceRun, type RunResource } from "@/lib/conformance";
 import { DEFAULT_LIMIT } from "@/lib/http";
 import { SCENARIOS } from "@/lib/sandbox";
 import { dashboardSandbox, type SandboxAccess } from "./sandbox-access";
@@ -12,19 +12,19 @@ export function conformanceScenarios() {
 }
 
 export function startDashboardRun(access: SandboxAccess, input: { scenario: string; syncMode: "one-time" | "continuous" }, origin: string) {
-  return createRun(dashboardSandbox(access), { scenario: input.scenario, sync_mode: input.syncMode }, origin);
+  return startConformanceRun(dashboardSandbox(access), { scenario: input.scenario, sync_mode: input.syncMode }, origin);
 }
 
 export function readDashboardRun(access: SandboxAccess, runId: string, origin: string): Promise<RunResource> {
-  return readRun(dashboardSandbox(access), runId, origin);
+  return getConformanceRun(dashboardSandbox(access), runId, origin);
 }
 
 export function advanceDashboardRun(access: SandboxAccess, runId: string, origin: string): Promise<RunResource> {
-  return advanceRun(dashboardSandbox(access), runId, origin);
+  return advanceConformanceRun(dashboardSandbox(access), runId, origin);
 }
 
 export function cancelDashboardRun(access: SandboxAccess, runId: string, origin: string): Promise<RunResource> {
-  return cancelRun(dashboardSandbox(access), runId, origin);
+  return cancelConformanceRun(dashboardSandbox(access), runId, origin);
 }
 
 /** The application's runs, newest first (the page's history). */

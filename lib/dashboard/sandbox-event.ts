@@ -1,4 +1,4 @@
-import { applySandboxEvent, type SandboxEventResult } from "@/lib/simulation";
+import { triggerSandboxEvent, type SandboxEventResult } from "@/lib/simulation";
 import { dashboardSandbox, type SandboxAccess } from "./sandbox-access";
 
 /**
@@ -6,5 +6,5 @@ import { dashboardSandbox, type SandboxAccess } from "./sandbox-access";
  * does (404 `not_found` for any other subject, 409 `control_unsupported` for a control its scenario lacks).
  */
 export async function triggerDashboardSandboxEvent(access: SandboxAccess, subjectId: string, type: string, source?: string): Promise<SandboxEventResult> {
-  return applySandboxEvent(dashboardSandbox(access), subjectId, source === undefined ? { type } : { type, source });
+  return triggerSandboxEvent(dashboardSandbox(access), subjectId, source === undefined ? { type } : { type, source });
 }

@@ -1,6 +1,6 @@
-import { createSession, loadSession, presentSession, readSession, type ConnectSessionResource } from "@/lib/connect";
+import { createConnectSession, loadSession, presentSession, getConnectSession, type ConnectSessionResource } from "@/lib/connect";
 import { db } from "@/lib/db";
-import { simulateSession } from "@/lib/simulation";
+import { simulateConnectSession } from "@/lib/simulation";
 import { dashboardSandbox, type SandboxAccess } from "./sandbox-access";
 
 export type SandboxSessionInput = { categories: string[]; externalUserId?: string | undefined };
@@ -8,7 +8,7 @@ export type SandboxSessionInput = { categories: string[]; externalUserId?: strin
 /** A pending sandbox Connect session, created as POST /connect/sessions creates one (categories within the allowlist). */
 export async function createSandboxSession(access: SandboxAccess, input: SandboxSessionInput, origin: string): Promise<ConnectSessionResource> {
   const body = { categories: input.categories, ...(input.externalUserId ? { externalUserId: input.externalUserId } : {}) };
-  return createSession(dashboardSandbox(access), body, origin);
+  return createConnectSession(dashboardSandbox(access), body, origin);
 }
 
 /**
@@ -25,14 +25,14 @@ export async function simulateSandboxSession(
   if (!sessionId) {
     const allowlist = access.application.categoryAllowlist;
     const covered = allowlist.filter((category) => input.consentCategories.includes(category));
-    sessionId = (await createSession(auth, { categories: covered.length > 0 ? covered : allowlist }, origin)).id;
+    sessionId = (await createConnectSession(auth, { categories: covered.length > 0 ? covered : allowlist }, origin)).id;
   }
-  return simulateSession(auth, sessionId, input.scenario, origin);
+  return simulateConnectSession(auth, sessionId, input.scenario, origin);
 }
 
 /** One of the application's sandbox sessions as GET /connect/sessions/{id} shows it; 404 `not_found` for any other. */
 export async function readSandboxSession(access: SandboxAccess, sessionId: string, origin: string): Promise<ConnectSessionResource> {
-  return readSession(dashboardSandbox(access), sessionId, origin);
+  return getConnectSession(dashboardSandbox(access), sessionId, origin);
 }
 
 /** The application's most recent sandbox sessions (conformance runs' left out), newest first, as the session resource shows each. */

@@ -13,7 +13,7 @@ type ConnectSessionResult = z.infer<typeof connectSessionResultSchema>;
  * POST /connect/sessions: computes what a Connect session for the scenario would end with; nothing is stored.
  * The patient grants the requested categories the scenario's consent covers (all of it when none are named).
  */
-export function simulateConnectSession(request: ConnectSessionRequest): ConnectSessionResult {
+export function createDemoConnectSession(request: ConnectSessionRequest): ConnectSessionResult {
   const scenarioId = request.scenario ?? DEFAULT_SCENARIO_ID;
   const scenario = findScenario(scenarioId);
   if (!scenario) {

@@ -5,7 +5,7 @@ import { defaultScenario, hasPatient, patientLinks } from "./scenario-manifest";
 import type { demoIndexSchema } from "./schemas";
 
 /** GET /demo/v1: what the demo serves, with links to every entry point and the default scenario's records. */
-export function demoIndex(): z.infer<typeof demoIndexSchema> {
+export function getDemoIndex(): z.infer<typeof demoIndexSchema> {
   const scenario = defaultScenario();
   return {
     name: "Chartkey demo API",

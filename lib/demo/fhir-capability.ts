@@ -5,7 +5,7 @@ import { searchableTypes } from "./fhir-catalog";
 import { demoPath } from "./links";
 
 /** GET /fhir/metadata: what the demo FHIR server can do, computed from the types the scenario Bundles hold. */
-export function demoCapabilityStatement(origin: string): CapabilityStatement {
+export function getDemoFhirCapabilities(origin: string): CapabilityStatement {
   return withTestDataTag(
     capabilityStatement({
       date: SERVICE_VERSION,

@@ -4,7 +4,7 @@ import { findFhirResource } from "./fhir-catalog";
 import { withTestDataTag } from "@/lib/fhir";
 
 /** GET /fhir/{resourceType}/{resourceId}: one resource from any scenario Bundle, or a whole scenario Bundle. */
-export function readFhirResource(resourceType: string, id: string): FhirResource | Bundle {
+export function readDemoFhir(resourceType: string, id: string): FhirResource | Bundle {
   const resource = findFhirResource(resourceType, id);
   if (!resource) throw new ApiError("not_found", `No ${resourceType}/${id} in the demo scenario Bundles.`);
   return withTestDataTag(resource);

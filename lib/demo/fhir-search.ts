@@ -12,7 +12,7 @@ import { DEFAULT_SCENARIO_ID, type PatientScenario } from "./scenario-manifest";
  * the baseline-adult Bundle, including resources that reference no patient. Other search parameters are ignored,
  * as FHIR's lenient handling allows; the self link shows only the parameters applied.
  */
-export function searchFhir(resourceType: string, patient: string | null, origin: string): Bundle {
+export function searchDemoFhir(resourceType: string, patient: string | null, origin: string): Bundle {
   if (!searchableTypes().includes(resourceType)) {
     throw new ApiError("not_found", `The demo FHIR server does not search ${resourceType}; ${demoPath("fhir", "metadata")} lists the types.`);
   }

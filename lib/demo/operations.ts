@@ -4,16 +4,16 @@ import { FHIR_JSON } from "@/lib/fhir";
 import type { ErrorCode } from "@/lib/http";
 import { CATEGORIES, type Category } from "@/lib/records";
 import { SCENARIOS } from "@/lib/sandbox";
-import { simulateConnectSession } from "./connect-session";
-import { demoIndex } from "./demo-index";
+import { createDemoConnectSession } from "./connect-session";
+import { getDemoIndex } from "./demo-index";
 import { demoList } from "./demo-list";
-import { demoCapabilityStatement } from "./fhir-capability";
+import { getDemoFhirCapabilities } from "./fhir-capability";
 import { buildHealthRecord } from "./health-record";
 import { buildLegacyRecord } from "./legacy-record";
 import { DATA_NOTICE } from "./notice";
 import { presentPatient } from "./patients";
 import { DEMO_PROFILE } from "./profile";
-import { listProviders } from "./providers";
+import { listDemoProviders } from "./providers";
 import { SCENARIO_HEADER } from "./record-read";
 import { RATE_LIMIT_SLOT_MS } from "./scenario-behavior";
 import { DEFAULT_SCENARIO_ID, patientScenarios, presentScenario, type PatientScenario } from "./scenario-manifest";
@@ -64,7 +64,7 @@ const RECORD_ERRORS: ErrorCode[] = ["not_found", "invalid_categories", "consent_
 /** Answers that simulate per-request state (consent, sync, rate-limit slots) must not be cached. */
 const NO_STORE = "no-store";
 
-export const getDemoIndex = defineOperation({
+export const getDemoIndexOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "GET",
   path: "/",
@@ -73,11 +73,11 @@ export const getDemoIndex = defineOperation({
   summary: "Demo index",
   description: "Links to every part of the demo and the default scenario's records.",
   auth: "none",
-  success: { status: 200, description: "The index.", schema: demoIndexSchema, example: demoIndex },
+  success: { status: 200, description: "The index.", schema: demoIndexSchema, example: getDemoIndex },
   errors: [],
 });
 
-export const getDemoHealth = defineOperation({
+export const getDemoHealthOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "GET",
   path: "/health",
@@ -90,7 +90,7 @@ export const getDemoHealth = defineOperation({
   errors: [],
 });
 
-export const listDemoProviders = defineOperation({
+export const listDemoProvidersOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "GET",
   path: "/providers",
@@ -98,11 +98,11 @@ export const listDemoProviders = defineOperation({
   tag: "Demo",
   summary: "Fictional providers",
   auth: "none",
-  success: { status: 200, description: "Every provider.", schema: providerListSchema, example: listProviders },
+  success: { status: 200, description: "Every provider.", schema: providerListSchema, example: listDemoProviders },
   errors: [],
 });
 
-export const listDemoScenarios = defineOperation({
+export const listDemoScenariosOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "GET",
   path: "/scenarios",
@@ -115,7 +115,7 @@ export const listDemoScenarios = defineOperation({
   errors: [],
 });
 
-export const getDemoScenario = defineOperation({
+export const getDemoScenarioOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "GET",
   path: "/scenarios/{scenarioId}",
@@ -133,7 +133,7 @@ export const getDemoScenario = defineOperation({
   errors: ["not_found"],
 });
 
-export const createDemoConnectSession = defineOperation({
+export const createDemoConnectSessionOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "POST",
   path: "/connect/sessions",
@@ -153,12 +153,12 @@ export const createDemoConnectSession = defineOperation({
     status: 201,
     description: "The simulated outcome.",
     schema: connectSessionResultSchema,
-    example: () => simulateConnectSession({ external_user_id: "user-123", categories: EXAMPLE_CATEGORIES, scenario: baseline.id }),
+    example: () => createDemoConnectSession({ external_user_id: "user-123", categories: EXAMPLE_CATEGORIES, scenario: baseline.id }),
   },
   errors: ["invalid_scenario", "invalid_categories"],
 });
 
-export const listDemoPatients = defineOperation({
+export const listDemoPatientsOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "GET",
   path: "/patients",
@@ -171,7 +171,7 @@ export const listDemoPatients = defineOperation({
   errors: [],
 });
 
-export const getDemoPatient = defineOperation({
+export const getDemoPatientOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "GET",
   path: "/patients/{patientId}",
@@ -189,7 +189,7 @@ export const getDemoPatient = defineOperation({
   errors: ["not_found"],
 });
 
-export const getDemoLegacyRecord = defineOperation({
+export const getDemoLegacyRecordOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "GET",
   path: "/patients/{patientId}/records",
@@ -213,7 +213,7 @@ export const getDemoLegacyRecord = defineOperation({
   headers: [SCENARIO_HEADER],
 });
 
-export const getDemoHealthRecord = defineOperation({
+export const getDemoHealthRecordOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "GET",
   path: "/users/{subject}/records",
@@ -243,7 +243,7 @@ export const getDemoHealthRecord = defineOperation({
   headers: [SCENARIO_HEADER],
 });
 
-export const getDemoFhirCapabilities = defineOperation({
+export const getDemoFhirCapabilitiesOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "GET",
   path: "/fhir/metadata",
@@ -256,12 +256,12 @@ export const getDemoFhirCapabilities = defineOperation({
     description: "The capability statement.",
     schema: fhirCapabilityStatementSchema,
     contentType: FHIR_JSON,
-    example: () => demoCapabilityStatement("https://chartkey.example"),
+    example: () => getDemoFhirCapabilities("https://chartkey.example"),
   },
   errors: [],
 });
 
-export const searchDemoFhir = defineOperation({
+export const searchDemoFhirOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "GET",
   path: "/fhir/{resourceType}",
@@ -286,7 +286,7 @@ export const searchDemoFhir = defineOperation({
   errors: ["not_found"],
 });
 
-export const readDemoFhir = defineOperation({
+export const readDemoFhirOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "GET",
   path: "/fhir/{resourceType}/{resourceId}",
@@ -305,17 +305,17 @@ export const readDemoFhir = defineOperation({
 
 /** Every /demo/v1 operation this domain serves, in the order the document lists them. */
 export const DEMO_OPERATIONS: readonly OperationDeclaration[] = [
-  getDemoIndex,
-  getDemoHealth,
-  listDemoProviders,
-  listDemoScenarios,
-  getDemoScenario,
-  createDemoConnectSession,
-  listDemoPatients,
-  getDemoPatient,
-  getDemoLegacyRecord,
-  getDemoHealthRecord,
-  getDemoFhirCapabilities,
-  searchDemoFhir,
-  readDemoFhir,
+  getDemoIndexOperation,
+  getDemoHealthOperation,
+  listDemoProvidersOperation,
+  listDemoScenariosOperation,
+  getDemoScenarioOperation,
+  createDemoConnectSessionOperation,
+  listDemoPatientsOperation,
+  getDemoPatientOperation,
+  getDemoLegacyRecordOperation,
+  getDemoHealthRecordOperation,
+  getDemoFhirCapabilitiesOperation,
+  searchDemoFhirOperation,
+  readDemoFhirOperation,
 ];

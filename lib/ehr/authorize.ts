@@ -51,7 +51,7 @@ function checked(request: Request, providerId: string, parameters: URLSearchPara
 }
 
 /** GET /ehr/{providerId}/authorize: the request checked, then the page. */
-export function showAuthorizePage(providerId: string, request: Request): Response {
+export function showEhrAuthorization(providerId: string, request: Request): Response {
   const parameters = new URL(request.url).searchParams;
   const result = checked(request, providerId, parameters);
   return result instanceof Response ? result : consentPage(request, result, parameters);
@@ -67,7 +67,7 @@ async function formOf(request: Request): Promise<URLSearchParams | null> {
  * POST /ehr/{providerId}/authorize: the page's form. The forwarded request is checked again (a form is as
  * untrusted as a URL); Deny returns access_denied, Allow issues a code for the chosen patient.
  */
-export async function decideAuthorization(providerId: string, request: Request): Promise<Response> {
+export async function decideEhrAuthorization(providerId: string, request: Request): Promise<Response> {
   const form = await formOf(request);
   if (!form) {
     const locale = pageLocaleOf(request, new URLSearchParams());

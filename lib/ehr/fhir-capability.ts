@@ -5,7 +5,7 @@ import { searchableTypes } from "./fhir-data";
 import { ehrEndpoints, ehrProviderOr404 } from "./providers";
 
 /** GET [base]/metadata: the types served and, per SMART App Launch §"FHIR Capability", the OAuth endpoints. */
-export function ehrCapabilityStatement(providerId: string): CapabilityStatement {
+export function getEhrCapabilities(providerId: string): CapabilityStatement {
   const provider = ehrProviderOr404(providerId);
   const endpoints = ehrEndpoints(providerId);
   return withTestDataTag(

@@ -2,10 +2,10 @@
 // provider of the fixtures, served under /ehr/{providerId}.
 export { ACCESS_TOKEN_SECONDS } from "./access-tokens";
 export { AUTHORIZATION_CODE_SECONDS } from "./authorization-codes";
-export { decideAuthorization, showAuthorizePage } from "./authorize";
+export { decideEhrAuthorization, showEhrAuthorization } from "./authorize";
 export { isRegisteredRedirectUri, SANDBOX_CLIENT_ID, SANDBOX_PUBLIC_CLIENT_ID, sandboxClientSecret } from "./clients";
 export { clearEhrFaults, injectEhrFault, type EhrFault } from "./fault-injection";
-export { ehrCapabilityStatement } from "./fhir-capability";
+export { getEhrCapabilities } from "./fhir-capability";
 export { patientResources, searchableTypes, servedResourceText } from "./fhir-data";
 export { readEhr } from "./fhir-read";
 export { authorizeFhirRequest } from "./fhir-request";
@@ -16,7 +16,7 @@ export * from "./operations";
 export { advanceEhrPatientPhase, currentEhrPatientPhase } from "./patient-phase";
 export { ehrPatients, findEhrPatient, simulatedEhrPatientKey, type EhrPatient } from "./patients";
 export { ehrEndpoints, type EhrEndpoints } from "./providers";
-export { handleRevocationRequest, revokeEhrToken } from "./revoke";
+export { revokeEhrToken, revokeEhrTokenOperation } from "./revoke";
 export { scopeAllowsResource } from "./scopes";
 export { smartConfiguration } from "./smart-configuration";
-export { handleTokenRequest } from "./token-endpoint";
+export { requestEhrToken } from "./token-endpoint";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineOperation, FHIR_PROFILE, type OperationDeclaration } from "@/lib/api";
 import { FHIR_JSON } from "@/lib/fhir";
 import { EHR_OAUTH_PROFILE } from "./oauth-errors";
-import { revokeEhrToken } from "./revoke";
+import { revokeEhrTokenOperation } from "./revoke";
 
 /**
  * The synthetic health systems' operations, under `/ehr`: a SMART on FHIR server per fictional provider. They are
@@ -61,11 +61,11 @@ const smartConfigurationOperation = (path: string, operationId: string, where: s
   });
 
 /** Where SMART App Launch puts it: under the FHIR base URL. */
-export const getEhrSmartConfiguration = smartConfigurationOperation("/{providerId}/fhir/.well-known/smart-configuration", "getEhrSmartConfiguration", "FHIR base");
+export const getEhrSmartConfigurationOperation = smartConfigurationOperation("/{providerId}/fhir/.well-known/smart-configuration", "getEhrSmartConfiguration", "FHIR base");
 /** The same document at the health system's root, for clients that look there. */
-export const getEhrRootSmartConfiguration = smartConfigurationOperation("/{providerId}/.well-known/smart-configuration", "getEhrRootSmartConfiguration", "root");
+export const getEhrRootSmartConfigurationOperation = smartConfigurationOperation("/{providerId}/.well-known/smart-configuration", "getEhrRootSmartConfiguration", "root");
 
-export const showEhrAuthorization = defineOperation({
+export const showEhrAuthorizationOperation = defineOperation({
   profile: EHR_OAUTH_PROFILE,
   method: "GET",
   path: "/{providerId}/authorize",
@@ -84,7 +84,7 @@ export const showEhrAuthorization = defineOperation({
   errors: ["not_found", "invalid_request"],
 });
 
-export const decideEhrAuthorization = defineOperation({
+export const decideEhrAuthorizationOperation = defineOperation({
   profile: EHR_OAUTH_PROFILE,
   method: "POST",
   path: "/{providerId}/authorize",
@@ -102,7 +102,7 @@ export const decideEhrAuthorization = defineOperation({
   errors: ["not_found", "invalid_request"],
 });
 
-export const requestEhrToken = defineOperation({
+export const requestEhrTokenOperation = defineOperation({
   profile: EHR_OAUTH_PROFILE,
   method: "POST",
   path: "/{providerId}/token",
@@ -120,7 +120,7 @@ export const requestEhrToken = defineOperation({
   errors: ["invalid_request", "invalid_grant"],
 });
 
-export const getEhrCapabilities = defineOperation({
+export const getEhrCapabilitiesOperation = defineOperation({
   profile: FHIR_PROFILE,
   method: "GET",
   path: "/{providerId}/fhir/metadata",
@@ -134,7 +134,7 @@ export const getEhrCapabilities = defineOperation({
   errors: ["not_found"],
 });
 
-export const searchEhrFhir = defineOperation({
+export const searchEhrFhirOperation = defineOperation({
   profile: FHIR_PROFILE,
   method: "GET",
   path: "/{providerId}/fhir/{resourceType}",
@@ -162,7 +162,7 @@ export const searchEhrFhir = defineOperation({
   headers: ["WWW-Authenticate", "Retry-After"],
 });
 
-export const readEhrFhir = defineOperation({
+export const readEhrFhirOperation = defineOperation({
   profile: FHIR_PROFILE,
   method: "GET",
   path: "/{providerId}/fhir/{resourceType}/{resourceId}",
@@ -182,13 +182,13 @@ export const readEhrFhir = defineOperation({
 
 /** Every /ehr operation, the registry the route ↔ declaration test checks. */
 export const EHR_OPERATIONS: readonly OperationDeclaration[] = [
-  getEhrSmartConfiguration,
-  getEhrRootSmartConfiguration,
-  showEhrAuthorization,
-  decideEhrAuthorization,
-  requestEhrToken,
-  revokeEhrToken,
-  getEhrCapabilities,
-  searchEhrFhir,
-  readEhrFhir,
+  getEhrSmartConfigurationOperation,
+  getEhrRootSmartConfigurationOperation,
+  showEhrAuthorizationOperation,
+  decideEhrAuthorizationOperation,
+  requestEhrTokenOperation,
+  revokeEhrTokenOperation,
+  getEhrCapabilitiesOperation,
+  searchEhrFhirOperation,
+  readEhrFhirOperation,
 ];

@@ -7,7 +7,7 @@ import { hashOpaqueToken } from "./opaque-tokens";
 import { ehrProviderOr404 } from "./providers";
 import { readForm } from "./token-endpoint";
 
-export const revokeEhrToken = defineOperation({
+export const revokeEhrTokenOperation = defineOperation({
   profile: EHR_OAUTH_PROFILE,
   method: "POST",
   path: "/{providerId}/revoke",
@@ -26,7 +26,7 @@ export const revokeEhrToken = defineOperation({
 });
 
 /** POST /ehr/{providerId}/revoke (RFC 7009 §2.1). */
-export async function handleRevocationRequest(providerId: string, request: Request, now = new Date()): Promise<Response> {
+export async function revokeEhrToken(providerId: string, request: Request, now = new Date()): Promise<Response> {
   ehrProviderOr404(providerId);
   const form = await readForm(request);
   const client = authenticateTokenClient(providerId, request, form);

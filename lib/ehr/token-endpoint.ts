@@ -80,7 +80,7 @@ async function refresh(providerId: string, client: EhrClient, form: URLSearchPar
 }
 
 /** POST /ehr/{providerId}/token. */
-export async function handleTokenRequest(providerId: string, request: Request): Promise<Response> {
+export async function requestEhrToken(providerId: string, request: Request): Promise<Response> {
   ehrProviderOr404(providerId);
   const form = await readForm(request);
   const client = authenticateTokenClient(providerId, request, form);

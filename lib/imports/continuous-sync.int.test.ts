@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { authenticateKey, createApiKey } from "@/lib/auth";
-import { attachSource, chooseProviders, completeSession, createSession } from "@/lib/connect";
+import { attachSource, chooseProviders, completeSession, createConnectSession } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { advanceEhrPatientPhase, clearEhrFaults, ehrEndpoints, injectEhrFault, issueAuthorizationCodeDirectly, SANDBOX_CLIENT_ID, sandboxClientSecret, simulatedEhrPatientKey } from "@/lib/ehr";
 import { createLiveProvider } from "@/lib/provider-directory";
 import { beginAuthorization, completeAuthorization, ensureSandboxProviders } from "@/lib/sources";
-import { readSnapshot } from "@/lib/users";
+import { getHealthRecord } from "@/lib/users";
 import { createTestApplication, createTestDeveloper } from "@/test/factories";
 import { serveRouteFiles } from "@/test/route-server";
 import { importSource } from "./import-job";
@@ -52,7 +52,7 @@ async function connectLive(options: { syncMode?: "continuous" | "one_time"; appl
     ? (await createApiKey({ applicationId: options.applicationId, environment: "live" })).key
     : (await createTestApplication({ syncMode: options.syncMode ?? "continuous", productionEnabled: true, status: "active" })).liveKey;
   const key = await authenticateKey(`Bearer ${liveKey}`);
-  const session = await createSession(key, { categories: ["labs", "vitals", "conditions"], externalUserId: options.externalUserId }, ehr.origin);
+  const session = await createConnectSession(key, { categories: ["labs", "vitals", "conditions"], externalUserId: options.externalUserId }, ehr.origin);
   await chooseProviders(session.id, "live", [liveProviderId]);
   const patientKey = simulatedEhrPatientKey("baseline-adult", "primary", randomBytes(6).toString("hex"));
   const begun = await beginAuthorization({ connectSessionId: session.id, providerId: liveProviderId, redirectUri: `${ehr.origin}/connect/callback` });
@@ -146,7 +146,7 @@ describe("continuous sync", () => {
     expect(after.nextSyncAt).toBeNull();
 
     // The application is told: the snapshot's warning is reauthorization_required, not source_unavailable.
-    const snapshot = await readSnapshot(live.key, live.subjectId, undefined);
+    const snapshot = await getHealthRecord(live.key, live.subjectId, undefined);
     expect(snapshot.syncStatus).toBe("partial");
     expect(snapshot.warnings).toEqual([{ code: "reauthorization_required", message: expect.stringContaining("Riverbend Health (live) needs the patient to sign in again"), sourceId: live.sourceId }]);
 
@@ -162,7 +162,7 @@ describe("continuous sync", () => {
     expect(again.sourceId).toBe(live.sourceId);
     expect((await source(live.sourceId)).lastError).toBeNull();
     expect((await scheduledTime(live.sourceId, new Date())).getTime()).toBeGreaterThan(Date.now());
-    expect((await readSnapshot(again.key, live.subjectId, undefined)).warnings).toEqual([]);
+    expect((await getHealthRecord(again.key, live.subjectId, undefined)).warnings).toEqual([]);
   });
 
   it("a health system that is down fails the sync with the transient source_unavailable and backs off", async () => {
@@ -174,7 +174,7 @@ describe("continuous sync", () => {
     const after = await source(live.sourceId);
     expect(after.lastError).toMatch(/^source_unavailable/);
     expect(after.nextSyncAt).toEqual(at(next, 2 * INTERVAL));
-    const snapshot = await readSnapshot(live.key, live.subjectId, undefined);
+    const snapshot = await getHealthRecord(live.key, live.subjectId, undefined);
     expect(snapshot.warnings).toEqual([{ code: "source_unavailable", message: expect.stringContaining("could not be read"), sourceId: live.sourceId }]);
   });
 

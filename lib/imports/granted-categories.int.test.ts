@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { authenticateKey } from "@/lib/auth";
-import { attachSource, chooseProviders, completeSession, createSession } from "@/lib/connect";
+import { attachSource, chooseProviders, completeSession, createConnectSession } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { issueAuthorizationCodeDirectly } from "@/lib/ehr";
 import { beginAuthorization, completeAuthorization, openSourceTokens } from "@/lib/sources";
@@ -26,7 +26,7 @@ const OBSERVATION = "patient/Observation.rs?category=http://terminology.hl7.org/
 async function connect(sandboxKey: string, asked: string[], granted: string[], externalUserId: string) {
   const ehr = server();
   const key = await authenticateKey(`Bearer ${sandboxKey}`);
-  const session = await createSession(key, { categories: asked, externalUserId }, ehr.origin);
+  const session = await createConnectSession(key, { categories: asked, externalUserId }, ehr.origin);
   await chooseProviders(session.id, "sandbox", [PROVIDER]);
   const begun = await beginAuthorization({ connectSessionId: session.id, providerId: PROVIDER, redirectUri: `${ehr.origin}/connect/callback` });
   const callbackUrl = await issueAuthorizationCodeDirectly({ authorizationUrl: begun.authorizationUrl, patientKey: PATIENT_KEY });

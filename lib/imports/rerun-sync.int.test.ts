@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { authenticateKey } from "@/lib/auth";
-import { attachSource, chooseProviders, completeSession, createSession } from "@/lib/connect";
+import { attachSource, chooseProviders, completeSession, createConnectSession } from "@/lib/connect";
 import { revokeReceipt } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { ehrEndpoints, issueAuthorizationCodeDirectly, SANDBOX_CLIENT_ID, sandboxClientSecret, simulatedEhrPatientKey } from "@/lib/ehr";
@@ -49,7 +49,7 @@ afterAll(async () => {
 async function connectLive() {
   const created = await createTestApplication({ syncMode: "continuous", productionEnabled: true, status: "active" });
   const key = await authenticateKey(`Bearer ${created.liveKey}`);
-  const session = await createSession(key, { categories: ["labs", "vitals"] }, ehr.origin);
+  const session = await createConnectSession(key, { categories: ["labs", "vitals"] }, ehr.origin);
   await chooseProviders(session.id, "live", [providerId]);
   const patientKey = simulatedEhrPatientKey("baseline-adult", "primary", randomBytes(6).toString("hex"));
   const begun = await beginAuthorization({ connectSessionId: session.id, providerId, redirectUri: `${ehr.origin}/connect/callback` });

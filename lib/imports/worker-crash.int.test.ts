@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateKey } from "@/lib/auth";
-import { attachSource, chooseProviders, createSession } from "@/lib/connect";
+import { attachSource, chooseProviders, createConnectSession } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { clearEhrFaults, injectEhrFault, issueAuthorizationCodeDirectly } from "@/lib/ehr";
 import { startQueue } from "@/lib/jobs";
@@ -36,7 +36,7 @@ afterAll(async () => {
 async function connectedSource(): Promise<{ sourceId: string; subjectId: string }> {
   const { sandboxKey } = await createTestApplication();
   const key = await authenticateKey(`Bearer ${sandboxKey}`);
-  const session = await createSession(key, { categories: ["labs"] }, ehr.origin);
+  const session = await createConnectSession(key, { categories: ["labs"] }, ehr.origin);
   await chooseProviders(session.id, "sandbox", [PROVIDER]);
   const begun = await beginAuthorization({ connectSessionId: session.id, providerId: PROVIDER, redirectUri: `${ehr.origin}/connect/callback` });
   const callbackUrl = await issueAuthorizationCodeDirectly({ authorizationUrl: begun.authorizationUrl, patientKey: PATIENT_KEY });

@@ -1,4 +1,4 @@
 // The two MCP servers (authenticated and demo): tools generated from the REST operations' declarations.
-export { demoMcp, platformMcp } from "./operations";
+export { demoMcpOperation, platformMcpOperation } from "./operations";
 export { serveMcp } from "./serve-mcp";
 export { DEMO_TOOLS, PLATFORM_TOOLS, type ToolEntry, type ToolSet } from "./tools";

@@ -19,7 +19,7 @@ const jsonRpcAnswer = {
   example: () => ({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "get_health_record", inputSchema: { type: "object" } }] } }),
 };
 
-export const platformMcp = defineOperation({
+export const platformMcpOperation = defineOperation({
   profile: MCP_PROFILE,
   method: "POST",
   path: "/mcp",
@@ -34,7 +34,7 @@ export const platformMcp = defineOperation({
   errors: [],
 });
 
-export const demoMcp = defineOperation({
+export const demoMcpOperation = defineOperation({
   profile: DEMO_MCP_PROFILE,
   method: "POST",
   path: "/mcp",

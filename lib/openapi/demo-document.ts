@@ -1,18 +1,18 @@
 import type { OperationDeclaration } from "@/lib/api";
 import { DATA_NOTICE, DATA_NOTICE_HEADER, DEMO_BASE, DEMO_OPERATIONS, DEMO_POLICY, SCENARIO_HEADER } from "@/lib/demo";
 import { HEADER } from "@/lib/http";
-import { demoMcp } from "@/lib/mcp";
+import { demoMcpOperation } from "@/lib/mcp";
 import { buildOpenApiDocument } from "./build-document";
 import type { OpenApiDocument } from "./document-types";
 import { COMMON_HEADERS } from "./common-headers";
-import { getDemoOpenApi } from "./operations";
+import { getDemoOpenApiOperation } from "./operations";
 import { processState } from "@/lib/process-state";
 
 /** Every /demo/v1 operation, in the order the document lists them. */
-export const DEMO_DOCUMENT_OPERATIONS: readonly OperationDeclaration[] = [...DEMO_OPERATIONS, getDemoOpenApi, demoMcp];
+export const DEMO_DOCUMENT_OPERATIONS: readonly OperationDeclaration[] = [...DEMO_OPERATIONS, getDemoOpenApiOperation, demoMcpOperation];
 
 /** The OpenAPI 3.1 document of the keyless demo API under /demo/v1, built once per process. */
-export function demoOpenApiDocument(): OpenApiDocument {
+export function getDemoOpenApi(): OpenApiDocument {
   return processState("openapi.demo-document", () => buildOpenApiDocument({
     title: "Chartkey demo API",
     version: "1",

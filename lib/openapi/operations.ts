@@ -4,7 +4,7 @@ import { openApiDocumentSchema } from "./common-schemas";
 
 const documentResponse = { status: 200, description: "The OpenAPI document.", schema: openApiDocumentSchema };
 
-export const getPlatformOpenApi = defineOperation({
+export const getPlatformOpenApiOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "GET",
   path: "/openapi.json",
@@ -17,7 +17,7 @@ export const getPlatformOpenApi = defineOperation({
   errors: [],
 });
 
-export const getDemoOpenApi = defineOperation({
+export const getDemoOpenApiOperation = defineOperation({
   profile: DEMO_PROFILE,
   method: "GET",
   path: "/openapi.json",

@@ -1,7 +1,7 @@
 import { ERROR_STATUS, errorTypeForStatus, type ErrorCode } from "@/lib/http";
-import { demoOpenApiDocument } from "./demo-document";
+import { getDemoOpenApi } from "./demo-document";
 import type { OpenApiDocument, OpenApiMethod, OpenApiOperation } from "./document-types";
-import { platformOpenApiDocument } from "./platform-document";
+import { getPlatformOpenApi } from "./platform-document";
 
 /** A request sample the reference shows beside the generated clients (Scalar reads `x-codeSamples`). */
 export type CodeSample = { lang: string; label: string; source: string };
@@ -15,7 +15,7 @@ export type ReferenceDocumentKey = "platform" | "demo";
  * TypeScript sample per operation that uses @chartkey/sdk.
  */
 export function referenceDocument(key: ReferenceDocumentKey): OpenApiDocument {
-  const document = structuredClone(key === "platform" ? platformOpenApiDocument() : demoOpenApiDocument());
+  const document = structuredClone(key === "platform" ? getPlatformOpenApi() : getDemoOpenApi());
   document.info.description = `${document.info.description}\n\n${errorCodesMarkdown(document)}`;
   // The introduction's language tabs (Scalar's x-scalar-sdk-installation), in the samples' order; picking one picks
   // the same language in every operation's samples.

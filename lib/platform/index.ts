@@ -1,3 +1,3 @@
-export { platformHealth } from "./health";
-export { getHealth } from "./operations";
+export { getHealth } from "./health";
+export { getHealthOperation } from "./operations";
 export { healthResponseSchema, type HealthResponse } from "./schemas";

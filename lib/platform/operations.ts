@@ -2,7 +2,7 @@ import { defineOperation, PLATFORM_PROFILE } from "@/lib/api";
 import { SERVICE_VERSION } from "@/lib/http";
 import { healthResponseSchema } from "./schemas";
 
-export const getHealth = defineOperation({
+export const getHealthOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "GET",
   path: "/health",

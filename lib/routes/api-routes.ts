@@ -1,19 +1,19 @@
 import { PLATFORM_PROFILE, route, routeTable, type ApiDispatcher, type RouteTable } from "@/lib/api";
 import { DEMO_PROFILE } from "@/lib/demo";
-import { DEMO_TOOLS, demoMcp, PLATFORM_TOOLS, platformMcp, serveMcp } from "@/lib/mcp";
+import { DEMO_TOOLS, demoMcpOperation, PLATFORM_TOOLS, platformMcpOperation, serveMcp } from "@/lib/mcp";
 import { DEMO_HANDLERS } from "./demo-routes";
 import { PLATFORM_HANDLERS } from "./platform-routes";
 
 /** `/api/v1`: every keyed operation, and the MCP server whose tools call them. */
 export const PLATFORM_ROUTES: RouteTable = routeTable(PLATFORM_TOOLS.prefix, PLATFORM_PROFILE, [
   ...PLATFORM_HANDLERS,
-  route(platformMcp, ({ request, requestId, body }) => serveMcp(PLATFORM_TOOLS, request, requestId, body, API_DISPATCHER)),
+  route(platformMcpOperation, ({ request, requestId, body }) => serveMcp(PLATFORM_TOOLS, request, requestId, body, API_DISPATCHER)),
 ]);
 
 /** `/demo/v1`: the keyless demo API, and its MCP server. */
 export const DEMO_ROUTES: RouteTable = routeTable(DEMO_TOOLS.prefix, DEMO_PROFILE, [
   ...DEMO_HANDLERS,
-  route(demoMcp, ({ request, requestId, body }) => serveMcp(DEMO_TOOLS, request, requestId, body, API_DISPATCHER)),
+  route(demoMcpOperation, ({ request, requestId, body }) => serveMcp(DEMO_TOOLS, request, requestId, body, API_DISPATCHER)),
 ]);
 
 /** Both API families' tables, each serving every path under its prefix. */

@@ -3,62 +3,62 @@ import {
   authorizeRecordRead,
   buildHealthRecord,
   buildLegacyRecord,
-  createDemoConnectSession,
+  createDemoConnectSessionOperation,
   DATA_NOTICE,
-  demoCapabilityStatement,
-  demoIndex,
-  demoList,
   getDemoFhirCapabilities,
-  getDemoHealth,
-  getDemoHealthRecord,
   getDemoIndex,
-  getDemoLegacyRecord,
-  getDemoPatient,
-  getDemoScenario,
-  listDemoPatients,
+  demoList,
+  getDemoFhirCapabilitiesOperation,
+  getDemoHealthOperation,
+  getDemoHealthRecordOperation,
+  getDemoIndexOperation,
+  getDemoLegacyRecordOperation,
+  getDemoPatientOperation,
+  getDemoScenarioOperation,
+  listDemoPatientsOperation,
+  listDemoProvidersOperation,
+  listDemoScenariosOperation,
   listDemoProviders,
-  listDemoScenarios,
-  listProviders,
   patientOr404,
   patientScenarios,
   presentPatient,
   presentScenario,
+  readDemoFhirOperation,
   readDemoFhir,
-  readFhirResource,
   rejectUnsupportedQuery,
   scenarioOr404,
+  searchDemoFhirOperation,
   searchDemoFhir,
-  searchFhir,
-  simulateConnectSession,
+  createDemoConnectSession,
   subjectOr404,
 } from "@/lib/demo";
-import { demoOpenApiDocument, getDemoOpenApi } from "@/lib/openapi";
+import { getDemoOpenApi, getDemoOpenApiOperation } from "@/lib/openapi";
 import { SCENARIOS } from "@/lib/sandbox";
 
 /** The handlers of every /demo/v1 operation but MCP (lib/routes/api-routes.ts adds it: it calls the others). */
 export const DEMO_HANDLERS: readonly DeclaredHandler[] = [
-  route(getDemoIndex, () => ({ body: demoIndex() })),
-  route(getDemoHealth, () => ({ body: { status: "ok", notice: DATA_NOTICE } })),
-  route(getDemoOpenApi, () => ({ body: demoOpenApiDocument() })),
-  route(listDemoProviders, () => ({ body: listProviders() })),
-  route(listDemoScenarios, () => ({ body: demoList(SCENARIOS.map(presentScenario)) })),
-  route(getDemoScenario, ({ params }) => ({ body: { ...presentScenario(scenarioOr404(params.scenarioId)), notice: DATA_NOTICE } })),
-  route(listDemoPatients, () => ({ body: demoList(patientScenarios().map(presentPatient)) })),
-  route(getDemoPatient, ({ params }) => ({ body: { ...presentPatient(patientOr404(params.patientId)), notice: DATA_NOTICE } })),
+  route(getDemoIndexOperation, () => ({ body: getDemoIndex() })),
+  route(getDemoHealthOperation, () => ({ body: { status: "ok", notice: DATA_NOTICE } })),
+  route(getDemoOpenApiOperation, () => ({ body: getDemoOpenApi() })),
+  route(listDemoProvidersOperation, () => ({ body: listDemoProviders() })),
+  route(listDemoScenariosOperation, () => ({ body: demoList(SCENARIOS.map(presentScenario)) })),
+  route(getDemoScenarioOperation, ({ params }) => ({ body: { ...presentScenario(scenarioOr404(params.scenarioId)), notice: DATA_NOTICE } })),
+  route(listDemoPatientsOperation, () => ({ body: demoList(patientScenarios().map(presentPatient)) })),
+  route(getDemoPatientOperation, ({ params }) => ({ body: { ...presentPatient(patientOr404(params.patientId)), notice: DATA_NOTICE } })),
   // Legacy operation: every query parameter except categories (cursor, limit, ...) is ignored, as it always was.
-  route(getDemoLegacyRecord, ({ params, query, setHeader }) => {
+  route(getDemoLegacyRecordOperation, ({ params, query, setHeader }) => {
     const scenario = patientOr404(params.patientId);
     const categories = authorizeRecordRead(scenario, query.categories, setHeader);
     return { body: buildLegacyRecord(scenario, categories) };
   }),
-  route(getDemoHealthRecord, ({ params, query, url, setHeader }) => {
+  route(getDemoHealthRecordOperation, ({ params, query, url, setHeader }) => {
     const scenario = subjectOr404(params.subject);
     const categories = authorizeRecordRead(scenario, query.categories, setHeader);
     rejectUnsupportedQuery(url);
     return { body: buildHealthRecord(scenario, categories) };
   }),
-  route(createDemoConnectSession, ({ body }) => ({ status: 201, body: simulateConnectSession(body) })),
-  route(getDemoFhirCapabilities, ({ url }) => ({ body: demoCapabilityStatement(url.origin) })),
-  route(searchDemoFhir, ({ params, query, url }) => ({ body: searchFhir(params.resourceType, query.patient ?? null, url.origin) })),
-  route(readDemoFhir, ({ params }) => ({ body: readFhirResource(params.resourceType, params.resourceId) })),
+  route(createDemoConnectSessionOperation, ({ body }) => ({ status: 201, body: createDemoConnectSession(body) })),
+  route(getDemoFhirCapabilitiesOperation, ({ url }) => ({ body: getDemoFhirCapabilities(url.origin) })),
+  route(searchDemoFhirOperation, ({ params, query, url }) => ({ body: searchDemoFhir(params.resourceType, query.patient ?? null, url.origin) })),
+  route(readDemoFhirOperation, ({ params }) => ({ body: readDemoFhir(params.resourceType, params.resourceId) })),
 ];

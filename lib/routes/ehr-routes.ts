@@ -1,22 +1,22 @@
 import { FHIR_PROFILE, route, routeTable, type RouteTable } from "@/lib/api";
 import {
   authorizeFhirRequest,
-  decideAuthorization,
   decideEhrAuthorization,
-  ehrCapabilityStatement,
+  decideEhrAuthorizationOperation,
   getEhrCapabilities,
-  getEhrRootSmartConfiguration,
-  getEhrSmartConfiguration,
-  handleRevocationRequest,
-  handleTokenRequest,
-  readEhr,
-  readEhrFhir,
-  requestEhrToken,
+  getEhrCapabilitiesOperation,
+  getEhrRootSmartConfigurationOperation,
+  getEhrSmartConfigurationOperation,
   revokeEhrToken,
+  requestEhrToken,
+  readEhr,
+  readEhrFhirOperation,
+  requestEhrTokenOperation,
+  revokeEhrTokenOperation,
   searchEhr,
-  searchEhrFhir,
-  showAuthorizePage,
+  searchEhrFhirOperation,
   showEhrAuthorization,
+  showEhrAuthorizationOperation,
   smartConfiguration,
 } from "@/lib/ehr";
 
@@ -25,14 +25,14 @@ import {
  * API). A path no operation serves answers the FHIR family's OperationOutcome 404.
  */
 export const EHR_ROUTES: RouteTable = routeTable("/ehr", FHIR_PROFILE, [
-  route(getEhrRootSmartConfiguration, ({ params }) => ({ body: smartConfiguration(params.providerId) })),
-  route(getEhrSmartConfiguration, ({ params }) => ({ body: smartConfiguration(params.providerId) })),
-  route(showEhrAuthorization, ({ params, request }) => showAuthorizePage(params.providerId, request)),
-  route(decideEhrAuthorization, ({ params, request }) => decideAuthorization(params.providerId, request)),
-  route(requestEhrToken, ({ params, request }) => handleTokenRequest(params.providerId, request)),
-  route(revokeEhrToken, ({ params, request }) => handleRevocationRequest(params.providerId, request)),
-  route(getEhrCapabilities, ({ params }) => ({ body: ehrCapabilityStatement(params.providerId) })),
-  route(searchEhrFhir, async ({ params, query, request }) => ({
+  route(getEhrRootSmartConfigurationOperation, ({ params }) => ({ body: smartConfiguration(params.providerId) })),
+  route(getEhrSmartConfigurationOperation, ({ params }) => ({ body: smartConfiguration(params.providerId) })),
+  route(showEhrAuthorizationOperation, ({ params, request }) => showEhrAuthorization(params.providerId, request)),
+  route(decideEhrAuthorizationOperation, ({ params, request }) => decideEhrAuthorization(params.providerId, request)),
+  route(requestEhrTokenOperation, ({ params, request }) => requestEhrToken(params.providerId, request)),
+  route(revokeEhrTokenOperation, ({ params, request }) => revokeEhrToken(params.providerId, request)),
+  route(getEhrCapabilitiesOperation, ({ params }) => ({ body: getEhrCapabilities(params.providerId) })),
+  route(searchEhrFhirOperation, async ({ params, query, request }) => ({
     body: await searchEhr(params.providerId, authorizeFhirRequest(params.providerId, request), {
       resourceType: params.resourceType,
       patient: query.patient,
@@ -42,7 +42,7 @@ export const EHR_ROUTES: RouteTable = routeTable("/ehr", FHIR_PROFILE, [
       offset: query._offset,
     }),
   })),
-  route(readEhrFhir, async ({ params, request }) => ({
+  route(readEhrFhirOperation, async ({ params, request }) => ({
     body: await readEhr(params.providerId, authorizeFhirRequest(params.providerId, request), params.resourceType, params.resourceId),
   })),
 ]);

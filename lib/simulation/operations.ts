@@ -14,7 +14,7 @@ const subjectParams = z.object({
   }),
 });
 
-export const simulateConnectSession = defineOperation({
+export const simulateConnectSessionOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "POST",
   path: "/connect/sessions/{sessionId}/simulate",
@@ -57,7 +57,7 @@ export const simulateConnectSession = defineOperation({
   errors: ["not_found", "sandbox_only", "invalid_scenario", "invalid_categories", "session_not_simulatable", "sandbox_limit_reached"],
 });
 
-export const triggerSandboxEvent = defineOperation({
+export const triggerSandboxEventOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "POST",
   path: "/sandbox/subjects/{subject}/events",

@@ -31,7 +31,7 @@ const notSimulatable = (why: string) => new ApiError("session_not_simulatable", 
  * leaves the rest (imports, a second source, a revocation) to the simulation job. Repeating with the same scenario
  * resumes whatever is unfinished and returns the session.
  */
-export async function simulateSession(key: KeyAuth, sessionId: string, scenarioId: string, origin: string, now = new Date()) {
+export async function simulateConnectSession(key: KeyAuth, sessionId: string, scenarioId: string, origin: string, now = new Date()) {
   requireSandbox(key);
   await simulateApplicationSession(key.application.id, sessionId, scenarioId, now);
   return presentSession((await loadSession({ id: sessionId }))!, origin);

@@ -4,7 +4,7 @@ import { TEFCA_CATEGORIES, TEFCA_NETWORK } from "./network";
 import { TEFCA_STATES, type TefcaConfig } from "./schemas";
 
 /** GET /tefca/config: the fixed fictional patient, the participants, the categories and the limits. */
-export function tefcaConfig(key: KeyAuth): TefcaConfig {
+export function getTefcaConfig(key: KeyAuth): TefcaConfig {
   requireSandbox(key);
   return tefcaConfigBody();
 }

@@ -57,7 +57,7 @@ function exampleSession(overrides: Partial<TefcaSessionResource> = {}): TefcaSes
 const common = { profile: PLATFORM_PROFILE, tag: "TEFCA", auth: "key" as const };
 const sessionChangeCommon = { ...common, params: sessionParams, requestHeaders: ifMatchHeadersSchema, headers: [HEADER.etag] };
 
-export const getTefcaConfig = defineOperation({
+export const getTefcaConfigOperation = defineOperation({
   ...common,
   method: "GET",
   path: "/tefca/config",
@@ -90,7 +90,7 @@ export const createTefcaSessionOperation = defineOperation({
   errors: ["sandbox_only", "synthetic_patient_required", "invalid_categories", "app_scope_exceeded", "app_inactive", "session_limit", "tefca_sandbox_unavailable"],
 });
 
-export const getTefcaSession = defineOperation({
+export const getTefcaSessionOperation = defineOperation({
   ...common,
   method: "GET",
   path: "/tefca/sessions/{sessionId}",
@@ -108,7 +108,7 @@ export const getTefcaSession = defineOperation({
   errors: SESSION_ERRORS,
 });
 
-export const discoverTefcaSession = defineOperation({
+export const discoverTefcaDocumentsOperation = defineOperation({
   ...sessionChangeCommon,
   method: "POST",
   path: "/tefca/sessions/{sessionId}/discover",
@@ -130,7 +130,7 @@ export const discoverTefcaSession = defineOperation({
   errors: [...CHANGE_ERRORS, "app_scope_changed"],
 });
 
-export const retrieveTefcaSession = defineOperation({
+export const retrieveTefcaDocumentsOperation = defineOperation({
   ...sessionChangeCommon,
   method: "POST",
   path: "/tefca/sessions/{sessionId}/retrieve",
@@ -156,7 +156,7 @@ export const retrieveTefcaSession = defineOperation({
   errors: [...CHANGE_ERRORS, "app_scope_changed", "invalid_documents"],
 });
 
-export const exportTefcaSession = defineOperation({
+export const exportTefcaRecordsOperation = defineOperation({
   ...common,
   method: "GET",
   path: "/tefca/sessions/{sessionId}/export",
@@ -205,11 +205,11 @@ export const revokeTefcaSessionOperation = defineOperation({
 });
 
 export const TEFCA_OPERATIONS = [
-  getTefcaConfig,
+  getTefcaConfigOperation,
   createTefcaSessionOperation,
-  getTefcaSession,
-  discoverTefcaSession,
-  retrieveTefcaSession,
-  exportTefcaSession,
+  getTefcaSessionOperation,
+  discoverTefcaDocumentsOperation,
+  retrieveTefcaDocumentsOperation,
+  exportTefcaRecordsOperation,
   revokeTefcaSessionOperation,
 ] as const;

@@ -10,7 +10,7 @@ import { singleCategory } from "./single-category";
  * one statement (one snapshot), so the page plus the changes after its cursor always equal any later state. The
  * records are the stored JSON, spliced into the answer as text (`data`, a JsonText).
  */
-export async function readCategoryRecords(key: KeyAuth, subjectId: string, categoryParam: string, query: { limit: number; cursor?: string }) {
+export async function listCategoryRecords(key: KeyAuth, subjectId: string, categoryParam: string, query: { limit: number; cursor?: string }) {
   const category: Category = singleCategory(categoryParam);
   const scope = readScope(key, subjectId);
   const after = query.cursor ? await resumeAt(key, subjectId, category, query.cursor) : null;

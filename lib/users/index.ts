@@ -1,7 +1,7 @@
-export { readCategoryRecords } from "./category-records";
+export { listCategoryRecords } from "./category-records";
 export { consentedSections } from "./consented-sections";
-export { listUsers as readUsers, type UserSummary } from "./list-users";
-export { getHealthRecord, listCategoryRecords, listRecordChanges, listUsers } from "./operations";
-export { readRecordChanges } from "./record-changes";
-export { readSnapshot, SECTION_RECORDS } from "./snapshot";
+export { listUsers, type UserSummary } from "./list-users";
+export { getHealthRecordOperation, listCategoryRecordsOperation, listRecordChangesOperation, listUsersOperation } from "./operations";
+export { listRecordChanges } from "./record-changes";
+export { getHealthRecord, SECTION_RECORDS } from "./snapshot";
 export * from "./schemas";

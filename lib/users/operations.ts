@@ -11,7 +11,7 @@ const categoryParams = subjectParams.extend({
 const pageQuery = z.object({ limit: limitParam, cursor: cursorParam });
 const EXAMPLE_CURSOR = "eyJiIjp7fX0.c2lnbmF0dXJl";
 
-export const listUsers = defineOperation({
+export const listUsersOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "GET",
   path: "/users",
@@ -42,7 +42,7 @@ export const listUsers = defineOperation({
   errors: ["invalid_pagination", "invalid_cursor"],
 });
 
-export const getHealthRecord = defineOperation({
+export const getHealthRecordOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "GET",
   path: "/users/{subject}/records",
@@ -93,7 +93,7 @@ export const getHealthRecord = defineOperation({
   errors: ["not_found", "invalid_categories"],
 });
 
-export const listCategoryRecords = defineOperation({
+export const listCategoryRecordsOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "GET",
   path: "/users/{subject}/records/{category}",
@@ -117,7 +117,7 @@ export const listCategoryRecords = defineOperation({
   errors: ["not_found", "invalid_categories", "app_scope_exceeded", "invalid_pagination", "invalid_cursor"],
 });
 
-export const listRecordChanges = defineOperation({
+export const listRecordChangesOperation = defineOperation({
   profile: PLATFORM_PROFILE,
   method: "GET",
   path: "/users/{subject}/records/{category}/changes",

@@ -5,7 +5,7 @@ import { feedCursor, readChanges } from "@/lib/records";
 import { singleCategory } from "./single-category";
 
 /** GET /users/{subject}/records/{category}/changes: the feed after a change cursor (a page's changeCursor or a nextCursor). */
-export async function readRecordChanges(key: KeyAuth, subjectId: string, categoryParam: string, query: { limit: number; cursor?: string }) {
+export async function listRecordChanges(key: KeyAuth, subjectId: string, categoryParam: string, query: { limit: number; cursor?: string }) {
   const category = singleCategory(categoryParam);
   const authorization = await authorizeSubjectRead(key, subjectId);
   assertCategoryReadable(authorization, category);

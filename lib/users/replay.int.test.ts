@@ -4,8 +4,8 @@ import { grantReceipt } from "@/lib/consent";
 import { applySourceFacts, type NormalizedFact } from "@/lib/records";
 import { createTestSubject } from "@/test/factories";
 import { scenarioFacts, sharingSubject } from "@/test/records";
-import { readCategoryRecords } from "./category-records";
-import { readRecordChanges } from "./record-changes";
+import { listCategoryRecords } from "./category-records";
+import { listRecordChanges } from "./record-changes";
 
 const CATEGORY = "labs";
 const SOURCES = ["src_a", "src_b"] as const;
@@ -54,7 +54,7 @@ describe("replaying the change feed reproduces the store", () => {
 
           let cursor = changeCursor;
           for (;;) {
-            const page = await readRecordChanges(key, subject.id, CATEGORY, { limit: feedSize, cursor });
+            const page = await listRecordChanges(key, subject.id, CATEGORY, { limit: feedSize, cursor });
             for (const change of page.data) {
               if (change.changeType === "delete") local.delete(change.recordId);
               else if (change.record) local.set(change.recordId, change.record);
@@ -74,7 +74,7 @@ describe("replaying the change feed reproduces the store", () => {
       let cursor: string | undefined;
       let changeCursor: string | undefined;
       do {
-        const page = await readCategoryRecords(key, subjectId, CATEGORY, { limit: pageSize, cursor });
+        const page = await listCategoryRecords(key, subjectId, CATEGORY, { limit: pageSize, cursor });
         changeCursor ??= page.meta.changeCursor;
         for (const record of JSON.parse(page.data.text) as { recordId: string }[]) records.set(record.recordId, record);
         cursor = page.nextCursor ?? undefined;

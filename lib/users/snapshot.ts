@@ -18,7 +18,7 @@ export type SnapshotAnswer = Omit<Snapshot, "sections"> & { sections: Partial<Re
  * are omitted, not refused), each with its first records and change cursor, all read in one statement (one
  * snapshot, with the consent that allows it, and the state of each source).
  */
-export async function readSnapshot(key: KeyAuth, subjectId: string, categoriesParam: string | undefined): Promise<SnapshotAnswer> {
+export async function getHealthRecord(key: KeyAuth, subjectId: string, categoriesParam: string | undefined): Promise<SnapshotAnswer> {
   const asked = categoriesParam === undefined ? CATEGORIES : parseCategoryList(splitCategoryParam(categoriesParam));
   const { authorization, sections: read, sources } = await readConsentedSections(key, subjectId, asked, SECTION_RECORDS, { sources: true });
   const { scope } = authorization;

@@ -25,7 +25,7 @@ process.env.CHARTKEY_SANDBOX_LONG_HISTORY_RESOURCES = String(resourceCount);
 const { closeDb, copyRows, db, ensureDatabase, migrate, startEmbeddedPostgres } = await import("@/lib/db");
 const { createApplication } = await import("@/lib/applications");
 const { authenticateKey, createApiKey } = await import("@/lib/auth");
-const { createSession } = await import("@/lib/connect");
+const { createConnectSession } = await import("@/lib/connect");
 const { grantReceipt } = await import("@/lib/consent");
 const { newId } = await import("@/lib/ids");
 const { importCompletedChannel } = await import("@/lib/imports");
@@ -153,7 +153,7 @@ function median<T>(items: readonly T[], value: (item: T) => number): T {
 
 /** A Connect session of the application simulated with the scenario, ready for its import (`runSimulation`). */
 async function simulatedSession(applicationId: string, sessionKey: typeof key, scenario: string): Promise<string> {
-  const session = await createSession(sessionKey, { categories: [...CATEGORIES] }, ehr.origin);
+  const session = await createConnectSession(sessionKey, { categories: [...CATEGORIES] }, ehr.origin);
   await simulateApplicationSession(applicationId, session.id, scenario);
   return session.id;
 }

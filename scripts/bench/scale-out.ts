@@ -31,7 +31,7 @@ process.env.CHARTKEY_ALLOW_PRIVATE_WEBHOOKS = "on";
 const { closeDb, db, ensureDatabase, migrate, startEmbeddedPostgres } = await import("@/lib/db");
 const { createApplication } = await import("@/lib/applications");
 const { authenticateKey, createApiKey } = await import("@/lib/auth");
-const { attachSource, chooseProviders, createSession } = await import("@/lib/connect");
+const { attachSource, chooseProviders, createConnectSession } = await import("@/lib/connect");
 const { issueAuthorizationCodeDirectly } = await import("@/lib/ehr");
 const { newId } = await import("@/lib/ids");
 const { startQueue } = await import("@/lib/jobs");
@@ -102,7 +102,7 @@ const sources: { sourceId: string; subjectId: string; applicationId: string }[] 
 for (let index = 0; index < SOURCES; index++) {
   const { application: app, key } = await application(receivers[index % RECEIVERS]!.url);
   await db().application.update({ where: { id: app.id }, data: { syncMode: "continuous" } });
-  const session = await createSession(await authenticateKey(`Bearer ${key}`), { categories: ["labs", "conditions", "medications"] }, ehr.origin);
+  const session = await createConnectSession(await authenticateKey(`Bearer ${key}`), { categories: ["labs", "conditions", "medications"] }, ehr.origin);
   await chooseProviders(session.id, "sandbox", [PROVIDER]);
   const begun = await beginAuthorization({ connectSessionId: session.id, providerId: PROVIDER, redirectUri: `${ehr.origin}/connect/callback` });
   const callbackUrl = await issueAuthorizationCodeDirectly({ authorizationUrl: begun.authorizationUrl, patientKey: PATIENT_KEY });

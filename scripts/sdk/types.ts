@@ -7,7 +7,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { ERROR_STATUS } from "@/lib/http";
-import { platformOpenApiDocument } from "@/lib/openapi";
+import { getPlatformOpenApi } from "@/lib/openapi";
 
 const SDK_SOURCE = path.join(import.meta.dirname, "..", "..", "packages", "sdk", "src");
 
@@ -17,7 +17,7 @@ const HEADER =
 
 /** Each generated file of the SDK, by path, with the text the current declarations produce. */
 export async function sdkGeneratedFiles(): Promise<Record<string, string>> {
-  const document = structuredClone(platformOpenApiDocument()) as unknown as Parameters<typeof openapiTS>[0];
+  const document = structuredClone(getPlatformOpenApi()) as unknown as Parameters<typeof openapiTS>[0];
   const schema = HEADER + astToString(await openapiTS(document, { exportType: true }));
   const codes =
     HEADER +

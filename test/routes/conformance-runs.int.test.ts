@@ -6,7 +6,7 @@ import * as reportRoute from "@/app/conformance/[[...path]]/route";
 import { conformanceRunJob, conformanceRunsCycle } from "@/lib/conformance";
 import { db } from "@/lib/db";
 import { startQueue } from "@/lib/jobs";
-import { platformOpenApiDocument } from "@/lib/openapi";
+import { getPlatformOpenApi } from "@/lib/openapi";
 import { stopSender } from "@/lib/queue";
 import { bearer, createTestApplication } from "@/test/factories";
 import { callDemo, freshAddress } from "@/test/route-calls";
@@ -289,7 +289,7 @@ describe("conformance runs", () => {
   });
 
   it("the OpenAPI document lists every conformance operation with examples and its errors", () => {
-    const paths = platformOpenApiDocument().paths as Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { example?: unknown }>; "x-error-codes"?: string[] }> }>>;
+    const paths = getPlatformOpenApi().paths as Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { example?: unknown }>; "x-error-codes"?: string[] }> }>>;
     const operations = [paths["/conformance/runs"]!.get!, paths["/conformance/runs"]!.post!, paths["/conformance/runs/{runId}"]!.get!, paths["/conformance/runs/{runId}/advance"]!.post!, paths["/conformance/runs/{runId}/cancel"]!.post!];
     expect(operations.map((operation) => operation.operationId)).toEqual(["listConformanceRuns", "startConformanceRun", "getConformanceRun", "advanceConformanceRun", "cancelConformanceRun"]);
     for (const operation of operations) {

@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import * as entry from "@/app/connect/[token]/route";
 import * as status from "@/app/connect/[token]/status/route";
 import { authenticateKey } from "@/lib/auth";
-import { completeSession, createSession, linkToken } from "@/lib/connect";
+import { completeSession, createConnectSession, linkToken } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { createTestApplication } from "@/test/factories";
 
 async function session() {
   const { sandboxKey } = await createTestApplication({ name: "Acme Care" });
   const key = await authenticateKey(`Bearer ${sandboxKey}`);
-  const created = await createSession(key, { categories: ["labs"] }, "http://localhost");
+  const created = await createConnectSession(key, { categories: ["labs"] }, "http://localhost");
   return { id: created.id, token: linkToken("session", created.id) };
 }
 

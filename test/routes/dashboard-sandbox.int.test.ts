@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createSession } from "@/lib/connect";
-import { dashboardSandboxAuth, listSandboxSubjects, readSandboxRecords, runSimulation, simulateSession } from "@/lib/simulation";
+import { createConnectSession } from "@/lib/connect";
+import { dashboardSandboxAuth, listSandboxSubjects, readSandboxRecords, runSimulation, simulateConnectSession } from "@/lib/simulation";
 import { createTestApplication, createTestSubject } from "@/test/factories";
 import { serveSyntheticEhr, simulatedUser } from "@/test/sandbox";
 
@@ -37,8 +37,8 @@ describe("the dashboard's sandbox views", () => {
   it("the dashboard drives Connect and simulation as the application's sandbox, without a key", async () => {
     const { application } = await createTestApplication();
     const auth = dashboardSandboxAuth(application);
-    const session = await createSession(auth, { categories: ["medications", "labs"] }, "http://localhost");
-    await simulateSession(auth, session.id, "baseline-adult", "http://localhost");
+    const session = await createConnectSession(auth, { categories: ["medications", "labs"] }, "http://localhost");
+    await simulateConnectSession(auth, session.id, "baseline-adult", "http://localhost");
     await runSimulation(session.id);
     const subjects = await listSandboxSubjects(application.id);
     expect(subjects).toHaveLength(1);

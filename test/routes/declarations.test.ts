@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { OperationDeclaration } from "@/lib/api";
-import { getConformanceReport } from "@/lib/conformance";
+import { getConformanceReportOperation } from "@/lib/conformance";
 import { EHR_OPERATIONS } from "@/lib/ehr";
 import { DEMO_DOCUMENT_OPERATIONS, PLATFORM_OPERATIONS } from "@/lib/openapi";
 import { DEMO_ROUTES, EHR_ROUTES, PLATFORM_ROUTES, REPORT_ROUTES } from "@/lib/routes";
@@ -17,7 +17,7 @@ const TABLES = [
   { table: PLATFORM_ROUTES, folder: "app/api/v1", declarations: PLATFORM_OPERATIONS },
   { table: DEMO_ROUTES, folder: "app/demo/v1", declarations: DEMO_DOCUMENT_OPERATIONS },
   { table: EHR_ROUTES, folder: "app/ehr", declarations: EHR_OPERATIONS },
-  { table: REPORT_ROUTES, folder: "app/conformance", declarations: [getConformanceReport as OperationDeclaration] },
+  { table: REPORT_ROUTES, folder: "app/conformance", declarations: [getConformanceReportOperation as OperationDeclaration] },
 ];
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

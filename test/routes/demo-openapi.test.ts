@@ -1,19 +1,19 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { callApi } from "@/test/route-calls";
-import { DEMO_DOCUMENT_OPERATIONS, demoOpenApiDocument } from "@/lib/openapi";
+import { DEMO_DOCUMENT_OPERATIONS, getDemoOpenApi } from "@/lib/openapi";
 import { DEMO_ROUTES } from "@/lib/routes";
 
 describe("demo OpenAPI document", () => {
   it("is a valid OpenAPI 3.1 document", async () => {
-    const result = await new Validator().validate(demoOpenApiDocument());
+    const result = await new Validator().validate(getDemoOpenApi());
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
   });
 
   it("documents exactly the operations /demo/v1 serves", () => {
     expect(new Set(DEMO_ROUTES.operations)).toEqual(new Set(DEMO_DOCUMENT_OPERATIONS));
-    expect(Object.keys(demoOpenApiDocument().paths).sort()).toEqual(
+    expect(Object.keys(getDemoOpenApi().paths).sort()).toEqual(
       [
         "/",
         "/health",
@@ -35,7 +35,7 @@ describe("demo OpenAPI document", () => {
   });
 
   it("shares the record schemas as components and lists the demo error codes", () => {
-    const doc = demoOpenApiDocument();
+    const doc = getDemoOpenApi();
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["LabRecord", "MedicationRecord", "ErrorEnvelope", "DemoHealthRecord"]));
     const records = doc.paths["/users/{subject}/records"]?.get;
     expect(records?.responses["400"]?.["x-error-codes"]).toEqual(["invalid_categories", "invalid_query"]);
@@ -50,6 +50,6 @@ describe("demo OpenAPI document", () => {
   it("is served at GET /demo/v1/openapi.json", async () => {
     const call = await callApi("/demo/v1/openapi.json");
     expect(call.status).toBe(200);
-    expect(call.body).toEqual(JSON.parse(JSON.stringify(demoOpenApiDocument())));
+    expect(call.body).toEqual(JSON.parse(JSON.stringify(getDemoOpenApi())));
   });
 });

@@ -3,7 +3,7 @@ import { connectSessionSchema } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { importSource } from "@/lib/imports";
 import { jsonText } from "@/lib/http";
-import { readSnapshot, snapshotSchema } from "@/lib/users";
+import { getHealthRecord, snapshotSchema } from "@/lib/users";
 import { createTestApplication } from "@/test/factories";
 import { getSession, serveSyntheticEhr, simulatedUser } from "@/test/sandbox";
 
@@ -34,7 +34,7 @@ describe("the fidelity report of an import", () => {
     // The snapshot's report counts only the categories the key may read now: narrow the allowlist to labs.
     const labsOnly = { ...auth, application: { ...auth.application, categoryAllowlist: ["labs"] } };
     // The snapshot as answered: its records spliced in as the stored JSON text.
-    const snapshot = snapshotSchema.parse(JSON.parse(jsonText(await readSnapshot(labsOnly, subject, undefined)).text));
+    const snapshot = snapshotSchema.parse(JSON.parse(jsonText(await getHealthRecord(labsOnly, subject, undefined)).text));
     const snapshotReport = snapshot.sources[0]!.fidelity!;
     expect(snapshotReport).toMatchObject({ importId: stored.id, skipped: sessionReport.skipped, context: sessionReport.context, warnings: sessionReport.warnings });
     expect(snapshotReport.records).toEqual({ ...zeroCounts(), labs: sessionReport.records.labs });

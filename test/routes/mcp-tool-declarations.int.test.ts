@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { PLATFORM_PROFILE, route, routeTable, type ApiDispatcher } from "@/lib/api";
 import { INTERNAL_HEADER } from "@/lib/http";
-import { PLATFORM_TOOLS, platformMcp, serveMcp } from "@/lib/mcp";
+import { PLATFORM_TOOLS, platformMcpOperation, serveMcp } from "@/lib/mcp";
 import { API_DISPATCHER } from "@/lib/routes";
 import { createTestApplication } from "@/test/factories";
 import { testOperation } from "@/test/operations";
@@ -30,7 +30,7 @@ const dispatcher: ApiDispatcher = {
 };
 const table = routeTable(PLATFORM_TOOLS.prefix, PLATFORM_PROFILE, [
   served,
-  route(platformMcp, ({ request, requestId, body }) => serveMcp(PLATFORM_TOOLS, request, requestId, body, dispatcher)),
+  route(platformMcpOperation, ({ request, requestId, body }) => serveMcp(PLATFORM_TOOLS, request, requestId, body, dispatcher)),
 ]);
 
 /** The MCP client's HTTP, answered by the table in process, from a client address as the platform server sets it. */

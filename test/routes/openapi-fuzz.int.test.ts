@@ -2,7 +2,7 @@ import { Agent, request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { errorTypeForStatus, ERROR_STATUS } from "@/lib/http";
-import { demoOpenApiDocument, platformOpenApiDocument, type OpenApiDocument } from "@/lib/openapi";
+import { getDemoOpenApi, getPlatformOpenApi, type OpenApiDocument } from "@/lib/openapi";
 import { canonicalPath, splitTarget } from "@/lib/server";
 import { subjectWithCredential } from "@/test/agents";
 import { request, startApiServer } from "@/test/api-server";
@@ -40,8 +40,8 @@ const raisedLimits = vi.hoisted(() => {
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
 const documents: { prefix: string; document: OpenApiDocument }[] = [
-  { prefix: "/api/v1", document: platformOpenApiDocument() },
-  { prefix: "/demo/v1", document: demoOpenApiDocument() },
+  { prefix: "/api/v1", document: getPlatformOpenApi() },
+  { prefix: "/demo/v1", document: getDemoOpenApi() },
 ];
 
 /** The codes a 503 may carry: those the documents list under a 503 response. */

@@ -1,20 +1,20 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { applicationSchema, presentApplication } from "@/lib/applications";
+import { applicationSchema, getApp } from "@/lib/applications";
 import type { KeyAuth } from "@/lib/auth";
-import { platformOpenApiDocument } from "@/lib/openapi";
+import { getPlatformOpenApi } from "@/lib/openapi";
 import { dispatchApiRequest } from "@/lib/routes";
 
 describe("platform OpenAPI document", () => {
   it("is a valid OpenAPI 3.1 document", async () => {
-    const result = await new Validator().validate(platformOpenApiDocument());
+    const result = await new Validator().validate(getPlatformOpenApi());
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
   });
 
   it("describes GET /health without auth and GET /app with bearer auth and its error codes", () => {
-    const doc = platformOpenApiDocument() as {
+    const doc = getPlatformOpenApi() as {
       security: unknown;
       paths: Record<string, Record<string, { security?: unknown; responses: Record<string, { "x-error-codes"?: string[] }> }>>;
     };
@@ -27,7 +27,7 @@ describe("platform OpenAPI document", () => {
   });
 
   it("describes issuing and revoking delegated credentials with examples and their error codes", () => {
-    const doc = platformOpenApiDocument() as unknown as {
+    const doc = getPlatformOpenApi() as unknown as {
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, { example?: unknown }> }; responses: Record<string, { "x-error-codes"?: string[]; content?: Record<string, { example?: unknown }> }> }>>;
     };
     const issue = doc.paths["/agent-credentials"]?.post;
@@ -60,7 +60,7 @@ describe("platform OpenAPI document", () => {
       },
     };
     // Strict: a field the document does not declare (a leak) fails, as well as a declared one missing or mistyped.
-    expect(z.strictObject(applicationSchema.shape).safeParse(presentApplication(auth)).error?.issues).toBeUndefined();
+    expect(z.strictObject(applicationSchema.shape).safeParse(getApp(auth)).error?.issues).toBeUndefined();
   });
 
   it("is served at GET /api/v1/openapi.json with Service-Version", async () => {

@@ -5,7 +5,7 @@ import { runLifecycle } from "@/lib/jobs";
 import { LIFECYCLE_CYCLES } from "@/scripts/platform-jobs";
 import { CATEGORIES } from "@/lib/records";
 import { SCENARIOS } from "@/lib/sandbox";
-import { readCategoryRecords, readRecordChanges } from "@/lib/users";
+import { listCategoryRecords, listRecordChanges } from "@/lib/users";
 import { createTestApplication, createTestSubject } from "@/test/factories";
 import { createSession, getSession, sandboxEvent, serveSyntheticEhr, simulate, simulatedUser } from "@/test/sandbox";
 
@@ -127,11 +127,11 @@ describe("POST /sandbox/subjects/{subject}/events: effects and events", () => {
   it("consent.revoke revokes each active receipt as the patient with consent.revoked, and reads stop", async () => {
     const { sandboxKey, application } = await createTestApplication();
     const { subject, auth } = await simulatedUser(sandboxKey, "baseline-adult", ALL);
-    expect(JSON.parse((await readCategoryRecords(auth, subject, "medications", { limit: 5 })).data.text)).not.toHaveLength(0);
+    expect(JSON.parse((await listCategoryRecords(auth, subject, "medications", { limit: 5 })).data.text)).not.toHaveLength(0);
     const answer = await sandboxEvent(sandboxKey, subject, { type: "consent.revoke" });
     expect(answer.body).toMatchObject({ receipts: [{ status: "revoked" }] });
     expect(await eventsOf(application.id, "consent.revoked")).toEqual([expect.objectContaining({ data: expect.objectContaining({ subject, reason: "patient" }) })]);
-    await expect(readCategoryRecords(auth, subject, "medications", { limit: 5 })).rejects.toMatchObject({ code: "not_found" });
+    await expect(listCategoryRecords(auth, subject, "medications", { limit: 5 })).rejects.toMatchObject({ code: "not_found" });
     // Nothing active is left: a second revoke changes nothing.
     expect((await sandboxEvent(sandboxKey, subject, { type: "consent.revoke" })).body).toMatchObject({ receipts: [] });
     expect(await eventsOf(application.id, "consent.revoked")).toHaveLength(1);
@@ -142,7 +142,7 @@ describe("POST /sandbox/subjects/{subject}/events: effects and events", () => {
     const { subject, auth } = await simulatedUser(sandboxKey, "consent-partial", ALL);
     const answer = await sandboxEvent(sandboxKey, subject, { type: "consent.expire" });
     expect(answer.body).toMatchObject({ receipts: [{ status: "expired" }] });
-    await expect(readCategoryRecords(auth, subject, "medications", { limit: 5 })).rejects.toMatchObject({ code: "not_found" });
+    await expect(listCategoryRecords(auth, subject, "medications", { limit: 5 })).rejects.toMatchObject({ code: "not_found" });
     expect(await eventsOf(application.id, "consent.expired")).toHaveLength(0);
     await runLifecycle(LIFECYCLE_CYCLES);
     await runLifecycle(LIFECYCLE_CYCLES);
@@ -159,7 +159,7 @@ async function snapshot(auth: KeyAuth, subject: string, category: string) {
   let cursor: string | undefined;
   let changeCursor: string | undefined;
   do {
-    const page = await readCategoryRecords(auth, subject, category, { limit: 7, cursor });
+    const page = await listCategoryRecords(auth, subject, category, { limit: 7, cursor });
     changeCursor ??= page.meta.changeCursor;
     for (const record of JSON.parse(page.data.text) as { recordId: string }[]) records.set(record.recordId, record);
     cursor = page.nextCursor ?? undefined;
@@ -172,7 +172,7 @@ async function replay(auth: KeyAuth, subject: string, category: string, from: { 
   let cursor = from.changeCursor;
   const seen = { upserts: 0, deletes: 0 };
   for (;;) {
-    const page = await readRecordChanges(auth, subject, category, { limit: 5, cursor });
+    const page = await listRecordChanges(auth, subject, category, { limit: 5, cursor });
     for (const change of page.data) {
       if (change.changeType === "delete") {
         seen.deletes += 1;

@@ -6,7 +6,7 @@ import { currentEhrPatientPhase, findEhrPatient, issueAuthorizationCodeDirectly 
 import { newId } from "@/lib/ids";
 import { runLifecycle } from "@/lib/jobs";
 import { purgeSyntheticPatients, runSimulation } from "@/lib/simulation";
-import { readCategoryRecords } from "@/lib/users";
+import { listCategoryRecords } from "@/lib/users";
 import { createTestApplication } from "@/test/factories";
 import { createSession, getSession, sandboxEvent, serveSyntheticEhr, simulate, simulatedUser } from "@/test/sandbox";
 
@@ -47,10 +47,10 @@ describe("POST /connect/sessions/{sessionId}/simulate", () => {
     await db().sourceImport.create({ data: { id: newId("imp_"), sourceId: stored.sources[0]!.id, subjectId: subject } });
     expect((await getSession(sandboxKey, session.id)).sources[0]).toMatchObject({ recordCount });
     const key = await authenticateKey(`Bearer ${sandboxKey}`);
-    const page = await readCategoryRecords(key, subject, "medications", { limit: 100 });
+    const page = await listCategoryRecords(key, subject, "medications", { limit: 100 });
     expect(JSON.parse(page.data.text)).not.toHaveLength(0);
     // Only the categories the session asked for are granted.
-    await expect(readCategoryRecords(key, subject, "allergies", { limit: 10 })).rejects.toMatchObject({ status: 403 });
+    await expect(listCategoryRecords(key, subject, "allergies", { limit: 10 })).rejects.toMatchObject({ status: 403 });
   });
 
   it("repeating with the same scenario resumes and returns the session; another scenario is 409", async () => {
@@ -223,7 +223,7 @@ describe("POST /connect/sessions/{sessionId}/simulate", () => {
     const b = await createTestApplication();
     const userA = await simulatedUser(a.sandboxKey, "baseline-adult");
     const userB = await simulatedUser(b.sandboxKey, "baseline-adult");
-    const before = await readCategoryRecords(userB.auth, userB.subject, "medications", { limit: 100 });
+    const before = await listCategoryRecords(userB.auth, userB.subject, "medications", { limit: 100 });
 
     for (let step = 0; step < 3; step += 1) expect((await sandboxEvent(a.sandboxKey, userA.subject, { type: "records.advance" })).status).toBe(200);
     const patientOf = async (subject: string) => (await db().subject.findUniqueOrThrow({ where: { id: subject } })).patientId;
@@ -234,7 +234,7 @@ describe("POST /connect/sessions/{sessionId}/simulate", () => {
     // B's next import reads B's own instance: nothing changes for B.
     const failB = await sandboxEvent(b.sandboxKey, userB.subject, { type: "source.fail" });
     expect(failB.status).toBe(200);
-    const after = await readCategoryRecords(userB.auth, userB.subject, "medications", { limit: 100 });
+    const after = await listCategoryRecords(userB.auth, userB.subject, "medications", { limit: 100 });
     expect(after.data).toEqual(before.data);
   });
 });

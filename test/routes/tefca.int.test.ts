@@ -11,7 +11,7 @@ import {
   discoverTefcaDocuments,
   exportTefcaRecords,
   pruneTefcaSessions,
-  readTefcaSession,
+  getTefcaSession,
   retrieveTefcaDocuments,
   revokeTefcaSession,
   TEFCA_NETWORK,
@@ -223,8 +223,8 @@ describe("session states", () => {
     const session = await createTefcaSession(key, { patientId: TEFCA_TEST_PATIENT, categories: ["medications"] }, t0);
     expect(session.expiresAt).toBe(atExpiry.toISOString());
     await discoverTefcaDocuments(key, session.id, {}, null, justBefore);
-    expect((await readTefcaSession(key, session.id, justBefore)).state).toBe("discovered");
-    expect((await readTefcaSession(key, session.id, atExpiry)).state).toBe("expired");
+    expect((await getTefcaSession(key, session.id, justBefore)).state).toBe("discovered");
+    expect((await getTefcaSession(key, session.id, atExpiry)).state).toBe("expired");
     await expect(retrieveTefcaDocuments(key, session.id, { documentIds: ["doc_cvh0medications01"] }, null, atExpiry)).rejects.toMatchObject({ code: "invalid_state" });
     await expect(discoverTefcaDocuments(key, session.id, {}, null, atExpiry)).rejects.toMatchObject({ code: "invalid_state" });
     await expect(revokeTefcaSession(key, session.id, null, atExpiry)).rejects.toMatchObject({ code: "invalid_state" });
