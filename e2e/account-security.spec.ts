@@ -45,7 +45,7 @@ test("an authenticator app: enrolled with a code computed here, asked after the 
   await expect(phone).toHaveURL(/\/sign-in\/verify/);
   await phone.getByLabel("Code from your authenticator app").fill("000000");
   await phone.getByRole("button", { name: "Continue" }).click();
-  await expect(phone.getByRole("alert")).toContainText("That code is not right");
+  await expect(phone.getByRole("alert").filter({ hasText: "That code is not right" })).toBeVisible();
   await giveAuthenticatorCode(phone, authenticator);
   await expect(phone).toHaveURL(/\/dashboard$/, { timeout: 20_000 });
 
@@ -63,7 +63,7 @@ test("an authenticator app: enrolled with a code computed here, asked after the 
   await again.getByRole("button", { name: "Use a recovery code instead" }).click();
   await again.getByLabel("Recovery code").fill(authenticator.recoveryCodes[0]!);
   await again.getByRole("button", { name: "Continue" }).click();
-  await expect(again.getByRole("alert")).toContainText("That recovery code is not right, or it was already used.");
+  await expect(again.getByRole("alert").filter({ hasText: "That recovery code is not right, or it was already used." })).toBeVisible();
 
   // The sessions, by device; signing the Firefox one out ends it on its next click.
   await page.goto("/dashboard/account/security");

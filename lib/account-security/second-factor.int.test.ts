@@ -60,6 +60,8 @@ describe("authenticator app and recovery codes", () => {
     const factorRow = await db().totpFactor.findUniqueOrThrow({ where: { developerId: developer.id } });
     expect(factorRow.secretEncrypted).not.toContain(started.secret);
     expect(await db().auditEntry.count({ where: { action: "auth.second_factor_add", actorId: developer.id } })).toBe(1);
+    // The owner is told by email (lib/email; with no SMTP server configured, the outbox).
+    expect(await db().outboxEmail.count({ where: { developerId: developer.id, kind: "security_notice.second_factor_added" } })).toBe(1);
   });
 
   it("a pending sign-in is completed by a code, a code is refused when replayed, and failures are audited", async () => {
@@ -83,6 +85,7 @@ describe("authenticator app and recovery codes", () => {
     expect(await giveSecondFactor({ developerId: developer.id, sessionId: session.id, method: "recovery_code", code: typed, address: address() })).toEqual({ ok: true, recoveryCodesLeft: 9 });
     expect(await giveSecondFactor({ developerId: developer.id, sessionId: session.id, method: "recovery_code", code: recoveryCodes[3]!, address: address() })).toMatchObject({ ok: false });
     expect(await db().auditEntry.count({ where: { action: "auth.recovery_code_use", actorId: developer.id } })).toBe(1);
+    expect(await db().outboxEmail.count({ where: { developerId: developer.id, kind: "security_notice.recovery_code_used" } })).toBe(1);
     expect((await enrolledFactors(developer.id)).recoveryCodesLeft).toBe(9);
     const fresh = (await regenerateRecoveryCodes(developer.id))!;
     expect(await giveSecondFactor({ developerId: developer.id, sessionId: session.id, method: "recovery_code", code: recoveryCodes[4]!, address: address() })).toMatchObject({ ok: false });
