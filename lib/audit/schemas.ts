@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   "webhook.url_change",
   "webhook.secret_rotate",
   "webhook.secret_reveal",
+  "conformance.run_key_reveal",
   "team.invite",
   "team.invite_revoke",
   "team.join",

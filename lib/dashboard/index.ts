@@ -20,3 +20,4 @@ export * from "./operator-context";
 export * from "./live-subjects";
 export * from "./second-factor-gate";
 export * from "./relying-party";
+export * from "./run-key-audit";

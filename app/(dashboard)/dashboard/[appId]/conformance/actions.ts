@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import type { RunResource } from "@/lib/conformance";
-import { advanceDashboardRun, cancelDashboardRun, dashboardOrigin, readDashboardRun, startDashboardRun, withApplication, type ActionOutcome } from "@/lib/dashboard";
+import { advanceDashboardRun, auditRunKeyReveal, cancelDashboardRun, dashboardOrigin, readDashboardRun, startDashboardRun, withApplication, type ActionOutcome } from "@/lib/dashboard";
 
 // Every action takes the application id from the client and so re-checks it (withApplication), then the sandbox
 // functions check the role's `sandbox.use`; refusals come back in the API's words.
@@ -11,7 +11,11 @@ const startInput = z.object({ scenario: z.string().min(1, "Choose a scenario."),
 
 /** Starts a run; its run key is in the answer this once. */
 export async function startRunAction(applicationId: string, input: z.input<typeof startInput>): Promise<ActionOutcome<RunResource & { run_key: string }>> {
-  return withApplication(applicationId, async (access) => startDashboardRun(access, startInput.parse(input), await dashboardOrigin()));
+  return withApplication(applicationId, async (access) => {
+    const run = await startDashboardRun(access, startInput.parse(input), await dashboardOrigin());
+    await auditRunKeyReveal(access, run.id);
+    return run;
+  });
 }
 
 /** The run as the live panel polls it. */
