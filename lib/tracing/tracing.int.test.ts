@@ -64,7 +64,9 @@ describe("traces", () => {
     // The attempt's span ends once its outcome is logged, just after the delivery row says so; the import's span ends
     // after its last page is stored, which can be after the first labs are readable.
     const finished = (name: string) => exporter.getFinishedSpans().some((span) => span.name === name);
-    await waitFor(async () => (await tracing.forceFlush(), finished("webhook.delivery") && finished("source.import")), "the attempt's and the import's spans", 60_000);
+    // The simulation job's span, likewise, ends after the session reads completed.
+    const awaited = ["webhook.delivery", "source.import", "job sandbox-simulation"];
+    await waitFor(async () => (await tracing.forceFlush(), awaited.every(finished)), `the spans ${awaited.join(", ")}`, 60_000);
     const spans = exporter.getFinishedSpans();
     const named = (name: string) => spans.filter((span) => span.name === name);
 
