@@ -7,14 +7,22 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 // and (when stale) the production build, exactly as `npm start` does on a new clone.
 const dataDir = process.env.E2E_DATA_DIR ?? path.join(tmpdir(), `ck-e2e-${Date.now()}`);
 process.env.E2E_DATA_DIR = dataDir;
+// The browser tests' mail server (e2e/mail-sink.setup.ts, a real SMTP server): the platform sends every email to it
+// (CHARTKEY_SMTP_URL), and the tests read each message from this folder to follow its links.
+const smtpPort = Number(process.env.E2E_SMTP_PORT ?? port + 15);
+process.env.E2E_SMTP_PORT = String(smtpPort);
+process.env.E2E_MAIL_DIR ??= `${dataDir}-mail`;
 
 /** Exported for e2e/operator.spec.ts, which signs this account up. */
 export const OPERATOR_EMAIL = "operator@e2e.example.test";
 /** A second operator, for e2e/live-connect.spec.ts (its own account, so the files run in any order). */
 export const LIVE_OPERATOR_EMAIL = "live-operator@e2e.example.test";
+/** A third operator, for e2e/dashboard-email.spec.ts's outbox page. */
+export const OUTBOX_OPERATOR_EMAIL = "outbox-operator@e2e.example.test";
 
 export default defineConfig({
   testDir: "e2e",
+  globalSetup: "./e2e/mail-sink.setup.ts",
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
@@ -53,10 +61,12 @@ export default defineConfig({
       CHARTKEY_ALLOW_PRIVATE_WEBHOOKS: "on",
       CHARTKEY_PASSWORD_CHECKS_PER_MINUTE: "1000",
       // The operators of the browser tests' deployment (e2e/operator.spec.ts and e2e/live-connect.spec.ts sign them up).
-      CHARTKEY_OPERATOR_EMAILS: `${OPERATOR_EMAIL},${LIVE_OPERATOR_EMAIL}`,
+      CHARTKEY_OPERATOR_EMAILS: `${OPERATOR_EMAIL},${LIVE_OPERATOR_EMAIL},${OUTBOX_OPERATOR_EMAIL}`,
       // The provider directory test's SMART server and the third-party SMART server of e2e/live-connect.spec.ts
       // listen on this machine.
       CHARTKEY_PROVIDER_PRIVATE_HOSTS: "127.0.0.1",
+      // Email goes to the tests' SMTP server (e2e/mail-sink.setup.ts): sign-up's confirmation link, resets, invitations.
+      CHARTKEY_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     },
   },
 });

@@ -67,6 +67,10 @@ const SELF_SCOPED: Record<string, string> = {
   passkeyRegistrationOptionsAction: "a WebAuthn registration challenge for the caller's own account",
   registerPasskeyAction: "adds a passkey to the caller's own account",
   removePasskeyAction: "removes one of the caller's own passkeys (after step-up): another account's passkey id is not found",
+  forgotPasswordAction: "runs before any session: emails a reset link to the address given, only if it has an account (the answer is the same either way)",
+  resetPasswordAction: "runs before any session: sets the password of the account whose emailed single-use reset token it is given",
+  confirmEmailAction: "confirms the address of the account whose emailed single-use verification token it is given",
+  resendVerificationAction: "emails a new confirmation link to the caller's own address",
 };
 
 test("every server action of the app is in a matrix: an application's, the operator's, or the self-scoped list", () => {

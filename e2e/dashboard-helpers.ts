@@ -1,5 +1,7 @@
 import { expect, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { createHmac } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import axe from "axe-core";
 
 export type TestDeveloper = { name: string; email: string; password: string };
@@ -12,8 +14,8 @@ export function newDeveloper(label = "dev"): TestDeveloper {
   return { name: `Test ${label}`, email: `${label}-${unique}@example.test`, password: `pw-${unique}-long-enough` };
 }
 
-/** Signs a new developer up through the form and waits for the dashboard. */
-export async function signUp(page: Page, developer: TestDeveloper = newDeveloper()): Promise<TestDeveloper> {
+/** Signs a new developer up through the form and waits for the dashboard, then (unless `verify: false`) confirms the address from the emailed link. */
+export async function signUp(page: Page, developer: TestDeveloper = newDeveloper(), options: { verify?: boolean } = {}): Promise<TestDeveloper> {
   await page.goto("/sign-up");
   await page.getByLabel("Your name").fill(developer.name);
   await page.getByLabel("Email address").fill(developer.email);
@@ -21,7 +23,49 @@ export async function signUp(page: Page, developer: TestDeveloper = newDeveloper
   await page.getByRole("button", { name: "Create account" }).click();
   // argon2id hashing, then verifying for the sign-in: seconds on a loaded 2-core machine.
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 });
+  if (options.verify !== false) await confirmEmail(page, developer.email);
   return developer;
+}
+
+export type ReceivedEmail = { to: string[]; subject: string; text: string; html: string; receivedAt: number };
+
+/**
+ * The newest email to `to` whose subject matches, as the tests' SMTP server received it (e2e/mail-sink.setup.ts
+ * writes each message to E2E_MAIL_DIR); waits for it to arrive.
+ */
+export async function readEmail(to: string, subject: RegExp, timeout = 20_000): Promise<ReceivedEmail> {
+  const dir = process.env.E2E_MAIL_DIR!;
+  let found: ReceivedEmail | undefined;
+  await expect
+    .poll(
+      () => {
+        const messages = readdirSync(dir)
+          .sort()
+          .map((file) => JSON.parse(readFileSync(path.join(dir, file), "utf8")) as ReceivedEmail)
+          .filter((message) => message.to.includes(to.toLowerCase()) && subject.test(message.subject));
+        found = messages.at(-1);
+        return found !== undefined;
+      },
+      { timeout, message: `an email to ${to} with a subject like ${subject}` },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** The path (and query) of the emailed link to `pathPrefix` in a message's text, to open on the test's own origin. */
+export function emailedPath(message: ReceivedEmail, pathPrefix: string): string {
+  const match = new RegExp(`https?://[^\\s/]+(${pathPrefix.replace(/\//g, "\\/")}[^\\s]*)`).exec(message.text);
+  expect(match, `a ${pathPrefix} link in: ${message.text}`).not.toBeNull();
+  return match![1]!;
+}
+
+/** Follows the confirmation link sign-up emailed to `email` and confirms the address (the dashboard's live keys and invitations need it). */
+export async function confirmEmail(page: Page, email: string): Promise<void> {
+  const message = await readEmail(email, /Confirm your email address|Confirme su dirección/);
+  await page.goto(emailedPath(message, "/verify-email/"));
+  await page.getByRole("button", { name: "Confirm my email address" }).click();
+  await expect(page.getByRole("status")).toContainText(`${email} is confirmed.`);
+  await page.goto("/dashboard");
 }
 
 export async function signIn(page: Page, developer: TestDeveloper, next?: string): Promise<void> {

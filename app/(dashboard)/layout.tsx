@@ -2,9 +2,10 @@ import { LogOut } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
+import { VerificationBanner } from "@/components/dashboard/email/verification-banner";
 import { DashboardProviders } from "@/components/ui/providers";
 import { endDashboardSession } from "@/lib/account-security";
-import { auditedRequest, currentSignIn, isSignedInOperator, OPERATOR_PATH, requireDeveloper, signOut } from "@/lib/dashboard";
+import { auditedRequest, canReadOutbox, currentSignIn, isSignedInOperator, OPERATOR_PATH, requireDeveloper, signOut } from "@/lib/dashboard";
 
 /** Signs out: the session's row ends too (audited), so the cookie is worth nothing even if it was copied. */
 async function signOutAction() {
@@ -17,6 +18,7 @@ async function signOutAction() {
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const developer = await requireDeveloper();
   const operator = await isSignedInOperator();
+  const outbox = await canReadOutbox(developer);
   return (
     <DashboardProviders>
       <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
@@ -34,6 +36,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             {operator ? (
               <Link href={OPERATOR_PATH} className="text-sm font-medium text-slate-700 hover:text-slate-900">
                 Operator
+              </Link>
+            ) : null}
+            {outbox ? (
+              <Link href="/dashboard/outbox" className="text-sm font-medium text-slate-700 hover:text-slate-900">
+                Outbox
               </Link>
             ) : null}
             <Link href="/docs" className="text-sm font-medium text-slate-700 hover:text-slate-900">
@@ -57,6 +64,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
         </div>
       </header>
+      <VerificationBanner developer={developer} />
       <main id="content" className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8">
         {children}
       </main>

@@ -18,3 +18,14 @@ export const signInSchema = z.object({
   password: z.string().min(1, "Enter your password.").max(1024),
 });
 export type SignInInput = z.input<typeof signInSchema>;
+
+/** "Forgot password": the address to email a reset link to. */
+export const passwordResetRequestSchema = z.object({ email });
+export type PasswordResetRequestInput = z.input<typeof passwordResetRequestSchema>;
+
+/** The reset page's form: the link's token and the new password (the sign-up rule). */
+export const resetPasswordSchema = z.object({
+  token: z.string().min(1).max(200),
+  password: z.string().min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`).max(1024),
+});
+export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;

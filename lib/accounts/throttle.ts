@@ -15,6 +15,14 @@ import { TooManyAttemptsError, type ThrottleScope } from "./errors";
 export const SIGN_IN_ACCOUNT_POLICY: RateLimitPolicy = { name: "signin-account-address", points: 5, windowSeconds: 15 * 60 };
 export const SIGN_IN_ADDRESS_POLICY: RateLimitPolicy = { name: "signin-address", points: 20, windowSeconds: 15 * 60 };
 export const PASSWORD_CHECK_POLICY: RateLimitPolicy = { name: "password-checks", points: passwordChecksPerMinute(), windowSeconds: 60 };
+/**
+ * Password reset requests: 10 per address and 3 per email from one address per 15 minutes, counted whether or not
+ * the email has an account (so a refusal says nothing about that), like failed sign-ins.
+ */
+export const PASSWORD_RESET_ADDRESS_POLICY: RateLimitPolicy = { name: "reset-address", points: 10, windowSeconds: 15 * 60 };
+export const PASSWORD_RESET_ACCOUNT_POLICY: RateLimitPolicy = { name: "reset-account-address", points: 3, windowSeconds: 15 * 60 };
+/** Verification emails per account (sign-up's first one included): 5 an hour. */
+export const VERIFICATION_EMAIL_POLICY: RateLimitPolicy = { name: "verification-emails", points: 5, windowSeconds: 60 * 60 };
 
 /** The store's key column is 255 characters; an email may be 254 and an address prefix 43. */
 function accountAddressKey(email: string, prefix: string): string {
@@ -61,4 +69,16 @@ export async function claimSignInAttempt(email: string, address: string): Promis
       await postgresLimiter(SIGN_IN_ADDRESS_POLICY).reward(prefix, 1);
     },
   };
+}
+
+/** Before a password reset email: one request counted on the address and on the email from the address. */
+export async function claimPasswordResetRequest(email: string, address: string): Promise<void> {
+  const prefix = addressPrefix(address);
+  await claim(PASSWORD_RESET_ADDRESS_POLICY, prefix, "reset");
+  await claim(PASSWORD_RESET_ACCOUNT_POLICY, accountAddressKey(email, prefix), "reset");
+}
+
+/** Before a verification email: one counted on the account. */
+export function claimVerificationEmail(developerId: string): Promise<void> {
+  return claim(VERIFICATION_EMAIL_POLICY, developerId, "verification");
 }

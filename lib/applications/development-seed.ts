@@ -10,7 +10,7 @@ export const DEVELOPMENT_APPLICATION_NAME = "Development App";
 export type DevelopmentSeed = { email: string; password: string; applicationId: string; sandboxKey: string; liveKey: string };
 
 /**
- * On a fresh database: the development account, one sandbox application and a sandbox and a live key, created in
+ * On a fresh database: the development account (its address is verified: no mail reaches chartkey.local), one sandbox application and a sandbox and a live key, created in
  * one transaction. Returns the secrets (shown once, stored only hashed) or null when the account already exists.
  */
 export async function seedDevelopment(): Promise<DevelopmentSeed | null> {
@@ -19,7 +19,7 @@ export async function seedDevelopment(): Promise<DevelopmentSeed | null> {
   const password = randomBytes(12).toString("base64url");
   try {
     return await db().$transaction(async (tx) => {
-      const developer = await createDeveloper({ email: DEVELOPMENT_EMAIL, name: "Development", password }, tx);
+      const developer = await createDeveloper({ email: DEVELOPMENT_EMAIL, name: "Development", password, emailVerifiedAt: new Date() }, tx);
       const application = await createApplication({ developerId: developer.id, name: DEVELOPMENT_APPLICATION_NAME }, tx);
       const sandbox = await createApiKey({ applicationId: application.id, environment: "sandbox" }, tx);
       const live = await createApiKey({ applicationId: application.id, environment: "live" }, tx);

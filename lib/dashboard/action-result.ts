@@ -1,4 +1,5 @@
 import { ZodError } from "zod";
+import { AccountError } from "@/lib/accounts";
 import { ApiError } from "@/lib/http";
 import { log } from "@/lib/log";
 import { TeamError } from "@/lib/team";
@@ -11,7 +12,7 @@ export type ActionFailure = { ok: false; error: string };
  * else, which is logged once (never with the input, which may hold secrets).
  */
 export function actionFailure(error: unknown): ActionFailure {
-  if (error instanceof TeamError || error instanceof ApiError) return { ok: false, error: error.message };
+  if (error instanceof TeamError || error instanceof ApiError || error instanceof AccountError) return { ok: false, error: error.message };
   if (error instanceof ZodError) return { ok: false, error: error.issues[0]?.message ?? "Check the form and try again." };
   const reference = Math.random().toString(36).slice(2, 10);
   log.error({ event: "dashboard.action_failed", reference, err: (error as Error)?.stack ?? String(error) }, "dashboard action failed");

@@ -20,4 +20,7 @@ export * from "./operator-context";
 export * from "./live-subjects";
 export * from "./second-factor-gate";
 export * from "./relying-party";
+export * from "./password-reset";
+export * from "./email-verification";
+export * from "./outbox-access";
 export * from "./run-key-audit";

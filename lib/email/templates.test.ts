@@ -8,7 +8,7 @@ const base = { name: "Ana <b>", address: "ana@example.test", link };
 const templates: EmailTemplate[] = [
   { kind: "password_reset", ...base, minutes: 30 },
   { kind: "email_verification", ...base, hours: 48 },
-  { kind: "invitation", address: "ana@example.test", link, inviter: "Bo", application: "Clinic <App>", role: "developer", days: 7 },
+  { kind: "invitation", address: "ana@example.test", link, inviter: "Bo", application: "Clinic <App>", role: "member", days: 7 },
   { kind: "production_request", ...base, application: "Clinic", requester: "bo@example.test" },
   { kind: "production_approved", ...base, application: "Clinic" },
   { kind: "production_refused", ...base, application: "Clinic", reason: "No privacy policy yet." },
@@ -37,7 +37,7 @@ describe("email templates", () => {
   it("says what each message is, in the recipient's language", () => {
     expect(renderEmail("en", templates[0]!).text).toMatch(/^Hello Ana <b>,\n\nSomeone asked to reset the password[\s\S]*expires in 30 minutes/);
     expect(renderEmail("es", templates[0]!).text).toMatch(/^Hola, Ana <b>:\n\nAlguien pidió restablecer la contraseña[\s\S]*caduca en 30 minutos/);
-    expect(renderEmail("es", templates[2]!).text).toContain("Bo le invitó a unirse a la aplicación Clinic <App> en Chartkey como desarrollador.");
+    expect(renderEmail("es", templates[2]!).text).toContain("Bo le invitó a unirse a la aplicación Clinic <App> en Chartkey como miembro.");
     expect(renderEmail("en", templates[5]!).text).toContain("No privacy policy yet.");
     const notice = templates.find((template) => template.kind === "security_notice" && template.notice === "new_device_sign_in")!;
     expect(renderEmail("en", notice).text).toContain("signed in from a new device: Chrome on Linux, network address 203.0.113.9.");

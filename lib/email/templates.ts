@@ -7,7 +7,7 @@ export type RenderedEmail = { subject: string; text: string; html: string };
 export type EmailTemplate =
   | { kind: "password_reset"; name: string; address: string; link: string; minutes: number }
   | { kind: "email_verification"; name: string; address: string; link: string; hours: number }
-  | { kind: "invitation"; address: string; link: string; inviter: string; application: string; role: "owner" | "developer" | "viewer"; days: number }
+  | { kind: "invitation"; address: string; link: string; inviter: string; application: string; role: "owner" | "member"; days: number }
   | { kind: "production_request"; name: string; address: string; link: string; application: string; requester: string }
   | { kind: "production_approved"; name: string; address: string; link: string; application: string }
   | { kind: "production_refused"; name: string; address: string; link: string; application: string; reason: string }

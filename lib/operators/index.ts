@@ -4,3 +4,4 @@ export * from "./operator-role";
 export * from "./production-decisions";
 export * from "./schemas";
 export * from "./suspension";
+export * from "./production-emails";

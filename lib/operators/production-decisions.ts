@@ -3,6 +3,7 @@ import { NotFoundError, TeamError } from "@/lib/team";
 import { recordAudit } from "@/lib/audit";
 import { checkLiveWebhook, liveWebhookRefusal } from "./live-webhook-check";
 import { operatorActor, requireOperator } from "./operator-role";
+import { emailOwnersOfProductionDecision } from "./production-emails";
 import { approveProductionInputSchema, refuseProductionInputSchema } from "./schemas";
 
 /** The pending request, locked for the decision (two operators deciding at once: the second finds it decided). */
@@ -42,6 +43,8 @@ export async function approveProductionRequest(operatorId: string, requestId: st
     });
     await recordAudit(tx, { action: "production.approve", actor: operatorActor(operator), applicationId: request.applicationId, targetType: "production_request", targetId: request.id, before: { status: "pending", productionEnabled: false }, after: { status: "approved", productionEnabled: true, note: note || null, webhookUrl: webhook.url } });
   });
+  // The owners learn of it by email (after the commit; a delivery failure is logged, the approval stands).
+  await emailOwnersOfProductionDecision(requestId);
 }
 
 /** Refuses a pending production request with a reason the developer reads on the settings page; they may ask again. */
@@ -53,4 +56,5 @@ export async function refuseProductionRequest(operatorId: string, requestId: str
     await tx.productionRequest.update({ where: { id: request.id }, data: { status: "refused", decisionReason: reason, decidedById: operator.id, decidedAt: new Date() } });
     await recordAudit(tx, { action: "production.refuse", actor: operatorActor(operator), applicationId: request.applicationId, targetType: "production_request", targetId: request.id, before: { status: "pending" }, after: { status: "refused", reason } });
   });
+  await emailOwnersOfProductionDecision(requestId);
 }

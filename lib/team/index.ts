@@ -4,3 +4,4 @@ export * from "./invitations";
 export * from "./members";
 export * from "./permissions";
 export * from "./schemas";
+export * from "./invitation-email";

@@ -46,7 +46,7 @@ export function invitationStatus(invitation: Invitation, now = new Date()): Invi
   return invitation.expiresAt <= now ? "expired" : "pending";
 }
 
-/** The path of an invitation's link, shown once to copy (no mail is sent). */
+/** The path of an invitation's link: emailed to the invited address (./invitation-email.ts) and shown once to copy. */
 export function invitationPath(token: string): string {
   return `/invitations/${token}`;
 }

@@ -23,7 +23,7 @@ export type InvitationRow = { id: string; email: string; role: Role; expiresAt: 
 const SELECT = "rounded-md border border-slate-300 bg-white px-2 py-1 text-sm focus:border-teal-700 focus:outline-none focus:ring-2 focus:ring-teal-700/30";
 
 function InviteForm({ applicationId }: { applicationId: string }) {
-  const [link, setLink] = useState<{ link: string; email: string } | null>(null);
+  const [link, setLink] = useState<{ link: string; email: string; emailed: boolean } | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const form = useForm<InvitationInput>({ resolver: zodResolver(invitationInputSchema), defaultValues: { email: "", role: "member" } });
   const submit = form.handleSubmit(async (values) => {
@@ -32,7 +32,7 @@ function InviteForm({ applicationId }: { applicationId: string }) {
     if (!result.ok) return setRefusal(result.error);
     setLink(result);
     form.reset();
-    toast.success(`Invitation for ${result.email} created. Copy the link and send it to them.`);
+    toast.success(result.emailed ? `Invitation emailed to ${result.email}.` : `Invitation for ${result.email} created. Copy the link and send it to them.`);
   });
   return (
     <div className="space-y-4">
@@ -54,7 +54,8 @@ function InviteForm({ applicationId }: { applicationId: string }) {
       {link ? (
         <div role="status" className="space-y-2 rounded-md border border-teal-200 bg-teal-50 p-3">
           <p className="text-sm text-teal-900">
-            Send this link to <strong>{link.email}</strong>. It works once, for that address, for 7 days. No email is sent for you.
+            {link.emailed ? "We emailed this link to " : "The email could not be sent: send this link to "}
+            <strong>{link.email}</strong>. It works once, for that address, for 7 days.
           </p>
           <CodeBlock code={link.link} what="Invitation link" />
         </div>

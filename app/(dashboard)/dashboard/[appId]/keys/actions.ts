@@ -1,5 +1,6 @@
 "use server";
 
+import { requireVerifiedEmail } from "@/lib/accounts";
 import { createKeyFor, revokeKeyFor, type CreateApiKeyInput } from "@/lib/applications";
 import { applicationAction, refreshApplicationPages, requireStepUpFor, withApplication, type ActionFailure } from "@/lib/dashboard";
 
@@ -9,6 +10,8 @@ export async function createKeyAction(applicationId: string, input: CreateApiKey
   // A live key reaches patients' records: the second factor again after a few minutes (step-up).
   if (input?.environment !== "sandbox") await requireStepUpFor(applicationId, "keys.live");
   const outcome = await withApplication(applicationId, async (access) => {
+    // A live key only for an account whose address is confirmed (issue 57): refused here, not only in the dialog.
+    if (input?.environment !== "sandbox") await requireVerifiedEmail(access.developerId);
     const created = await createKeyFor(access, input);
     refreshApplicationPages(access.application.id);
     return created;

@@ -2,7 +2,8 @@
 
 import { redirect } from "next/navigation";
 import { deleteApplication, renameApplication, requestProduction, setRedirectUrls, setSyncMode, updateCategoryAllowlist, type ProductionRequestInput } from "@/lib/applications";
-import { applicationAction } from "@/lib/dashboard";
+import { applicationAction, dashboardOrigin } from "@/lib/dashboard";
+import { emailOperatorsOfProductionRequest } from "@/lib/operators";
 
 export async function renameAction(applicationId: string, input: { name: string }) {
   return applicationAction(applicationId, (access) => renameApplication(access, input), "Application renamed.");
@@ -21,7 +22,16 @@ export async function redirectUrlsAction(applicationId: string, input: { redirec
 }
 
 export async function requestProductionAction(applicationId: string, input: ProductionRequestInput) {
-  return applicationAction(applicationId, (access) => requestProduction(access, input), "Production requested. An operator of this deployment will review it.");
+  return applicationAction(
+    applicationId,
+    async (access) => {
+      const request = await requestProduction(access, input);
+      // The operators learn of it by email (a delivery failure is logged; the request stands).
+      await emailOperatorsOfProductionRequest(access.application.id, await dashboardOrigin());
+      return request;
+    },
+    "Production requested. An operator of this deployment will review it.",
+  );
 }
 
 export async function deleteApplicationAction(applicationId: string) {

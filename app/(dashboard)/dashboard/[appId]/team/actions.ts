@@ -1,20 +1,25 @@
 "use server";
 
 import { redirect } from "next/navigation";
+import { requireVerifiedEmail } from "@/lib/accounts";
 import { applicationAction, dashboardOrigin, refreshApplicationPages, withApplication, type ActionFailure } from "@/lib/dashboard";
-import { changeMemberRole, createInvitation, removeMember, requirePermission, revokeInvitation, type ApplicationRole } from "@/lib/team";
+import { changeMemberRole, createInvitation, removeMember, requirePermission, revokeInvitation, sendInvitationEmail, type ApplicationRole } from "@/lib/team";
 
-export type InvitationLink = { ok: true; link: string; email: string } | ActionFailure;
+export type InvitationLink = { ok: true; link: string; email: string; emailed: boolean } | ActionFailure;
 
 export async function inviteAction(applicationId: string, input: { email: string; role: ApplicationRole }): Promise<InvitationLink> {
   const outcome = await withApplication(applicationId, async (access) => {
     requirePermission(access, "team.manage");
+    // Inviting only from an account whose address is confirmed (issue 57).
+    await requireVerifiedEmail(access.developerId);
     const created = await createInvitation({ applicationId: access.application.id, invitedById: access.developerId, email: input.email, role: input.role });
     refreshApplicationPages(access.application.id);
     return created;
   });
   if (!outcome.ok) return outcome;
-  return { ok: true, link: `${await dashboardOrigin()}${outcome.value.path}`, email: outcome.value.invitation.email };
+  const origin = await dashboardOrigin();
+  const emailed = await sendInvitationEmail({ invitation: outcome.value.invitation, token: outcome.value.token, origin });
+  return { ok: true, link: `${origin}${outcome.value.path}`, email: outcome.value.invitation.email, emailed };
 }
 
 export async function revokeInvitationAction(applicationId: string, invitationId: string) {
