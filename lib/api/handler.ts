@@ -13,6 +13,11 @@ export type HandlerArgs<A extends AuthKind, P, Q, B> = {
   params: Parsed<P>;
   query: Parsed<Q>;
   body: Parsed<B>;
+  /**
+   * The subject a delegated credential is bound to when one made the request (null for the key itself): for reads
+   * whose subject is not a path parameter the pipeline checks (the FHIR API's searches and reads by resource id).
+   */
+  agentSubject: string | null;
   /** Sets a response header whether the handler then returns or throws (a simulated scenario names itself). */
   setHeader: (name: string, value: string) => void;
 };

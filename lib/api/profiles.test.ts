@@ -19,7 +19,7 @@ describe("the FHIR profile answers errors as OperationOutcome", () => {
     const outcome = await response.json();
     expect(outcome).toMatchObject({
       resourceType: "OperationOutcome",
-      id: response.headers.get("request-id"),
+      id: response.headers.get("request-id")!.replace("_", "-"),
       issue: [{ severity: "error", code: "not-found", details: { text: "not_found" }, diagnostics: "No Patient/p1." }],
     });
   });

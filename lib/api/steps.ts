@@ -242,6 +242,7 @@ class OperationArgs {
   readonly params: unknown;
   readonly query: unknown;
   readonly body: unknown;
+  readonly agentSubject: string | null;
   readonly setHeader: (name: string, value: string) => void;
   private readonly incoming: IncomingRequest;
 
@@ -253,6 +254,7 @@ class OperationArgs {
     this.params = parsed.params;
     this.query = parsed.query;
     this.body = parsed.body;
+    this.agentSubject = state.agent?.subjectId ?? null;
     this.setHeader = (name, value) => {
       headers[name] = value;
     };

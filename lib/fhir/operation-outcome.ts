@@ -18,7 +18,8 @@ function issueCode(status: number): OperationOutcomeIssue["code"] {
 export function operationOutcome(error: ApiError, requestId: string): OperationOutcome {
   return {
     resourceType: "OperationOutcome",
-    id: requestId,
+    // A FHIR id allows no underscore: the request id `req_X` is `req-X` here (Request-Id keeps its own form).
+    id: requestId.replaceAll("_", "-"),
     issue: [
       {
         severity: error.status >= 500 ? "fatal" : "error",

@@ -1,46 +1,48 @@
-import { createAgentCredentialOperation, revokeAgentCredentialOperation } from "@/lib/agents";
+import { createAgentCredential, revokeAgentCredential } from "@/lib/agents";
 import type { OperationDeclaration } from "@/lib/api";
-import { getAppOperation } from "@/lib/applications";
-import { cancelConnectSessionOperation, createConnectSessionOperation, getConnectSessionOperation } from "@/lib/connect";
+import { getApp } from "@/lib/applications";
+import { cancelConnectSession, createConnectSession, getConnectSession } from "@/lib/connect";
 import { CONFORMANCE_OPERATIONS } from "@/lib/conformance";
-import { getConsentReceiptOperation } from "@/lib/consent";
+import { getConsentReceipt } from "@/lib/consent";
 import { HEADER, SERVICE_VERSION } from "@/lib/http";
-import { getHealthOperation } from "@/lib/platform";
-import { simulateConnectSessionOperation, triggerSandboxEventOperation } from "@/lib/simulation";
+import { getHealth } from "@/lib/platform";
+import { simulateConnectSession, triggerSandboxEvent } from "@/lib/simulation";
+import { FHIR_OPERATIONS } from "@/lib/fhir-api";
 import { TEFCA_OPERATIONS } from "@/lib/tefca";
-import { getHealthRecordOperation, listCategoryRecordsOperation, listRecordChangesOperation, listUsersOperation } from "@/lib/users";
+import { getHealthRecord, listCategoryRecords, listRecordChanges, listUsers } from "@/lib/users";
 import { webhookEventSchema } from "@/lib/webhooks";
 import { buildOpenApiDocument } from "./build-document";
 import type { OpenApiDocument } from "./document-types";
 import { COMMON_HEADERS } from "./common-headers";
-import { getPlatformOpenApiOperation } from "./operations";
-import { platformMcpOperation } from "@/lib/mcp";
+import { getPlatformOpenApi } from "./operations";
+import { platformMcp } from "@/lib/mcp";
 import { processState } from "@/lib/process-state";
 
 /** Every /api/v1 operation, in the order the document lists them. Each domain's declarations join this list. */
 export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
-  getHealthOperation,
-  getAppOperation,
-  getPlatformOpenApiOperation,
-  createAgentCredentialOperation,
-  revokeAgentCredentialOperation,
-  createConnectSessionOperation,
-  getConnectSessionOperation,
-  cancelConnectSessionOperation,
-  listUsersOperation,
-  getHealthRecordOperation,
-  listCategoryRecordsOperation,
-  listRecordChangesOperation,
-  getConsentReceiptOperation,
-  simulateConnectSessionOperation,
-  triggerSandboxEventOperation,
+  getHealth,
+  getApp,
+  getPlatformOpenApi,
+  createAgentCredential,
+  revokeAgentCredential,
+  createConnectSession,
+  getConnectSession,
+  cancelConnectSession,
+  listUsers,
+  getHealthRecord,
+  listCategoryRecords,
+  listRecordChanges,
+  getConsentReceipt,
+  simulateConnectSession,
+  triggerSandboxEvent,
   ...TEFCA_OPERATIONS,
   ...CONFORMANCE_OPERATIONS,
-  platformMcpOperation,
+  ...FHIR_OPERATIONS,
+  platformMcp,
 ];
 
 /** The OpenAPI 3.1 document of the keyed API under /api/v1, built once per process. */
-export function getPlatformOpenApi(): OpenApiDocument {
+export function platformOpenApiDocument(): OpenApiDocument {
   return processState("openapi.platform-document", () => buildOpenApiDocument({
     title: "Chartkey API",
     version: SERVICE_VERSION,
@@ -54,6 +56,12 @@ export function getPlatformOpenApi(): OpenApiDocument {
       { name: "Connect", description: "Sessions that send a patient through the hosted consent flow." },
       { name: "Records", description: "Subjects, their consent-filtered records, change feeds and consent receipts." },
       { name: "Sandbox", description: "Sandbox keys only: simulated Connect sessions and controls on the synthetic users they create." },
+      {
+        name: "FHIR",
+        description:
+          "A consented subject's records as FHIR R4 (US Core), as their health systems sent them: metadata, Patient, search, read and " +
+          "Patient/$everything under /api/v1/fhir, with the same keys, consent and limits as the JSON records. Errors are OperationOutcome.",
+      },
       { name: "MCP", description: "The Model Context Protocol server: each tool mirrors one operation of this API." },
       {
         name: "TEFCA",

@@ -1,15 +1,14 @@
 import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grantReceipt } from "@/lib/consent";
-import { db } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
 import { startQueue } from "@/lib/jobs";
 import { JOBS } from "@/scripts/platform-jobs";
 import { stopSender } from "@/lib/queue";
 import { request, startApiServer, type Answer } from "@/test/api-server";
 import { declaredPlatformOperations, type DeclaredOperation } from "@/test/declared-operations";
-import { applySourceFacts } from "@/lib/records";
 import { createTestApplication, createTestSubject } from "@/test/factories";
-import { scenarioFacts, TEST_SOURCE } from "@/test/records";
+import { importScenario } from "@/test/records";
 import { serveSyntheticEhr, simulatedUser } from "@/test/sandbox";
 
 // The isolation matrix, generated from the operation declarations: every keyed /api/v1 operation that names a
@@ -36,6 +35,9 @@ const RESOURCE_OF: Record<string, (operation: DeclaredOperation, fixtures: Fixtu
   sessionId: (operation, f) => (operation.path.startsWith("/tefca/") ? f.tefcaSessionId! : f.connectSessionId!),
   // Not a resource: a category of the subject's records.
   category: () => "labs",
+  // Not a resource: a FHIR resource type (issue 52); the FHIR id that follows it is one.
+  resourceType: () => "Observation",
+  id: (_, f) => f.fhirId!,
 };
 
 /** Keyed operations without a resource in the path, and why no other tenant's data can reach them. */
@@ -49,6 +51,8 @@ const WITHOUT_PATH_RESOURCE: Record<string, string> = {
   "GET /conformance/runs": "lists the caller's own runs: checked below",
   "POST /conformance/runs": "creates a run of the caller's application",
   "POST /mcp": "each tool calls its REST twin through the same pipeline (covered by the twin's row)",
+  "GET /fhir/metadata": "fixed description of the FHIR API",
+  "GET /fhir/{resourceType}": "reads the subject its patient parameter names, authorized as every subject read (lib/fhir-api/fhir-api.int.test.ts: another application's subject, a revoked receipt, a credential's categories)",
 };
 
 /** Request bodies of the operations that take one, valid for the owner. */
@@ -60,7 +64,7 @@ const BODY: Record<string, unknown> = {
 
 const name = (operation: { method: string; path: string }) => `${operation.method} ${operation.path}`;
 const operations = declaredPlatformOperations().filter((operation) => operation.auth === "key");
-const withResource = operations.filter((operation) => operation.params.some((param) => param !== "category"));
+const withResource = operations.filter((operation) => operation.params.some((param) => param !== "category" && param !== "resourceType"));
 const notFoundCode = (operation: DeclaredOperation) => (operation.errors.includes("session_not_found") ? "session_not_found" : "not_found");
 
 let origin = "";
@@ -82,11 +86,17 @@ async function call(operation: DeclaredOperation, token: string, fixtures: Fixtu
   return { answer: await request(origin, operation.method, path, { token, body }), path };
 }
 
-/** An error envelope with `code` and nothing of the owner's in it (ids the caller itself sent excepted). */
+/** The error code of an answer: the envelope's, or a FHIR OperationOutcome's (issue.details). */
+function errorCode(body: Answer["body"]): string | undefined {
+  if (body.resourceType === "OperationOutcome") return (body.issue as { details?: { coding?: { code?: string }[] } }[])[0]?.details?.coding?.[0]?.code;
+  return body.error?.code;
+}
+
+/** An error envelope (an OperationOutcome for the FHIR API) with `code` and nothing of the owner's in it (ids the caller itself sent excepted). */
 function expectRefused({ answer, path }: { answer: Answer; path: string }, status: number, code: string) {
   const what = `${path}: ${answer.status} ${JSON.stringify(answer.body)}`;
-  expect([answer.status, answer.body.error?.code], what).toEqual([status, code]);
-  expect(Object.keys(answer.body), what).toEqual(["error"]);
+  expect([answer.status, errorCode(answer.body)], what).toEqual([status, code]);
+  expect(Object.keys(answer.body), what).toEqual(answer.body.resourceType === "OperationOutcome" ? ["resourceType", "id", "issue"] : ["error"]);
   const text = JSON.stringify(answer.body);
   for (const marker of markers.filter((marker) => !path.includes(marker))) expect(text, `${what} leaks ${marker}`).not.toContain(marker);
 }
@@ -110,8 +120,9 @@ beforeAll(async () => {
     await simulatedUser(keys.owner, "baseline-adult"),
     await simulatedUser(keys.owner, "baseline-adult"),
   ];
+  const fhirIdOf = async (subject: string) => (await db().record.findFirstOrThrow({ where: { subjectId: subject, category: "labs", resource: { not: Prisma.DbNull } } })).id.replace("rec_", "rec-");
   const receiptOf = async (subject: string) => (await db().consentReceipt.findFirstOrThrow({ where: { subjectId: subject, status: "active" } })).id;
-  Object.assign(f, { subject: main.subject, connectSessionId: main.session.id, receiptId: await receiptOf(main.subject) });
+  Object.assign(f, { subject: main.subject, connectSessionId: main.session.id, receiptId: await receiptOf(main.subject), fhirId: await fhirIdOf(main.subject) });
   f.credentialId = (await ownerPost("/agent-credentials", credentialBody(main.subject))).id;
   keys.agentOfOtherSubject = (await ownerPost("/agent-credentials", credentialBody(second.subject))).token;
   keys.agentOfRevoked = (await ownerPost("/agent-credentials", credentialBody(revoked.subject))).token;
@@ -127,7 +138,7 @@ beforeAll(async () => {
   // imported), a live Connect session and a credential issued with the live key.
   const liveSubject = await createTestSubject(owner.application.id, "live");
   const liveReceipt = await grantReceipt({ applicationId: owner.application.id, environment: "live", subjectId: liveSubject.id, categories: ["labs", "medications"] });
-  await applySourceFacts({ subjectId: liveSubject.id, sourceId: TEST_SOURCE.sourceId, facts: scenarioFacts(liveSubject.id) });
+  await importScenario(liveSubject.id);
   const livePost = async (path: string, body: unknown) => {
     const answer = await request(origin, "POST", `/api/v1${path}`, { token: keys.ownerLive, body });
     if (answer.status >= 300) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
@@ -136,13 +147,14 @@ beforeAll(async () => {
   Object.assign(live, {
     subject: liveSubject.id,
     receiptId: liveReceipt.id,
+    fhirId: await fhirIdOf(liveSubject.id),
     connectSessionId: (await livePost("/connect/sessions", { categories: ["labs"] })).id,
     credentialId: (await livePost("/agent-credentials", credentialBody(liveSubject.id))).id,
   });
 
   const records = await db().record.findMany({ where: { subjectId: { in: [main.subject, liveSubject.id] } }, select: { id: true }, take: 40 });
   expect(records.length).toBeGreaterThan(10);
-  markers = [owner.application.id, "Owner Tenant Clinic", ...Object.values(f), ...Object.values(live), ...records.map((record) => record.id)];
+  markers = [owner.application.id, "Owner Tenant Clinic", ...Object.values(f), ...Object.values(live), ...records.map((record) => record.id), ...records.map((record) => record.id.replace("rec_", "rec-"))];
 }, 180_000);
 
 afterAll(async () => {

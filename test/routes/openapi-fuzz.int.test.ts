@@ -105,11 +105,17 @@ function violation(fuzzed: FuzzRequest, answer: Answer): string | null {
   // Over MCP a refused request may be a JSON-RPC error under its HTTP status (the spec, MCP tools).
   const jsonRpcRefusal = path.endsWith("/mcp") && isJsonRpcError(body);
   if (api && status >= 400 && fuzzed.method !== "HEAD" && !jsonRpcRefusal) {
-    let envelope: { error?: Record<string, unknown> };
+    let envelope: { error?: Record<string, unknown>; resourceType?: unknown; issue?: { details?: { coding?: { code?: unknown }[] } }[] };
     try {
       envelope = JSON.parse(body) as typeof envelope;
     } catch {
       return `error ${status} is not JSON`;
+    }
+    // The FHIR API's errors are OperationOutcome resources carrying the code in issue.details (issue 52).
+    if (path.startsWith("/api/v1/fhir/") && envelope.resourceType === "OperationOutcome") {
+      const code = envelope.issue?.[0]?.details?.coding?.[0]?.code;
+      if (typeof code !== "string" || !(code in ERROR_STATUS)) return `OperationOutcome ${status} without a documented code`;
+      return null;
     }
     const error = envelope.error;
     if (!error || ["type", "code", "message", "requestId"].some((field) => typeof error[field] !== "string")) return `error ${status} outside the envelope`;

@@ -514,6 +514,106 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/fhir/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The FHIR API's CapabilityStatement
+         * @description The types, search parameters, includes and operations served, instantiating US Core's server CapabilityStatement. Errors are OperationOutcome resources (application/fhir+json) whose issue.details carries the error code.
+         */
+        get: operations["getFhirMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/Patient/{subject}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A subject's Patient resource
+         * @description The Patient its first health system sent, when the subject shares demographics; 404 otherwise. Errors are OperationOutcome resources (application/fhir+json) whose issue.details carries the error code.
+         */
+        get: operations["readFhirPatient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/Patient/{subject}/$everything": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything the consent shares of a subject
+         * @description Patient/$everything: the Patient, every record's resource and the context resources they reference (Encounter, Practitioner, Organization, Location, Medication), as a paged searchset. _type narrows the types, _since to what changed since an instant. Errors are OperationOutcome resources (application/fhir+json) whose issue.details carries the error code.
+         */
+        get: operations["getFhirPatientEverything"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/{resourceType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search one resource type of a subject
+         * @description A searchset Bundle of the subject's resources of the type, as its health systems sent them (after the merge of sources). A type outside the consent, the allowlist or the credential answers an empty Bundle with an OperationOutcome entry (search mode outcome) saying why. Parameters a type does not support are ignored and left out of the self link. Errors are OperationOutcome resources (application/fhir+json) whose issue.details carries the error code.
+         */
+        get: operations["searchFhir"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/{resourceType}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one resource
+         * @description One resource by its stable id; 404 when it is not shared with this key now (another application's subject, a revoked consent, a category outside it). Errors are OperationOutcome resources (application/fhir+json) whose issue.details carries the error code.
+         */
+        get: operations["readFhirResource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -1911,6 +2011,40 @@ export type components = {
             };
             /** @description A sandbox key (ck_test_) whose requests are attributed to the run; shown only here, revoked when the run ends. */
             run_key: string;
+        };
+        /** @description What this FHIR API serves: types, search parameters, includes and operations; instantiates US Core's server statement. */
+        FhirR4CapabilityStatement: {
+            /** @constant */
+            resourceType: "CapabilityStatement";
+            fhirVersion: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 resource as its health system sent it (https://hl7.org/fhir/R4/), with meta.versionId, meta.lastUpdated, meta.source and a meta.tag per contributing health system. */
+        FhirR4Resource: {
+            resourceType: string;
+            id?: string;
+            meta?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR R4 searchset Bundle: total, a self link and, while matches remain, a next link with a signed _cursor. */
+        FhirSearchset: {
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+            total: number;
+            link: ({
+                relation: string;
+                url: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
         };
         /** @description A JSON-RPC 2.0 message of the Model Context Protocol. */
         JsonRpcMessage: {
@@ -8495,6 +8629,995 @@ export interface operations {
                 };
             };
             /** @description Unavailable: authority_unavailable, database_unavailable, conformance_unavailable */
+            503: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "authority_unavailable",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFhirMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CapabilityStatement. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirR4CapabilityStatement"];
+                };
+            };
+            /** @description Bad request: invalid_idempotency_key */
+            400: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_idempotency_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: missing_api_key, invalid_api_key, invalid_agent_token */
+            401: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "missing_api_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: operation_forbidden, production_not_enabled, app_suspended, credential_scope_exceeded, subject_mismatch, authority_changed */
+            403: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "operation_forbidden",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: rate_limited */
+            429: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: database_error, internal_error */
+            500: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "database_error",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unavailable: authority_unavailable, database_unavailable */
+            503: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "authority_unavailable",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    readFhirPatient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The subject, whose id is the Patient id (u-..., or the platform's u_... spelling).
+                 * @example u-4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd
+                 */
+                subject: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Patient. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirR4Resource"];
+                };
+            };
+            /** @description Bad request: invalid_idempotency_key */
+            400: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_idempotency_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: missing_api_key, invalid_api_key, invalid_agent_token */
+            401: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "missing_api_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: operation_forbidden, production_not_enabled, app_suspended, credential_scope_exceeded, subject_mismatch, authority_changed */
+            403: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "operation_forbidden",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: not_found */
+            404: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: rate_limited */
+            429: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: database_error, internal_error */
+            500: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "database_error",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unavailable: authority_unavailable, database_unavailable */
+            503: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "authority_unavailable",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFhirPatientEverything: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated resource types.
+                 * @example Observation,Condition
+                 */
+                _type?: string;
+                /**
+                 * @description Only resources changed at or after this instant.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                _since?: string;
+                /**
+                 * @description Page size, default 50, at most 200 (a larger value is served as 200); 0 answers the total only.
+                 * @example 50
+                 */
+                _count?: string;
+                /** @description From a next link; pass it back unchanged with the same search (an edited cursor is refused). */
+                _cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The subject, whose id is the Patient id (u-..., or the platform's u_... spelling).
+                 * @example u-4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd
+                 */
+                subject: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset page. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            /** @description Bad request: invalid_idempotency_key, invalid_query, invalid_cursor */
+            400: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_idempotency_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: missing_api_key, invalid_api_key, invalid_agent_token */
+            401: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "missing_api_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: operation_forbidden, production_not_enabled, app_suspended, credential_scope_exceeded, subject_mismatch, authority_changed */
+            403: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "operation_forbidden",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: not_found */
+            404: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: rate_limited */
+            429: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: database_error, internal_error */
+            500: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "database_error",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unavailable: authority_unavailable, database_unavailable */
+            503: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "authority_unavailable",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    searchFhir: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The subject (u-..., Patient/u-...). Required with an application key; a delegated credential reads its own subject.
+                 * @example u-4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd
+                 */
+                patient?: string;
+                /** @description Resource ids, comma-separated. */
+                _id?: string;
+                /**
+                 * @description Page size, default 50, at most 200 (a larger value is served as 200); 0 answers the total only.
+                 * @example 50
+                 */
+                _count?: string;
+                /** @description When the resource last changed here, with a prefix (ge2026-01-01); repeat for a range. */
+                _lastUpdated?: string;
+                /** @description The record's clinical time, with a prefix (ge2023, lt2024-06-01); repeat for a range. */
+                date?: string;
+                /** @description Token: system|code or code (Observation laboratory, vital-signs; Condition problem-list-item; ...). */
+                category?: string;
+                /** @description Token: system|code or code (LOINC, SNOMED CT, RxNorm, CVX ...). */
+                code?: string;
+                /** @description Token: the resource's status code. */
+                status?: string;
+                /**
+                 * @description Type:parameter (Observation:patient, MedicationRequest:medication, Encounter:*...); repeatable.
+                 * @example Observation:encounter
+                 */
+                _include?: string;
+                /** @description From a next link; pass it back unchanged with the same search (an edited cursor is refused). */
+                _cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description One of Patient, Condition, MedicationRequest, MedicationStatement, MedicationDispense, AllergyIntolerance, Immunization, Observation, Procedure, DocumentReference, DiagnosticReport, Claim, ExplanationOfBenefit, Coverage, Encounter, Practitioner, Organization, Location, Medication.
+                 * @example Observation
+                 */
+                resourceType: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset page. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            /** @description Bad request: invalid_idempotency_key, invalid_query, invalid_cursor */
+            400: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_idempotency_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: missing_api_key, invalid_api_key, invalid_agent_token */
+            401: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "missing_api_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: operation_forbidden, production_not_enabled, app_suspended, credential_scope_exceeded, subject_mismatch, authority_changed */
+            403: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "operation_forbidden",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: not_found */
+            404: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: rate_limited */
+            429: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: database_error, internal_error */
+            500: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "database_error",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unavailable: authority_unavailable, database_unavailable */
+            503: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "authority_unavailable",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    readFhirResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description One of Patient, Condition, MedicationRequest, MedicationStatement, MedicationDispense, AllergyIntolerance, Immunization, Observation, Procedure, DocumentReference, DiagnosticReport, Claim, ExplanationOfBenefit, Coverage, Encounter, Practitioner, Organization, Location, Medication.
+                 * @example Observation
+                 */
+                resourceType: string;
+                /**
+                 * @description The resource id (rec-..., ctx-...).
+                 * @example rec-9Tm4Wq2Lx7Kd1Rb5Nv8Yc3Hf
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirR4Resource"];
+                };
+            };
+            /** @description Bad request: invalid_idempotency_key */
+            400: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_idempotency_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: missing_api_key, invalid_api_key, invalid_agent_token */
+            401: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "missing_api_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: operation_forbidden, production_not_enabled, app_suspended, credential_scope_exceeded, subject_mismatch, authority_changed */
+            403: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "operation_forbidden",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: not_found */
+            404: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: rate_limited */
+            429: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: database_error, internal_error */
+            500: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "database_error",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unavailable: authority_unavailable, database_unavailable */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];
