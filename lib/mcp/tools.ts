@@ -23,7 +23,7 @@ export const PLATFORM_TOOLS: ToolSet = {
   instructions:
     "Chartkey: patient-authorized health records. Each tool is one REST operation of the API (same inputs, same " +
     "answers, same error codes). Read a subject's records with get_health_record, then page a category with " +
-    "get_category_records and follow its changes with get_record_changes.",
+    "get_category_records and follow its changes with get_record_changes; search_fhir reads the same consented records as FHIR R4.",
   tools: [
     { name: "get_app", method: "GET", path: "/app" },
     { name: "list_users", method: "GET", path: "/users" },
@@ -31,6 +31,7 @@ export const PLATFORM_TOOLS: ToolSet = {
     { name: "get_category_records", method: "GET", path: "/users/{subject}/records/{category}" },
     { name: "get_record_changes", method: "GET", path: "/users/{subject}/records/{category}/changes" },
     { name: "get_consent_receipt", method: "GET", path: "/consents/{receiptId}" },
+    { name: "search_fhir", method: "GET", path: "/fhir/{resourceType}" },
     { name: "create_connect_session", method: "POST", path: "/connect/sessions" },
     { name: "get_connect_session", method: "GET", path: "/connect/sessions/{sessionId}" },
     { name: "cancel_connect_session", method: "POST", path: "/connect/sessions/{sessionId}/cancel", destructive: true },

@@ -58,7 +58,7 @@ function sessionShape(body: unknown) {
 }
 
 describe("the authenticated MCP server at /api/v1/mcp", () => {
-  it("lists the spec's fourteen tools with schemas from the declarations and read-only or destructive hints", async () => {
+  it("lists the spec's fourteen tools and search_fhir (issue 52) with schemas from the declarations and read-only or destructive hints", async () => {
     const { sandboxKey } = await createTestApplication();
     const client = await connect(sandboxKey);
     expect(client.getServerVersion()).toMatchObject({ name: "chartkey" });
@@ -70,6 +70,7 @@ describe("the authenticated MCP server at /api/v1/mcp", () => {
       "get_category_records",
       "get_record_changes",
       "get_consent_receipt",
+      "search_fhir",
       "create_connect_session",
       "get_connect_session",
       "cancel_connect_session",
@@ -118,6 +119,9 @@ describe("the authenticated MCP server at /api/v1/mcp", () => {
     const cursor = (page.meta as { changeCursor: string }).changeCursor;
     await same("get_record_changes", { subject: subject.id, category: "labs", cursor }, `/users/${subject.id}/records/labs/changes?cursor=${cursor}`);
     await same("get_consent_receipt", { receiptId: receipt.id }, `/consents/${receipt.id}`);
+    const patient = subject.id.replace("u_", "u-");
+    const fhir = await same("search_fhir", { resourceType: "Condition", patient, _count: "2" }, `/fhir/Condition?patient=${patient}&_count=2`);
+    expect(fhir).toMatchObject({ resourceType: "Bundle", type: "searchset" });
   });
 
   it("answers the Connect and sandbox tools as their REST twins, writes included", async () => {
