@@ -38,7 +38,7 @@ export function PasskeyButton({ mode, next }: { mode: "sign_in" | "second_factor
       <FormAlert message={refusal} />
       <Button type="button" variant="secondary" className="w-full" pending={pending} onClick={() => void run()}>
         <KeyRound aria-hidden="true" className="h-4 w-4" />
-        {mode === "sign_in" ? "Sign in with a passkey" : "Use a passkey"}
+        {mode === "sign_in" ? "Continue with a passkey" : "Use a passkey"}
       </Button>
     </div>
   );
