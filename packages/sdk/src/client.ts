@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import createClient, { type Client } from "openapi-fetch";
 import { toChartkeyError } from "./errors.js";
+import { FhirReads } from "./fhir.js";
 import { retryingFetch } from "./retry.js";
 import type { operations, paths } from "./schema.js";
 import { syncCategory, type SyncHandlers, type SyncResult } from "./sync.js";
@@ -28,6 +29,8 @@ type Answer = { data?: unknown; error?: unknown; response: Response };
  */
 export class Chartkey {
   readonly api: Client<paths>;
+  /** Typed FHIR R4 reads (`/fhir`): read, patient, search (following next links), everything. */
+  readonly fhir: FhirReads;
 
   constructor(options: ChartkeyOptions) {
     if (!options.apiKey) throw new TypeError("Chartkey: apiKey is required");
@@ -40,6 +43,7 @@ export class Chartkey {
       headers: { Authorization: `Bearer ${options.apiKey}` },
       fetch: send,
     });
+    this.fhir = new FhirReads(this.api, data);
   }
 
   /** The application and environment the key resolves to. */

@@ -44,8 +44,21 @@ export function statusOf(code: ErrorCode): number {
 
 /** Builds the typed error from an answer openapi-fetch left as `error`. */
 export function toChartkeyError(response: Response, body: unknown): ChartkeyError {
-  const envelope = isEnvelope(body) ? body.error : null;
+  const envelope = isEnvelope(body) ? body.error : fromOperationOutcome(response, body);
   return new ChartkeyError(response.status, envelope, parseRetryAfterSeconds(response.headers.get("retry-after")));
+}
+
+/** The FHIR API's errors are OperationOutcome resources carrying the code in issue.details. */
+function fromOperationOutcome(response: Response, body: unknown): ErrorEnvelope["error"] | null {
+  const outcome = body as { resourceType?: unknown; issue?: { diagnostics?: string; details?: { coding?: { code?: string }[] } }[] } | null;
+  const code = outcome?.resourceType === "OperationOutcome" ? outcome.issue?.[0]?.details?.coding?.[0]?.code : undefined;
+  if (typeof code !== "string") return null;
+  return {
+    type: response.status >= 500 ? "api_error" : "invalid_request_error",
+    code,
+    message: outcome!.issue?.[0]?.diagnostics ?? code,
+    requestId: response.headers.get("request-id") ?? "",
+  };
 }
 
 function isEnvelope(body: unknown): body is ErrorEnvelope {

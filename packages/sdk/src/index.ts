@@ -4,5 +4,6 @@ export type { Category, CategoryRecordsPage, ConnectSession, HealthRecord, Recor
 export { ChartkeyError, isChartkeyError, statusOf, type ErrorEnvelope } from "./errors.js";
 export { ERROR_STATUS, type ErrorCode } from "./error-codes.js";
 export type { SyncHandlers, SyncResult } from "./sync.js";
+export { FhirReads, type FhirResourceOf, type FhirSearchParams, type FhirType } from "./fhir.js";
 export { verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookEvent, type WebhookEventType } from "./webhooks.js";
 export type { components, operations, paths } from "./schema.js";
