@@ -198,6 +198,7 @@ const GUIDES = [
   ["quickstart", "Quickstart", "npm run dev:key"],
   ["connect", "Connect", "createConnectSession"],
   ["records", "Records and the change feed", "syncCategory"],
+  ["fhir", "FHIR R4", "$everything"],
   ["webhooks", "Webhooks", "verifyWebhook"],
   ["sandbox", "Sandbox scenarios", "records.advance"],
   ["tefca", "TEFCA", "/tefca/sessions"],

@@ -3,6 +3,7 @@ export const GUIDES = [
   { slug: "quickstart", title: "Quickstart" },
   { slug: "connect", title: "Connect" },
   { slug: "records", title: "Records and the change feed" },
+  { slug: "fhir", title: "FHIR R4" },
   { slug: "webhooks", title: "Webhooks" },
   { slug: "sandbox", title: "Sandbox scenarios" },
   { slug: "tefca", title: "TEFCA" },
