@@ -7,7 +7,8 @@ const ID_LENGTH = 24;
 
 export type IdPrefix =
   | "u_" | "cs_" | "rec_" | "evt_" | "cr_" | "cred_" | "run_" | "tfs_" | "app_" | "src_"
-  | "dev_" | "inv_" | "key_" | "pat_" | "prov_" | "whd_" | "wha_" | "idem_" | "req_" | "imp_" | "sauth_" | "preq_" | "aud_" | "mail_" | "etk_";
+  | "dev_" | "inv_" | "key_" | "pat_" | "prov_" | "whd_" | "wha_" | "idem_" | "req_" | "imp_" | "sauth_" | "preq_" | "aud_" | "mail_" | "etk_"
+  | "fhx_" | "fhf_";
 
 const BASE62_CODES = Array.from(BASE62, (char) => char.charCodeAt(0));
 

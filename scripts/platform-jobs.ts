@@ -5,6 +5,7 @@
 import { conformanceRunJob, conformanceRunsCycle } from "@/lib/conformance";
 import { expireConnectSessions } from "@/lib/connect";
 import { expireConsentReceipts, purgeEndedSubjects, revokeUpstreamTokensJob } from "@/lib/consent";
+import { expireFhirExports, fhirExportJob } from "@/lib/fhir-api";
 import { continuousSyncJob, sourceImportJob } from "@/lib/imports";
 import { lifecycleJob, pruneIdempotencyRecords, pruneRateLimitWindows, pruneRequestLogs, type JobDefinition, type LifecycleCycle, type WorkerJob } from "@/lib/jobs";
 import { purgeSyntheticPatients, sandboxSimulationJob } from "@/lib/simulation";
@@ -22,6 +23,7 @@ export const LIFECYCLE_CYCLES: readonly LifecycleCycle[] = [
   pruneRateLimitWindows,
   pruneTefcaSessions,
   conformanceRunsCycle,
+  expireFhirExports,
 ];
 
 /** The periodic upkeep job over those cycles. */
@@ -31,4 +33,4 @@ export const LIFECYCLE_JOB: JobDefinition = lifecycleJob(LIFECYCLE_CYCLES);
  * Every background job the worker runs: each pg-boss job's queue is created with its policy and worked; the webhook
  * deliveries are a loop of the worker's own over their table.
  */
-export const JOBS: readonly WorkerJob[] = [LIFECYCLE_JOB, sourceImportJob, sandboxSimulationJob, webhookDeliveryJob, conformanceRunJob, continuousSyncJob, revokeUpstreamTokensJob];
+export const JOBS: readonly WorkerJob[] = [LIFECYCLE_JOB, sourceImportJob, sandboxSimulationJob, webhookDeliveryJob, conformanceRunJob, continuousSyncJob, revokeUpstreamTokensJob, fhirExportJob];

@@ -5,3 +5,4 @@ export { FHIR_OPERATIONS, getFhirMetadataOperation, getFhirPatientEverythingOper
 export { PLATFORM_FHIR_PROFILE } from "./profile";
 export { getFhirPatientEverything, readFhirPatient, readFhirResource } from "./read-fhir";
 export { searchFhir } from "./search-fhir";
+export * from "./export";

@@ -1,48 +1,49 @@
-import { createAgentCredential, revokeAgentCredential } from "@/lib/agents";
+import { createAgentCredentialOperation, revokeAgentCredentialOperation } from "@/lib/agents";
 import type { OperationDeclaration } from "@/lib/api";
-import { getApp } from "@/lib/applications";
-import { cancelConnectSession, createConnectSession, getConnectSession } from "@/lib/connect";
+import { getAppOperation } from "@/lib/applications";
+import { cancelConnectSessionOperation, createConnectSessionOperation, getConnectSessionOperation } from "@/lib/connect";
 import { CONFORMANCE_OPERATIONS } from "@/lib/conformance";
-import { getConsentReceipt } from "@/lib/consent";
+import { getConsentReceiptOperation } from "@/lib/consent";
 import { HEADER, SERVICE_VERSION } from "@/lib/http";
-import { getHealth } from "@/lib/platform";
-import { simulateConnectSession, triggerSandboxEvent } from "@/lib/simulation";
-import { FHIR_OPERATIONS } from "@/lib/fhir-api";
+import { getHealthOperation } from "@/lib/platform";
+import { simulateConnectSessionOperation, triggerSandboxEventOperation } from "@/lib/simulation";
+import { FHIR_EXPORT_OPERATIONS, FHIR_OPERATIONS } from "@/lib/fhir-api";
 import { TEFCA_OPERATIONS } from "@/lib/tefca";
-import { getHealthRecord, listCategoryRecords, listRecordChanges, listUsers } from "@/lib/users";
+import { getHealthRecordOperation, listCategoryRecordsOperation, listRecordChangesOperation, listUsersOperation } from "@/lib/users";
 import { webhookEventSchema } from "@/lib/webhooks";
 import { buildOpenApiDocument } from "./build-document";
 import type { OpenApiDocument } from "./document-types";
 import { COMMON_HEADERS } from "./common-headers";
-import { getPlatformOpenApi } from "./operations";
-import { platformMcp } from "@/lib/mcp";
+import { getPlatformOpenApiOperation } from "./operations";
+import { platformMcpOperation } from "@/lib/mcp";
 import { processState } from "@/lib/process-state";
 
 /** Every /api/v1 operation, in the order the document lists them. Each domain's declarations join this list. */
 export const PLATFORM_OPERATIONS: readonly OperationDeclaration[] = [
-  getHealth,
-  getApp,
-  getPlatformOpenApi,
-  createAgentCredential,
-  revokeAgentCredential,
-  createConnectSession,
-  getConnectSession,
-  cancelConnectSession,
-  listUsers,
-  getHealthRecord,
-  listCategoryRecords,
-  listRecordChanges,
-  getConsentReceipt,
-  simulateConnectSession,
-  triggerSandboxEvent,
+  getHealthOperation,
+  getAppOperation,
+  getPlatformOpenApiOperation,
+  createAgentCredentialOperation,
+  revokeAgentCredentialOperation,
+  createConnectSessionOperation,
+  getConnectSessionOperation,
+  cancelConnectSessionOperation,
+  listUsersOperation,
+  getHealthRecordOperation,
+  listCategoryRecordsOperation,
+  listRecordChangesOperation,
+  getConsentReceiptOperation,
+  simulateConnectSessionOperation,
+  triggerSandboxEventOperation,
   ...TEFCA_OPERATIONS,
   ...CONFORMANCE_OPERATIONS,
   ...FHIR_OPERATIONS,
-  platformMcp,
+  ...FHIR_EXPORT_OPERATIONS,
+  platformMcpOperation,
 ];
 
 /** The OpenAPI 3.1 document of the keyed API under /api/v1, built once per process. */
-export function platformOpenApiDocument(): OpenApiDocument {
+export function getPlatformOpenApi(): OpenApiDocument {
   return processState("openapi.platform-document", () => buildOpenApiDocument({
     title: "Chartkey API",
     version: SERVICE_VERSION,
@@ -93,6 +94,14 @@ export function platformOpenApiDocument(): OpenApiDocument {
       ...COMMON_HEADERS,
       [HEADER.etag]: {
         description: 'The resource\'s version as a strong entity tag, e.g. "3"; send it back in If-Match to change the resource only if it is unchanged.',
+        schema: { type: "string" },
+      },
+      "Content-Location": {
+        description: "A bulk export's kick-off: the status URL to poll (FHIR Bulk Data Access IG).",
+        schema: { type: "string", format: "uri" },
+      },
+      "X-Progress": {
+        description: "A bulk export in progress: how far it is (queued, or N of M subjects, K resources).",
         schema: { type: "string" },
       },
     },

@@ -614,6 +614,90 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/fhir/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Kick off a Bulk Data export of the consented population
+         * @description Kicks off a Bulk Data export (FHIR Bulk Data Access IG v2, asynchronous) of the subjects sharing records with the application now, in the key's environment: every resource the consent and the application's allowlist let it read, as ndjson files, one or more per type (a file holds up to 32 MiB). Answers 202 with Content-Location, the status URL to poll. Consent is checked again as each subject is written, so a revocation during the export removes the subject from what is still to be written. One export per application and environment runs at a time: another kick-off meanwhile is 429 rate_limited with Retry-After. Errors are OperationOutcome resources (application/fhir+json) whose issue.details carries the error code. Delegated credentials cannot export (403 operation_forbidden).
+         */
+        get: operations["exportFhir"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/Group/{groupId}/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Kick off a Bulk Data export of a Group
+         * @description The Group consented is the application's consented population in the key's environment (a sandbox key's sandbox subjects, a live key's live subjects): the same export as /$export. Any other Group id is 404. Kicks off a Bulk Data export (FHIR Bulk Data Access IG v2, asynchronous) of the subjects sharing records with the application now, in the key's environment: every resource the consent and the application's allowlist let it read, as ndjson files, one or more per type (a file holds up to 32 MiB). Answers 202 with Content-Location, the status URL to poll. Consent is checked again as each subject is written, so a revocation during the export removes the subject from what is still to be written. One export per application and environment runs at a time: another kick-off meanwhile is 429 rate_limited with Retry-After. Errors are OperationOutcome resources (application/fhir+json) whose issue.details carries the error code. Delegated credentials cannot export (403 operation_forbidden).
+         */
+        get: operations["exportFhirGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/$export-status/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Poll a Bulk Data export
+         * @description 202 with X-Progress and Retry-After while the export runs; 200 with the manifest once done (its files are kept 1 hour after completion, then deleted: the status is 404 after). 500 for a failed export. Another application's export, or another environment's, is 404. Errors are OperationOutcome resources (application/fhir+json) whose issue.details carries the error code. Delegated credentials cannot export (403 operation_forbidden).
+         */
+        get: operations["getFhirExportStatus"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a Bulk Data export, or delete its files
+         * @description Stops an export in progress, or ends a completed one early; its files are deleted at once and its status is 404 after. Errors are OperationOutcome resources (application/fhir+json) whose issue.details carries the error code. Delegated credentials cannot export (403 operation_forbidden).
+         */
+        delete: operations["cancelFhirExport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/$export-file/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download one file of a Bulk Data export
+         * @description One manifest file as application/fhir+ndjson (one resource per line), with the key that can read the export; 404 for another application's file or after it expired. Errors are OperationOutcome resources (application/fhir+json) whose issue.details carries the error code. Delegated credentials cannot export (403 operation_forbidden).
+         */
+        get: operations["getFhirExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -2046,6 +2130,29 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
+        /** @description The Bulk Data IG's completion manifest. */
+        FhirBulkExportManifest: {
+            /** @description The instant the export started; resources changed after it may be missing (start the next incremental export with _since at it). */
+            transactionTime: string;
+            /** @description The kick-off URL. */
+            request: string;
+            /**
+             * @description Files are downloaded with the same key (Authorization: Bearer).
+             * @constant
+             */
+            requiresAccessToken: true;
+            /** @description The ndjson files, one or more per type. */
+            output: {
+                type: string;
+                url: string;
+                count: number;
+            }[];
+            /** @description Always empty: a subject whose consent ended is left out, not reported. */
+            error: {
+                type: string;
+                url: string;
+            }[];
+        };
         /** @description A JSON-RPC 2.0 message of the Model Context Protocol. */
         JsonRpcMessage: {
             /** @constant */
@@ -2089,6 +2196,10 @@ export type components = {
         "Service-Version": "2026-09-22";
         /** @description The resource's version as a strong entity tag, e.g. "3"; send it back in If-Match to change the resource only if it is unchanged. */
         ETag: string;
+        /** @description A bulk export's kick-off: the status URL to poll (FHIR Bulk Data Access IG). */
+        "Content-Location": string;
+        /** @description A bulk export in progress: how far it is (queued, or N of M subjects, K resources). */
+        "X-Progress": string;
     };
     pathItems: never;
 };
@@ -9525,6 +9636,1030 @@ export interface operations {
                 };
             };
             /** @description Forbidden: operation_forbidden, production_not_enabled, app_suspended, credential_scope_exceeded, subject_mismatch, authority_changed */
+            403: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "operation_forbidden",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: not_found */
+            404: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: rate_limited */
+            429: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: database_error, internal_error */
+            500: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "database_error",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unavailable: authority_unavailable, database_unavailable */
+            503: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "authority_unavailable",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportFhir: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated resource types (repeatable); every type served when absent.
+                 * @example Patient,Observation,Condition
+                 */
+                _type?: string;
+                /**
+                 * @description An instant: only resources changed at or after it (records from the change feed, context resources by their last change).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                _since?: string;
+                /**
+                 * @description One of application/fhir+ndjson, application/ndjson, ndjson (the default); anything else is 400.
+                 * @example application/fhir+ndjson
+                 */
+                _outputFormat?: string;
+            };
+            header?: {
+                /**
+                 * @description Required: respond-async (Bulk Data Access IG).
+                 * @example respond-async
+                 */
+                Prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: poll the Content-Location. */
+            202: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirR4Resource"];
+                };
+            };
+            /** @description Bad request: invalid_idempotency_key, invalid_request, invalid_query */
+            400: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_idempotency_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: missing_api_key, invalid_api_key, invalid_agent_token */
+            401: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "missing_api_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: operation_forbidden, production_not_enabled, app_suspended */
+            403: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "operation_forbidden",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: rate_limited */
+            429: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: database_error, internal_error */
+            500: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "database_error",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unavailable: authority_unavailable, database_unavailable */
+            503: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "authority_unavailable",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportFhirGroup: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated resource types (repeatable); every type served when absent.
+                 * @example Patient,Observation,Condition
+                 */
+                _type?: string;
+                /**
+                 * @description An instant: only resources changed at or after it (records from the change feed, context resources by their last change).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                _since?: string;
+                /**
+                 * @description One of application/fhir+ndjson, application/ndjson, ndjson (the default); anything else is 400.
+                 * @example application/fhir+ndjson
+                 */
+                _outputFormat?: string;
+            };
+            header?: {
+                /**
+                 * @description Required: respond-async (Bulk Data Access IG).
+                 * @example respond-async
+                 */
+                Prefer?: string;
+            };
+            path: {
+                /**
+                 * @description The Group id: consented.
+                 * @example consented
+                 */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: poll the Content-Location. */
+            202: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirR4Resource"];
+                };
+            };
+            /** @description Bad request: invalid_idempotency_key, invalid_request, invalid_query */
+            400: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_idempotency_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: missing_api_key, invalid_api_key, invalid_agent_token */
+            401: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "missing_api_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: operation_forbidden, production_not_enabled, app_suspended */
+            403: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "operation_forbidden",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: not_found */
+            404: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: rate_limited */
+            429: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: database_error, internal_error */
+            500: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "database_error",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unavailable: authority_unavailable, database_unavailable */
+            503: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Location": components["headers"]["Content-Location"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "authority_unavailable",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFhirExportStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The export id, from the kick-off's Content-Location.
+                 * @example fhx_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd
+                 */
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The completion manifest. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Progress": components["headers"]["X-Progress"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FhirBulkExportManifest"];
+                };
+            };
+            /** @description In progress: X-Progress says how far, Retry-After when to ask again. */
+            202: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Progress": components["headers"]["X-Progress"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirR4Resource"];
+                };
+            };
+            /** @description Bad request: invalid_idempotency_key */
+            400: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Progress": components["headers"]["X-Progress"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_idempotency_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: missing_api_key, invalid_api_key, invalid_agent_token */
+            401: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Progress": components["headers"]["X-Progress"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "missing_api_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: operation_forbidden, production_not_enabled, app_suspended */
+            403: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Progress": components["headers"]["X-Progress"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "operation_forbidden",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: not_found */
+            404: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Progress": components["headers"]["X-Progress"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: rate_limited */
+            429: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Progress": components["headers"]["X-Progress"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: database_error, internal_error */
+            500: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Progress": components["headers"]["X-Progress"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "database_error",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unavailable: authority_unavailable, database_unavailable */
+            503: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Progress": components["headers"]["X-Progress"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "authority_unavailable",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancelFhirExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The export id, from the kick-off's Content-Location.
+                 * @example fhx_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd
+                 */
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            202: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirR4Resource"];
+                };
+            };
+            /** @description Bad request: invalid_idempotency_key */
+            400: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_idempotency_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: missing_api_key, invalid_api_key, invalid_agent_token */
+            401: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "missing_api_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: operation_forbidden, production_not_enabled, app_suspended */
+            403: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "operation_forbidden",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: not_found */
+            404: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "not_found",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: rate_limited */
+            429: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "rate_limited",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: database_error, internal_error */
+            500: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "database_error",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unavailable: authority_unavailable, database_unavailable */
+            503: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "authority_unavailable",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFhirExportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description From the manifest's output url.
+                 * @example fhf_9Tm4Wq2Lx7Kd1Rb5Nv8Yc3Hf
+                 */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ndjson file. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+ndjson": string;
+                };
+            };
+            /** @description Bad request: invalid_idempotency_key */
+            400: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_idempotency_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: missing_api_key, invalid_api_key, invalid_agent_token */
+            401: {
+                headers: {
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "missing_api_key",
+                     *         "message": "What went wrong, in words.",
+                     *         "requestId": "req_5d1c0a7e9f2b4c6d8e0f1a2b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: operation_forbidden, production_not_enabled, app_suspended */
             403: {
                 headers: {
                     "Service-Version": components["headers"]["Service-Version"];

@@ -1,0 +1,88 @@
+import type pg from "pg";
+import { pgPool } from "@/lib/db";
+import { newId } from "@/lib/ids";
+
+/** Bytes an export file holds before the next resource of its type starts a new file (part). */
+export const FILE_BYTES = 32 * 1024 * 1024;
+/** Bytes buffered per open file before they are stored as one chunk row: what an export holds in memory per type. */
+export const CHUNK_BYTES = 256 * 1024;
+
+type OpenFile = { id: string; type: string; part: number; count: number; bytes: number; sequence: number; buffered: Buffer[]; bufferedBytes: number };
+
+/** A stored file of an export, as the manifest lists it. */
+export type ExportFileEntry = { type: string; fileId: string; count: number };
+
+/**
+ * The ndjson files of one export, written a line at a time: each type has one open file whose bytes are buffered up
+ * to CHUNK_BYTES and then stored as a FhirExportChunk row, so memory is bounded by the number of types, not by the
+ * export's size; a file that reaches `fileBytes` is closed and the type's next resource starts a new part.
+ */
+export class NdjsonFiles {
+  private readonly open = new Map<string, OpenFile>();
+  private readonly parts = new Map<string, number>();
+
+  constructor(
+    private readonly exportId: string,
+    private readonly fileBytes = FILE_BYTES,
+    private readonly pool: pg.Pool = pgPool(),
+  ) {}
+
+  async write(type: string, resource: object): Promise<void> {
+    const line = Buffer.from(`${JSON.stringify(resource)}\n`, "utf8");
+    let file = this.open.get(type);
+    if (file && file.count > 0 && file.bytes + line.length > this.fileBytes) {
+      await this.close(file);
+      file = undefined;
+    }
+    file ??= await this.start(type);
+    file.buffered.push(line);
+    file.bufferedBytes += line.length;
+    file.bytes += line.length;
+    file.count += 1;
+    if (file.bufferedBytes >= CHUNK_BYTES) await this.flush(file);
+  }
+
+  /** Stores what is buffered and every file's counts. */
+  async finish(): Promise<void> {
+    for (const file of [...this.open.values()]) await this.close(file);
+  }
+
+  private async start(type: string): Promise<OpenFile> {
+    const part = (this.parts.get(type) ?? 0) + 1;
+    this.parts.set(type, part);
+    const file: OpenFile = { id: newId("fhf_"), type, part, count: 0, bytes: 0, sequence: 0, buffered: [], bufferedBytes: 0 };
+    await this.pool.query(`INSERT INTO "FhirExportFile" ("id", "exportId", "resourceType", "part") VALUES ($1, $2, $3, $4)`, [file.id, this.exportId, type, part]);
+    this.open.set(type, file);
+    return file;
+  }
+
+  private async flush(file: OpenFile): Promise<void> {
+    if (file.bufferedBytes === 0) return;
+    const data = Buffer.concat(file.buffered, file.bufferedBytes);
+    file.buffered = [];
+    file.bufferedBytes = 0;
+    file.sequence += 1;
+    await this.pool.query(`INSERT INTO "FhirExportChunk" ("fileId", "sequence", "data") VALUES ($1, $2, $3)`, [file.id, file.sequence, data]);
+  }
+
+  private async close(file: OpenFile): Promise<void> {
+    await this.flush(file);
+    await this.pool.query(`UPDATE "FhirExportFile" SET "count" = $2, "bytes" = $3 WHERE "id" = $1`, [file.id, file.count, file.bytes]);
+    this.open.delete(file.type);
+  }
+}
+
+/** The export's non-empty files, in the order the manifest lists them. */
+export async function exportFiles(exportId: string): Promise<ExportFileEntry[]> {
+  const { rows } = await pgPool().query<ExportFileEntry>(
+    `SELECT "resourceType" AS "type", "id" AS "fileId", "count" FROM "FhirExportFile" WHERE "exportId" = $1 AND "count" > 0 ORDER BY "resourceType", "part"`,
+    [exportId],
+  );
+  return rows;
+}
+
+/** Deletes an export's files (their chunks cascade). */
+export async function deleteExportFiles(exportId: string, client: Pick<pg.Pool, "query"> = pgPool()): Promise<number> {
+  const { rowCount } = await client.query(`DELETE FROM "FhirExportFile" WHERE "exportId" = $1`, [exportId]);
+  return rowCount ?? 0;
+}
