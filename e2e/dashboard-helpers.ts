@@ -262,6 +262,8 @@ export async function giveAuthenticatorCode(page: Page, authenticator: Authentic
  */
 export async function gotoWithSecondFactor(page: Page, path: string): Promise<void> {
   await page.goto(path);
+  // A redirect decided inside a loading boundary is streamed and followed by the browser after goto resolves.
+  await page.waitForURL(/\/dashboard\/account\/(security|confirm)/, { timeout: 3_000 }).catch(() => undefined);
   if (page.url().includes("/dashboard/account/security")) {
     await enrolAuthenticator(page);
     await page.goto(path);
