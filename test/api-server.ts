@@ -41,5 +41,7 @@ export async function request(origin: string, method: string, pathname: string, 
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const text = await response.text();
+  // An ndjson answer (a bulk export's file) is many JSON texts: kept as its text.
+  if (response.headers.get("content-type")?.includes("ndjson")) return { status: response.status, headers: response.headers, body: { ndjson: text } };
   return { status: response.status, headers: response.headers, body: text === "" ? {} : JSON.parse(text) };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grantReceipt } from "@/lib/consent";
 import { db, Prisma } from "@/lib/db";
 import { startQueue } from "@/lib/jobs";
+import { runFhirExport } from "@/lib/fhir-api";
 import { JOBS } from "@/scripts/platform-jobs";
 import { stopSender } from "@/lib/queue";
 import { request, startApiServer, type Answer } from "@/test/api-server";
@@ -38,6 +39,11 @@ const RESOURCE_OF: Record<string, (operation: DeclaredOperation, fixtures: Fixtu
   // Not a resource: a FHIR resource type (issue 52); the FHIR id that follows it is one.
   resourceType: () => "Observation",
   id: (_, f) => f.fhirId!,
+  // Not a resource: the one Group, each application's own consented population (a kick-off of the caller's own export).
+  groupId: () => "consented",
+  // A bulk export (issue 52): a DELETE cancels it, so it gets an export of its own.
+  exportId: (operation, f) => (operation.method === "DELETE" ? f.exportToCancel! : f.exportId!),
+  fileId: (_, f) => f.exportFileId!,
 };
 
 /** Keyed operations without a resource in the path, and why no other tenant's data can reach them. */
@@ -52,6 +58,7 @@ const WITHOUT_PATH_RESOURCE: Record<string, string> = {
   "POST /conformance/runs": "creates a run of the caller's application",
   "POST /mcp": "each tool calls its REST twin through the same pipeline (covered by the twin's row)",
   "GET /fhir/metadata": "fixed description of the FHIR API",
+  "GET /fhir/$export": "kicks off an export of the caller's own consented subjects in its own environment (lib/fhir-api/export/bulk-export.int.test.ts)",
   "GET /fhir/{resourceType}": "reads the subject its patient parameter names, authorized as every subject read (lib/fhir-api/fhir-api.int.test.ts: another application's subject, a revoked receipt, a credential's categories)",
 };
 
@@ -64,7 +71,7 @@ const BODY: Record<string, unknown> = {
 
 const name = (operation: { method: string; path: string }) => `${operation.method} ${operation.path}`;
 const operations = declaredPlatformOperations().filter((operation) => operation.auth === "key");
-const withResource = operations.filter((operation) => operation.params.some((param) => param !== "category" && param !== "resourceType"));
+const withResource = operations.filter((operation) => operation.params.some((param) => param !== "category" && param !== "resourceType" && param !== "groupId"));
 const notFoundCode = (operation: DeclaredOperation) => (operation.errors.includes("session_not_found") ? "session_not_found" : "not_found");
 
 let origin = "";
@@ -151,6 +158,27 @@ beforeAll(async () => {
     connectSessionId: (await livePost("/connect/sessions", { categories: ["labs"] })).id,
     credentialId: (await livePost("/agent-credentials", credentialBody(liveSubject.id))).id,
   });
+
+  // Completed bulk exports (the queue runs them), one after another: one export at a time per application and environment.
+  const bulkExport = async (token: string) => {
+    const kickOff = await fetch(`${origin}/api/v1/fhir/$export?_type=Patient,Observation`, { headers: { Authorization: `Bearer ${token}`, Prefer: "respond-async" } });
+    // On this server: Content-Location is on the public URL, which serveSyntheticEhr() points at the health systems.
+    const statusUrl = `${origin}${new URL(kickOff.headers.get("content-location")!).pathname}`;
+    // As the worker would: this file's queue creates the queues but works none (the simulations run directly too).
+    await runFhirExport(statusUrl.slice(statusUrl.lastIndexOf("/") + 1));
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const status = await fetch(statusUrl, { headers: { Authorization: `Bearer ${token}` } });
+      if (status.status === 200) {
+        const manifest = (await status.json()) as { output: { url: string }[] };
+        return { exportId: statusUrl.slice(statusUrl.lastIndexOf("/") + 1), exportFileId: manifest.output[0]!.url.slice(manifest.output[0]!.url.lastIndexOf("/") + 1) };
+      }
+      await status.body?.cancel();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`the bulk export ${statusUrl} did not finish`);
+  };
+  Object.assign(f, await bulkExport(keys.owner), { exportToCancel: (await bulkExport(keys.owner)).exportId });
+  Object.assign(live, await bulkExport(keys.ownerLive), { exportToCancel: (await bulkExport(keys.ownerLive)).exportId });
 
   const records = await db().record.findMany({ where: { subjectId: { in: [main.subject, liveSubject.id] } }, select: { id: true }, take: 40 });
   expect(records.length).toBeGreaterThan(10);

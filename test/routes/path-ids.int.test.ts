@@ -92,7 +92,9 @@ describe("path parameters", () => {
           expect(response.status, what).toBeLessThan(500);
           if (!doc.pattern) continue;
           expect(response.status, what).toBe(404);
-          expect(JSON.parse(response.body).error.code, what).toBe(notFound);
+          // The FHIR API's errors are OperationOutcome resources carrying the code in issue.details.
+          const answered = JSON.parse(response.body) as { error?: { code: string }; issue?: { details?: { coding?: { code?: string }[] } }[] };
+          expect(answered.error?.code ?? answered.issue?.[0]?.details?.coding?.[0]?.code, what).toBe(notFound);
           expect(response.headers[HEADER.serviceVersion.toLowerCase()]).toBe(SERVICE_VERSION);
           expect(response.headers[HEADER.requestId.toLowerCase()]).toMatch(/^req_/);
         }

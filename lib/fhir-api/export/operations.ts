@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineOperation } from "@/lib/api";
+import { defineOperation, pathId } from "@/lib/api";
 import { FHIR_JSON } from "@/lib/fhir";
 import { PLATFORM_FHIR_PROFILE } from "../profile";
 import { fhirResourceSchema } from "../schemas";
@@ -64,7 +64,9 @@ export const exportFhirGroupOperation = defineOperation({
   errors: ["invalid_request", "invalid_query", "not_found"],
 });
 
-const exportParams = z.object({ exportId: z.string().describe("The export id, from the kick-off's Content-Location.").meta({ example: "fhx_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd" }) });
+const exportParams = z.object({
+  exportId: pathId("fhx_", { description: "The export id, from the kick-off's Content-Location.", example: "fhx_4Fq8Lm2Xv9Rk3Tn7Bw5Yc1Hd", resource: "export" }),
+});
 
 export const exportManifestSchema = z
   .object({
@@ -118,7 +120,7 @@ export const getFhirExportFileOperation = defineOperation({
   summary: "Download one file of a Bulk Data export",
   description: "One manifest file as application/fhir+ndjson (one resource per line), with the key that can read the export; 404 for another application's file or after it expired." + ERRORS_NOTE,
   auth: "key",
-  params: z.object({ fileId: z.string().describe("From the manifest's output url.").meta({ example: "fhf_9Tm4Wq2Lx7Kd1Rb5Nv8Yc3Hf" }) }),
+  params: z.object({ fileId: pathId("fhf_", { description: "From the manifest's output url.", example: "fhf_9Tm4Wq2Lx7Kd1Rb5Nv8Yc3Hf", resource: "export file" }) }),
   success: { status: 200, description: "The ndjson file.", schema: z.string().describe("Newline-delimited FHIR R4 resources."), contentType: FHIR_NDJSON },
   errors: ["not_found"],
 });
