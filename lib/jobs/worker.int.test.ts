@@ -55,6 +55,7 @@ describe("lifecycle cycles", () => {
       { name: "prune-rate-limit-windows", affected: 1 },
       { name: "prune-tefca-sessions", affected: 0 },
       { name: "conformance-runs", affected: 0 },
+      { name: "fhir-export-expiry", affected: 0 },
     ]);
     expect((await db().requestLog.findMany()).map((r) => r.requestId)).toEqual(["req_new_cycles"]);
     expect((await db().idempotencyRecord.findMany()).map((r) => r.id)).toEqual(["idem_new_cycles"]);
