@@ -26,7 +26,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       </a>
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
-          <nav aria-label="Dashboard" className="flex items-center gap-3 sm:gap-4">
+          <nav aria-label="Dashboard" className="flex flex-wrap items-center gap-x-3 gap-y-1 sm:gap-4">
             <Link href="/dashboard" className="hidden text-sm font-bold uppercase tracking-wide text-teal-800 sm:inline">
               Chartkey
             </Link>
