@@ -33,7 +33,7 @@ describe("/api/v1/fhir (issue 52, point 2)", () => {
     expect(metadata.headers.get("content-type")).toContain("application/fhir+json");
     expect(metadata.headers.get("service-version")).toBeTruthy();
     expect(metadata.headers.get("request-id")).toMatch(/^req_/);
-    expect(metadata.body).toMatchObject({ resourceType: "CapabilityStatement", fhirVersion: "4.0.1", instantiates: ["http://hl7.org/fhir/us/core/CapabilityStatement/us-core-server"] });
+    expect(metadata.body).toMatchObject({ resourceType: "CapabilityStatement", fhirVersion: "4.0.1", instantiates: ["http://hl7.org/fhir/us/core/CapabilityStatement/us-core-server", "http://hl7.org/fhir/uv/bulkdata/CapabilityStatement/bulk-data"] });
 
     const read = await get(`Patient/${patient}`, sandboxKey);
     expect(read.status).toBe(200);
