@@ -15,7 +15,8 @@ function bundleOf(...resources: unknown[]): Bundle {
 }
 
 describe("validateFhirResource", () => {
-  it("accepts a valid Patient", () => {
+  // The first validation compiles the R4 schema's validator: seconds alone, a minute or more on a loaded 2-core machine.
+  it("accepts a valid Patient", { timeout: 180_000 }, () => {
     expect(validateFhirResource(patient)).toEqual({ valid: true, errors: [] });
   });
 
