@@ -35,7 +35,7 @@ test("a forgotten password: the emailed link sets a new one, ends every session,
   await page.goto(emailedPath(email, "/reset-password/"));
   await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
   await checkAtBothWidths(page, "reset password page", 390);
-  await page.getByLabel("New password").fill("a-brand-new-password-1");
+  await page.getByLabel("New password", { exact: true }).fill("a-brand-new-password-1");
   await page.getByLabel("Repeat the new password").fill("a-brand-new-password-1");
   await page.getByRole("button", { name: "Set the new password" }).click();
   await expect(page).toHaveURL(/\/sign-in\?reset=1$/, { timeout: 20_000 });
@@ -61,9 +61,9 @@ test("a new account confirms its address from the emailed link before it may inv
   await page.goto(`/dashboard/${appId}/team`);
   await checkAtBothWidths(page, "team page with the unverified banner", 1280);
   const teammate = newDeveloper("invitee");
-  await page.getByLabel("Email address").fill(teammate.email);
+  await page.getByRole("textbox", { name: "Email address" }).fill(teammate.email);
   await page.getByRole("button", { name: "Create invitation" }).click();
-  await expect(page.getByRole("alert")).toContainText("Confirm your email address first");
+  await expect(page.getByRole("alert").filter({ hasText: "Confirm your email address first" })).toBeVisible();
 
   await banner.getByRole("button", { name: "Send the link again" }).click();
   await expect(banner.getByRole("status")).toContainText("We sent a new confirmation link");
@@ -75,7 +75,7 @@ test("a new account confirms its address from the emailed link before it may inv
 
   await page.goto(`/dashboard/${appId}/team`);
   await expect(page.getByRole("region", { name: "Confirm your email address" })).toHaveCount(0);
-  await page.getByLabel("Email address").fill(teammate.email);
+  await page.getByRole("textbox", { name: "Email address" }).fill(teammate.email);
   await page.getByRole("button", { name: "Create invitation" }).click();
   await expect(page.getByText(`We emailed this link to`)).toBeVisible();
   const invitation = await readEmail(teammate.email, /invited you to Mail Check on Chartkey$/);

@@ -167,7 +167,7 @@ test("the operations are listed, linked, at first paint, before Scalar has loade
   const visibleAfter = Math.round(await page.evaluate(() => performance.now()));
   testInfo.annotations.push({ type: "outline visible after (ms)", description: String(visibleAfter) });
   console.log(`/docs outline link visible ${visibleAfter} ms after navigation start`);
-  await expect(outline.getByRole("heading", { level: 3 })).toHaveText(["Platform", "Connect", "Records", "Sandbox", "MCP", "TEFCA", "Conformance"]);
+  await expect(outline.getByRole("heading", { level: 3 })).toHaveText(["Platform", "Connect", "Records", "Sandbox", "FHIR", "MCP", "TEFCA", "Conformance"]);
   await expectNoHorizontalOverflow(page);
   // Each link is its operation's anchor in Scalar's reference; once Scalar has rendered, its navigation takes the
   // outline's place.
@@ -249,7 +249,8 @@ for (const width of [390, 1280]) {
     await expect(mcp).toContainText(`${origin}/demo/v1/mcp`);
     await expect(mcp.getByRole("button", { name: /Copy/ })).toHaveCount(2);
     const platformTools = mcp.getByRole("table", { name: "Tools of the authenticated MCP server" });
-    await expect(platformTools.getByRole("row")).toHaveCount(15);
+    // The spec's fourteen tools, search_fhir (the FHIR search), and the header row.
+    await expect(platformTools.getByRole("row")).toHaveCount(16);
     await expect(platformTools.getByRole("row").filter({ hasText: "get_health_record" })).toContainText("GET /users/{subject}/records");
     await expect(mcp.getByRole("table", { name: "Tools of the demo MCP server" }).getByRole("row").filter({ hasText: "search_fhir" })).toContainText("GET /fhir/{resourceType}");
     await expectAccessible(page, `agents guide at ${width}px`);
