@@ -1,7 +1,7 @@
-import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createTestDeveloper } from "@/test/factories";
+import { totpCode } from "@/test/totp-reference";
 import {
   beginTotpEnrolment,
   confirmTotpEnrolment,
@@ -14,19 +14,6 @@ import {
   startDashboardSession,
 } from "@/lib/account-security";
 
-/** RFC 6238 (SHA-1, 6 digits, 30 s) with Node's HMAC: an implementation independent of otpauth's. */
-function totpCode(base32: string, at = Date.now(), stepOffset = 0): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = "";
-  for (const char of base32.replace(/=+$/, "")) bits += alphabet.indexOf(char).toString(2).padStart(5, "0");
-  const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30) + stepOffset));
-  const hmac = createHmac("sha1", key).update(counter).digest();
-  const offset = hmac[hmac.length - 1]! & 0xf;
-  const value = (hmac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
-  return value.toString().padStart(6, "0");
-}
 
 let counter = 0;
 const address = () => `198.51.100.${++counter}`;
@@ -35,7 +22,7 @@ async function signedInWithTotp() {
   const developer = await createTestDeveloper();
   const { session } = await startDashboardSession({ developerId: developer.id, userAgent: "test", address: "198.51.100.1", secondFactorPending: false });
   const started = (await beginTotpEnrolment(developer))!;
-  const confirmed = await confirmTotpEnrolment(developer.id, session.id, totpCode(started.secret, Date.now(), -1));
+  const confirmed = await confirmTotpEnrolment(developer.id, session.id, totpCode(started.secret, -1));
   if (!confirmed.ok) throw new Error(confirmed.error);
   return { developer, session, secret: started.secret, recoveryCodes: confirmed.recoveryCodes! };
 }
@@ -69,7 +56,7 @@ describe("authenticator app and recovery codes", () => {
     const { session } = await startDashboardSession({ developerId: developer.id, userAgent: "test", address: "198.51.100.1", secondFactorPending: true });
     expect(await giveSecondFactor({ developerId: developer.id, sessionId: session.id, method: "totp", code: "123456", address: address() })).toMatchObject({ ok: false });
     expect((await liveDashboardSession(session.id, developer.id))!.secondFactorPending).toBe(true);
-    const code = totpCode(secret, Date.now(), 1);
+    const code = totpCode(secret, 1);
     expect(await giveSecondFactor({ developerId: developer.id, sessionId: session.id, method: "totp", code, address: address() })).toEqual({ ok: true });
     const after = (await liveDashboardSession(session.id, developer.id))!;
     expect(after.secondFactorPending).toBe(false);
