@@ -255,7 +255,9 @@ test("every server action of an application's pages refuses another team and, wh
       expect(html).not.toContain(delivery.eventId);
       expect(html).not.toContain("Isolation Matrix Clinic");
     }
-    // The member sees the delivery (so the refusals above are about the team, not a broken page).
+    // The member sees the delivery (so the refusals above are about the team, not a broken page), once enrolled: the
+    // webhooks pages of an application in production need a second factor (issue 57).
+    await enrolAuthenticator(memberPage);
     await memberPage.goto(`/dashboard/${appId}/webhooks/${delivery.id}`);
     await expect(memberPage.getByText(delivery.eventId).first()).toBeVisible();
   } finally {

@@ -274,7 +274,12 @@ test("approval re-checks the webhook URL set after the request: the operator see
 
   // The developer sets a URL the live rules accept: shown accepted, and approval goes through.
   await page.reload();
-  await page.getByLabel("Endpoint URL").fill("https://hooks.glucose.example/chartkey");
+  // Filled again until it holds: a fill before the form hydrates is overwritten by the hydrated value.
+  const endpoint = page.getByLabel("Endpoint URL");
+  await expect(async () => {
+    await endpoint.fill("https://hooks.glucose.example/chartkey");
+    await expect(endpoint).toHaveValue("https://hooks.glucose.example/chartkey", { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   await page.getByRole("button", { name: "Save URL" }).click();
   await expect(page.getByText("Webhooks now go to https://hooks.glucose.example/chartkey.")).toBeVisible();
   await operator.reload();
