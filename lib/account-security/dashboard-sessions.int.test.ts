@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { withAuditAddress } from "@/lib/audit";
 import { db } from "@/lib/db";
 import { createTestDeveloper } from "@/test/factories";
-import { endDashboardSession, endOtherSessions, listDashboardSessions, liveDashboardSession, startDashboardSession } from "@/lib/account-security";
+import { endDashboardSession, endOtherSessions, listDashboardSessions, liveDashboardSession, markSecondFactorGiven, startDashboardSession } from "@/lib/account-security";
 
 const CHROME_MAC = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
 const FIREFOX_WIN = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0";
+const SAFARI_MAC = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15";
 
 describe("dashboard sessions", () => {
   it("records the device and address, knows a new device (not at the account's first), and checks the owner", async () => {
@@ -61,5 +62,24 @@ describe("dashboard sessions", () => {
     expect(await endOtherSessions(developer.id, null, "password_reset")).toBe(1);
     expect(await listDashboardSessions(developer.id)).toEqual([]);
     expect(await endOtherSessions(developer.id, null, "password_reset")).toBe(0);
+  });
+
+  it("signing out the row the Security page lists ends that browser's session alone, beside same-device and pending ones", async () => {
+    // The browser test's account: this browser, a phone that gave its second factor, a laptop, and another browser of
+    // the same kind as this one still waiting for its factor. The phone's row is found as the page finds it (by device).
+    const developer = await createTestDeveloper();
+    const start = (userAgent: string, secondFactorPending: boolean) =>
+      startDashboardSession({ developerId: developer.id, userAgent, address: "203.0.113.7", secondFactorPending }).then((started) => started.session.id);
+    const here = await start(CHROME_MAC, false);
+    const phone = await start(FIREFOX_WIN, true);
+    await markSecondFactorGiven(phone);
+    const laptop = await start(SAFARI_MAC, false);
+    const waiting = await start(CHROME_MAC, true);
+    const listed = (await listDashboardSessions(developer.id)).find((session) => session.device === "Firefox on Windows")!;
+    expect(listed.id).toBe(phone);
+    expect(await endDashboardSession(developer.id, listed.id, "ended_by_owner")).toBe(true);
+    expect(await liveDashboardSession(phone, developer.id)).toBeNull();
+    for (const open of [here, laptop, waiting]) expect(await liveDashboardSession(open, developer.id)).toMatchObject({ id: open, endedAt: null });
+    expect((await listDashboardSessions(developer.id)).map((session) => session.id).sort()).toEqual([here, laptop, waiting].sort());
   });
 });
