@@ -216,6 +216,8 @@ export async function enrolAuthenticator(page: Page): Promise<Authenticator> {
   await page.getByRole("button", { name: "Set up an authenticator app" }).click();
   const card = page.locator("section").filter({ has: page.getByRole("heading", { name: "Authenticator app" }) });
   const secret = (await card.locator("pre").first().textContent())!.trim();
+  // Beside the setup key, its QR code for the app to scan (decoded in lib/account-security/totp-qr.int.test.ts).
+  await expect(card.getByRole("img", { name: "QR code of the setup key: scan it with your authenticator app" })).toBeVisible();
   const step = currentStep();
   await page.getByLabel("Code from your authenticator app").fill(totpCode(secret, 0, step * 30_000));
   await page.getByRole("button", { name: "Turn on" }).click();

@@ -1,6 +1,7 @@
 import { Secret, TOTP } from "otpauth";
 import { decryptSecret, encryptSecret } from "@/lib/auth";
 import { db, type Tx } from "@/lib/db";
+import { totpQrCode } from "./totp-qr";
 
 /** RFC 6238 as every authenticator app reads it: SHA-1, six digits, 30-second steps. */
 const PERIOD = 30;
@@ -22,9 +23,10 @@ export function matchingTotpStep(secretBase32: string, code: string, now: number
 /**
  * Starts (or restarts) enrolling an authenticator app: a new 160-bit secret, kept encrypted and unconfirmed until a
  * code from the app confirms it. Refused while a confirmed one exists (remove it first). Answers the secret in
- * base32 for typing and the otpauth:// URI that phones open in their authenticator app.
+ * base32 for typing, the otpauth:// URI that phones open in their authenticator app, and that URI as a QR code (a PNG
+ * data URL) for the app to scan.
  */
-export async function beginTotpEnrolment(developer: { id: string; email: string }): Promise<{ secret: string; uri: string } | null> {
+export async function beginTotpEnrolment(developer: { id: string; email: string }): Promise<{ secret: string; uri: string; qrCode: string } | null> {
   const existing = await db().totpFactor.findUnique({ where: { developerId: developer.id }, select: { confirmedAt: true } });
   if (existing?.confirmedAt) return null;
   const secret = new Secret({ size: 20 }).base32;
@@ -33,7 +35,8 @@ export async function beginTotpEnrolment(developer: { id: string; email: string 
     create: { developerId: developer.id, secretEncrypted: encryptSecret(secret) },
     update: { secretEncrypted: encryptSecret(secret), lastUsedStep: 0, createdAt: new Date() },
   });
-  return { secret, uri: totpFor(secret, developer.email).toString() };
+  const uri = totpFor(secret, developer.email).toString();
+  return { secret, uri, qrCode: await totpQrCode(uri) };
 }
 
 /**

@@ -44,7 +44,7 @@ function RecoveryCodes({ codes, next }: { codes: string[]; next?: string }) {
 }
 
 function TotpSetup({ onCodes }: { onCodes: (result: CodesResult) => void }) {
-  const [secret, setSecret] = useState<{ secret: string; uri: string } | null>(null);
+  const [secret, setSecret] = useState<{ secret: string; uri: string; qrCode: string } | null>(null);
   const [code, setCode] = useState("");
   const [refusal, setRefusal] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -83,7 +83,7 @@ function TotpSetup({ onCodes }: { onCodes: (result: CodesResult) => void }) {
     <form method="post" onSubmit={confirm} noValidate className="space-y-4">
       <ol className="list-decimal space-y-2 pl-5 text-sm text-slate-700">
         <li>
-          In your authenticator app (1Password, Google Authenticator, Authy…), add an account with this setup key, or{" "}
+          In your authenticator app (1Password, Google Authenticator, Authy…), scan this QR code or add an account with the setup key, or{" "}
           <a className="font-medium text-teal-800 underline underline-offset-2" href={secret.uri}>
             open it in the app
           </a>{" "}
@@ -91,7 +91,20 @@ function TotpSetup({ onCodes }: { onCodes: (result: CodesResult) => void }) {
         </li>
         <li>Type the six digits it shows below.</li>
       </ol>
-      <CodeBlock code={secret.secret} what="Setup key" />
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
+        {/* A data: URL drawn on the server (lib/account-security/totp-qr.ts): next/image has nothing to optimise. */}
+        {/* eslint-disable-next-line @next/next/no-img-element */}
+        <img
+          src={secret.qrCode}
+          alt="QR code of the setup key: scan it with your authenticator app"
+          width={212}
+          height={212}
+          className="h-53 w-53 shrink-0 rounded border border-slate-200 bg-white [image-rendering:pixelated]"
+        />
+        <div className="min-w-0 flex-1">
+          <CodeBlock code={secret.secret} what="Setup key" />
+        </div>
+      </div>
       <FormAlert message={refusal} />
       <Field label="Code from your authenticator app" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(event) => setCode(event.target.value)} />
       <Button type="submit" pending={pending}>

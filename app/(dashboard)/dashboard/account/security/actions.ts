@@ -38,8 +38,8 @@ export async function signOutEverywhereAction(): Promise<ActionResult> {
 
 export type CodesResult = { ok: true; recoveryCodes: string[] | null; message: string } | { ok: false; error: string };
 
-/** Starts enrolling an authenticator app: the secret to type or the otpauth link to open, until a code confirms it. */
-export async function beginTotpAction(): Promise<{ ok: true; secret: string; uri: string } | { ok: false; error: string }> {
+/** Starts enrolling an authenticator app: its QR code to scan, the secret to type or the otpauth link to open, until a code confirms it. */
+export async function beginTotpAction(): Promise<{ ok: true; secret: string; uri: string; qrCode: string } | { ok: false; error: string }> {
   const { developer } = await requireSignIn();
   const started = await beginTotpEnrolment(developer);
   if (!started) return { ok: false, error: "An authenticator app is already set up. Remove it first to set up another." };
