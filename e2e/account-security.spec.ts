@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import pg from "pg";
 import { RUNTIME_FILE } from "@/lib/db";
-import { checkAtBothWidths, enrolAuthenticator, giveAuthenticatorCode, newDeveloper, signIn, signUp, type TestDeveloper } from "./dashboard-helpers";
+import { checkAtBothWidths, enrolAuthenticator, giveAuthenticatorCode, newDeveloper, readEmail, signIn, signUp, type TestDeveloper } from "./dashboard-helpers";
 
 // Issue 57: second factors (an authenticator app, passkeys, recovery codes), signed-in sessions a person can see
 // and end, and step-up before sensitive actions.
@@ -30,8 +30,18 @@ test("an authenticator app: enrolled with a code computed here, asked after the 
   await page.goto("/dashboard/account/security");
   await expect(page.getByRole("heading", { name: "Account security" })).toBeVisible();
   await checkAtBothWidths(page, "Account security before any factor", 1280);
+  // The emails' language (this browser's English at sign-up), changed to Spanish: the next security notice is in it.
+  const language = page.getByRole("group", { name: "Send my emails in" });
+  await expect(language.getByRole("radio", { name: "English" })).toBeChecked();
+  await language.getByRole("radio", { name: "Español" }).check();
+  await page.getByRole("button", { name: "Save email language" }).click();
+  await expect(page.getByText("Your emails will be in Spanish.")).toBeVisible();
   const authenticator = await enrolAuthenticator(page);
   expect(authenticator.recoveryCodes).toHaveLength(10);
+  const notice = await readEmail(developer.email, /^Aviso de seguridad/);
+  expect(notice.text).toContain("Se añadió un segundo factor a su cuenta");
+  await page.reload();
+  await expect(page.getByRole("group", { name: "Send my emails in" }).getByRole("radio", { name: "Español" })).toBeChecked();
   await checkAtBothWidths(page, "Account security with its recovery codes shown once", 1280);
 
   // Another device: the password is not enough; the second step asks for the app's code.

@@ -71,6 +71,7 @@ const SELF_SCOPED: Record<string, string> = {
   resetPasswordAction: "runs before any session: sets the password of the account whose emailed single-use reset token it is given",
   confirmEmailAction: "confirms the address of the account whose emailed single-use verification token it is given",
   resendVerificationAction: "emails a new confirmation link to the caller's own address",
+  setEmailLanguageAction: "sets the language of the caller's own account's emails (English or Spanish; anything else refused)",
 };
 
 test("every server action of the app is in a matrix: an application's, the operator's, or the self-scoped list", () => {

@@ -6,3 +6,4 @@ export { claimPasswordCheck, PASSWORD_CHECK_POLICY, PASSWORD_RESET_ACCOUNT_POLIC
 export * from "./email-tokens";
 export * from "./email-verification";
 export * from "./password-reset";
+export * from "./email-language";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Locale } from "@/lib/i18n";
 
 export const PASSWORD_MIN_LENGTH = 10;
 
@@ -29,3 +30,7 @@ export const resetPasswordSchema = z.object({
   password: z.string().min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`).max(1024),
 });
 export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
+
+/** The account page's "language of your emails": one of the languages every email is written in. */
+export const emailLanguageSchema = z.object({ locale: z.enum(["en", "es"] as const satisfies readonly Locale[], { error: "Choose English or Spanish." }) });
+export type EmailLanguageInput = z.input<typeof emailLanguageSchema>;

@@ -13,6 +13,7 @@ import {
   removePasskey,
   removeTotp,
 } from "@/lib/account-security";
+import { setEmailLanguage } from "@/lib/accounts";
 import { auditedRequest, requestRelyingParty, requireSignIn, requireStepUp, signOut, type ActionResult } from "@/lib/dashboard";
 
 const SECURITY_PATH = "/dashboard/account/security";
@@ -99,4 +100,13 @@ export async function removePasskeyAction(passkeyId: unknown): Promise<ActionRes
   const removed = await auditedRequest(() => removePasskey(developer.id, passkeyId, session.id));
   revalidatePath(SECURITY_PATH);
   return removed ? { ok: true, message: "The passkey was removed. Your other sessions were signed out." } : { ok: false, error: "That passkey was not found." };
+}
+
+/** The language of the account's emails from now on: English or Spanish (anything else is refused). */
+export async function setEmailLanguageAction(locale: unknown): Promise<ActionResult> {
+  const { developer } = await requireSignIn();
+  const set = await setEmailLanguage(developer.id, { locale });
+  if (!set.ok) return set;
+  revalidatePath(SECURITY_PATH);
+  return { ok: true, message: set.locale === "es" ? "Your emails will be in Spanish." : "Your emails will be in English." };
 }

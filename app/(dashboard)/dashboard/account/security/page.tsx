@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+import { EmailLanguagePanel } from "@/components/dashboard/account/email-language-panel";
 import { FactorsPanel } from "@/components/dashboard/account/factors-panel";
 import { SessionsPanel } from "@/components/dashboard/account/sessions-panel";
 import { PageHeader } from "@/components/ui/page-header";
+import { emailLanguageOf } from "@/lib/accounts";
 import { enrolledFactors, listDashboardSessions, listPasskeys, secondFactorStanding, STEP_UP_MINUTES } from "@/lib/account-security";
 import { requireSignIn } from "@/lib/dashboard";
 import { safeReturnPath } from "@/lib/session";
@@ -17,11 +19,12 @@ const WHY: Record<string, string> = {
 export default async function AccountSecurityPage({ searchParams }: { searchParams: Promise<{ next?: string; required?: string }> }) {
   const { next } = await searchParams;
   const { developer, session } = await requireSignIn();
-  const [sessions, factors, passkeys, standing] = await Promise.all([
+  const [sessions, factors, passkeys, standing, emailLanguage] = await Promise.all([
     listDashboardSessions(developer.id),
     enrolledFactors(developer.id),
     listPasskeys(developer.id),
     secondFactorStanding(developer.id),
+    emailLanguageOf(developer.id),
   ]);
   const then = typeof next === "string" ? safeReturnPath(next) : undefined;
   const mustEnrol = standing.reason !== null && !standing.enrolled;
@@ -56,6 +59,7 @@ export default async function AccountSecurityPage({ searchParams }: { searchPara
           current: row.id === session.id,
         }))}
       />
+      <EmailLanguagePanel key={emailLanguage} locale={emailLanguage} />
     </div>
   );
 }
