@@ -18,6 +18,11 @@ export type HandlerArgs<A extends AuthKind, P, Q, B> = {
    * whose subject is not a path parameter the pipeline checks (the FHIR API's searches and reads by resource id).
    */
   agentSubject: string | null;
+  /**
+   * Names the subject whose records the answer discloses, for the request log (and so the patient's disclosure
+   * history), where no path parameter names it (the FHIR API's searches, reads by resource id, `u-` Patient ids).
+   */
+  logSubject: (subjectId: string) => void;
   /** Sets a response header whether the handler then returns or throws (a simulated scenario names itself). */
   setHeader: (name: string, value: string) => void;
 };

@@ -79,6 +79,7 @@ async function servePipeline(
     requestId,
     headers: {},
     principal: null,
+    logged: { subject: null },
   };
 
   let response: Answer;
@@ -123,8 +124,12 @@ async function servePipeline(
   return response;
 }
 
-/** The subject the request names, when it is shaped like one: the request log stores nothing else a client wrote. */
+/**
+ * The subject the request concerns: the one its handler named (after authorizing the read), else the one its path
+ * names, when it is shaped like one: the request log stores nothing else a client wrote.
+ */
 function subjectOf(state: PipelineState): string | null {
+  if (state.logged.subject !== null && SUBJECT_ID.test(state.logged.subject)) return state.logged.subject;
   const name = state.declaration.subjectParam;
   if (!name) return null;
   const value = state.rawParams[name];

@@ -52,6 +52,8 @@ export type PipelineState = {
   rawBody?: Record<string, unknown>;
   parsed?: { params: unknown; query: unknown; body: unknown };
   idempotencyKey?: string;
+  /** The subject a handler named for the request log (HandlerArgs.logSubject); a holder of its own, so the handler's args never point to the state. */
+  logged: { subject: string | null };
 };
 
 /**
@@ -243,6 +245,7 @@ class OperationArgs {
   readonly query: unknown;
   readonly body: unknown;
   readonly agentSubject: string | null;
+  readonly logSubject: (subjectId: string) => void;
   readonly setHeader: (name: string, value: string) => void;
   private readonly incoming: IncomingRequest;
 
@@ -255,6 +258,10 @@ class OperationArgs {
     this.query = parsed.query;
     this.body = parsed.body;
     this.agentSubject = state.agent?.subjectId ?? null;
+    const logged = state.logged;
+    this.logSubject = (subjectId) => {
+      logged.subject = subjectId;
+    };
     this.setHeader = (name, value) => {
       headers[name] = value;
     };

@@ -1,4 +1,4 @@
-import { disclosureHistory, RECORD_READ_ROUTES, WHOLE_RECORD_ROUTE, type DisclosureHistory, type ReadGroup } from "@/lib/consent";
+import { disclosureHistory, FHIR_EVERYTHING_ROUTE, FHIR_READ_ROUTES, RECORD_READ_ROUTES, WHOLE_RECORD_ROUTE, type DisclosureHistory, type ReadGroup } from "@/lib/consent";
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/http";
 import { REQUEST_LOG_RETENTION_DAYS } from "@/lib/jobs";
@@ -42,7 +42,9 @@ export async function patientViewByLink(token: string, now = new Date()): Promis
       : Promise.resolve(null),
     db().$queryRaw<ReadGroup[]>`
       SELECT to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, route,
-             CASE WHEN route = ${WHOLE_RECORD_ROUTE} THEN NULL ELSE NULLIF(split_part(split_part(path, '/records/', 2), '/', 1), '') END AS category,
+             CASE WHEN route = ${WHOLE_RECORD_ROUTE} OR route = ${FHIR_EVERYTHING_ROUTE} THEN NULL
+                  WHEN route = ANY(${[...FHIR_READ_ROUTES]}) THEN NULLIF(split_part(split_part(path, '/fhir/', 2), '/', 1), '')
+                  ELSE NULLIF(split_part(split_part(path, '/records/', 2), '/', 1), '') END AS category,
              "agentCredentialId", count(*)::int AS count
       FROM "RequestLog"
       WHERE "applicationId" = ${receipt.applicationId} AND "subjectId" = ${receipt.subjectId} AND status >= 200 AND status < 300

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { disclosureHistory, type IssuedCredential, type ReadGroup } from "./disclosure-history";
+import { disclosureHistory, fhirTypeCategories, type IssuedCredential, type ReadGroup } from "./disclosure-history";
 
 const PAGE = "GET /users/{subject}/records/{category}";
 const CHANGES = "GET /users/{subject}/records/{category}/changes";
@@ -66,5 +66,40 @@ describe("the patient's disclosure history", () => {
       [],
     );
     expect(history).toEqual({ requests: 0, days: [], agents: [] });
+  });
+
+  it("counts the FHIR view's reads (issue 52): $everything as the whole record, a type as each category of it, a context type as a read of none", () => {
+    expect(fhirTypeCategories("Observation")).toEqual(["labs", "vitals"]);
+    expect(fhirTypeCategories("DiagnosticReport")).toEqual(["labs", "documents"]);
+    expect(fhirTypeCategories("Patient")).toEqual(["demographics"]);
+    expect(fhirTypeCategories("Encounter")).toEqual([]);
+    const history = disclosureHistory(
+      [
+        { day: "2026-12-01", route: "GET /fhir/Patient/{subject}/$everything", category: null, agentCredentialId: null, count: 1 },
+        { day: "2026-12-01", route: "GET /fhir/{resourceType}", category: "Observation", agentCredentialId: "cred_a", count: 2 },
+        { day: "2026-12-01", route: "GET /fhir/{resourceType}/{id}", category: "Condition", agentCredentialId: null, count: 1 },
+        { day: "2026-12-01", route: "GET /fhir/Patient/{subject}", category: "Patient", agentCredentialId: null, count: 1 },
+        { day: "2026-12-01", route: "GET /fhir/{resourceType}", category: "Practitioner", agentCredentialId: null, count: 3 },
+        { day: "2026-12-01", route: "GET /fhir/metadata", category: null, agentCredentialId: null, count: 4 },
+        { day: "2026-12-01", route: "GET /fhir/$export-status/{exportId}", category: null, agentCredentialId: null, count: 4 },
+      ],
+      [],
+    );
+    expect(history.requests).toBe(8);
+    expect(history.days).toEqual([
+      {
+        day: "2026-12-01",
+        requests: 8,
+        wholeRecordReads: 1,
+        categories: [
+          { category: "labs", reads: 2 },
+          { category: "vitals", reads: 2 },
+          { category: "conditions", reads: 1 },
+          { category: "demographics", reads: 1 },
+        ],
+        agentRequests: 2,
+      },
+    ]);
+    expect(history.agents).toEqual([expect.objectContaining({ credentialId: "cred_a", requests: 2, reads: [{ category: "labs", reads: 2 }, { category: "vitals", reads: 2 }] })]);
   });
 });

@@ -3,7 +3,7 @@ export { activeReceiptSelect, receiptParams, receiptValues, type ActiveReceiptRo
 export { expireConsentReceipts } from "./expire-cycle";
 export { PURGED_TABLES, purgeEndedSubjects, purgeSubjectData, subjectsDueForPurge, type PurgeCounts, type PurgeOutcome, type PurgeReason } from "./purge-subject";
 export { revokeDueSourceTokens, revokeSourceTokens, revokeUpstreamTokensJob, sourcesDueForTokenRevocation, type SourceTokenRevocation, type TokenRevocationOutcome } from "./revoke-upstream-tokens";
-export { disclosureHistory, RECORD_READ_ROUTES, WHOLE_RECORD_ROUTE, type AgentDisclosure, type CategoryReads, type DisclosureDay, type DisclosureHistory, type IssuedCredential, type ReadGroup } from "./disclosure-history";
+export { disclosureHistory, FHIR_EVERYTHING_ROUTE, FHIR_READ_ROUTES, fhirTypeCategories, RECORD_READ_ROUTES, WHOLE_RECORD_ROUTE, type AgentDisclosure, type CategoryReads, type DisclosureDay, type DisclosureHistory, type IssuedCredential, type ReadGroup } from "./disclosure-history";
 export { retentionState, type RetentionState } from "./retention";
 export { presentReceipt } from "./present-receipt";
 export { getConsentReceipt } from "./read-receipt";
