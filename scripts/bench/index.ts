@@ -9,7 +9,7 @@ import path from "node:path";
 import pg from "pg";
 import type { Endpoint, EndpointId, FloorId } from "./endpoints";
 import { parseOptions, smallSubjects } from "./options";
-import type { BenchResults, EndpointRun, ImportRun, PlatformPair, ReadProfile, ScaleOutRun, WebhookRun } from "./results";
+import type { BenchResults, EndpointRun, FhirExportRun, FhirRun, ImportRun, PlatformPair, ReadProfile, ScaleOutRun, WebhookRun } from "./results";
 import type { SeededDataset } from "./seed";
 import type { RunningServer, ServerEnv } from "./servers";
 
@@ -35,6 +35,8 @@ const { summarizeProfiles } = await import("./profile");
 const { recordSystem, summarizePerf } = await import("./perf");
 const { recordsPerSecond } = await import("./results");
 const { explainRecordReads } = await import("./explain-reads");
+const { copyFloor, exportFloorStatement, fhirSearchPaths, jsonCategoryPaths, processMemory, runExportClient, samePageRecords } = await import("./fhir");
+const { startTsxProcess, stopProcesses } = await import("../tsx-process");
 
 const benchStarted = performance.now();
 /** A line of progress, after the seconds since the bench began (what each part takes, for a run that is too slow). */
@@ -93,6 +95,7 @@ try {
     // A quick run checks a change's figures; where the time goes is the full run's to say.
     if (!options.quick) readProfiles = await profileRecordReads(large.url, large.data);
   }
+  const fhir = options.parts.includes("fhir") ? await runFhir(large, small) : undefined;
 
   const results: BenchResults = {
     startedAt: startedAt.toISOString(),
@@ -121,6 +124,7 @@ try {
     explain,
     pairs,
     readProfiles,
+    fhir,
   };
   results.finishedAt = new Date().toISOString();
   results.loadSamples = [...loadSamples, loadAverage()];
@@ -305,6 +309,89 @@ async function vacuumAnalyze(url: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+type Seeded = Awaited<ReturnType<typeof seed>>;
+
+/**
+ * The FHIR section (issue 52, point 5; scripts/bench/fhir.ts): on a platform of its own on the large dataset, the
+ * labs page as FHIR against the JSON category page, measured as a pair once both are checked to hold the same
+ * records; then a whole Bulk Data export of each dataset (large, then small) by a worker process of its own beside a
+ * bare COPY of the same rows, and the worker's peak RSS.
+ */
+async function runFhir(large: Seeded, small: Seeded): Promise<FhirRun> {
+  const startedAt = new Date().toISOString();
+  const loads = [loadAverage()];
+  say("FHIR: the labs page as FHIR beside the JSON category page (large dataset)...");
+  const platform = await startSectionPlatform("fhir-large", large.url);
+  const headers = { Authorization: `Bearer ${large.data.apiKey}` };
+  const [json, fhirPaths] = [jsonCategoryPaths(large.data.subjects), fhirSearchPaths(large.data.subjects)];
+  const read = async (requestPath: string) => {
+    const response = await fetch(platform.url + requestPath, { headers });
+    if (response.status !== 200) throw new Error(`${requestPath} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+    return response.json() as Promise<never>;
+  };
+  for (let index = 0; index < Math.min(5, json.length); index++) {
+    if (!samePageRecords(await read(json[index]!), await read(fhirPaths[index]!))) throw new Error(`${fhirPaths[index]} does not hold the records of ${json[index]}, in their order`);
+  }
+  const mix = json.slice(0, 200).flatMap((jsonPath, index) => [jsonPath, fhirPaths[index]!]);
+  await measure({ url: platform.url }, mix, headers, { ...LOAD_SETTINGS, duration: 2 * options.warmup, warmup: 0 });
+  const {
+    measurements: [onJson, onFhir],
+    loads: [jsonLoad, fhirLoad],
+  } = await measurePair({ target: probed(platform), paths: json, headers }, { target: probed(platform), paths: fhirPaths, headers }, LOAD_SETTINGS);
+  say(`  JSON ${Math.round(onJson.requestsPerSecond)}/s p50 ${onJson.p50} ms; FHIR ${Math.round(onFhir.requestsPerSecond)}/s p50 ${onFhir.p50} ms; ratio ${(onFhir.requestsPerSecond / onJson.requestsPerSecond).toFixed(2)}`);
+  loads.push(loadAverage());
+  const exports = [await measureExport("large", large, platform)];
+  await stopSectionServer(platform);
+  loads.push(loadAverage());
+  const smallPlatform = await startSectionPlatform("fhir-small", small.url);
+  exports.unshift(await measureExport("small", small, smallPlatform));
+  await stopSectionServer(smallPlatform);
+  loads.push(loadAverage());
+  const side = (label: string, measurement: typeof onJson, load: number) => ({ label, records: large.data.records, measurement, load });
+  return {
+    measured: { startedAt, finishedAt: new Date().toISOString(), commit: commitOf(options.out), loads },
+    search: { json: side("GET /users/{subject}/records/labs?limit=50", onJson, jsonLoad), fhir: side("GET /fhir/Observation?patient={subject}&category=laboratory&_count=50", onFhir, fhirLoad) },
+    exports,
+  };
+}
+
+async function startSectionPlatform(name: string, url: string): Promise<RunningServer> {
+  const platform = await startPlatform(await freePort(), serverEnv(url), path.join(workDir, `platform-${name}.log`));
+  running.push(platform);
+  return platform;
+}
+
+async function stopSectionServer(child: { stop: () => Promise<void> }): Promise<void> {
+  await child.stop();
+  running.splice(running.indexOf(child), 1);
+}
+
+/** A whole export of the dataset's consented subjects (fhir.ts, runExportClient) by a fresh worker process, between two runs of its COPY floor. */
+async function measureExport(dataset: "large" | "small", seeded: Seeded, platform: RunningServer): Promise<FhirExportRun> {
+  say(`FHIR: a whole Bulk Data export of the ${dataset} dataset (${seeded.data.records} records)...`);
+  const statement = exportFloorStatement(seeded.data.applicationId);
+  const floors = [await copyFloor(seeded.url, statement)];
+  say(`  COPY floor: ${floors[0]!.rows} rows, ${Math.round(floors[0]!.bytes / 1048576)} MiB in ${floors[0]!.seconds.toFixed(1)} s`);
+  const env = { DATABASE_URL: seeded.url, CHARTKEY_SECRET: secret, CHARTKEY_DATA_DIR: path.join(server.dataDir, "platform"), LOG_LEVEL: "warn", NODE_ENV: "production" };
+  const worker = await startTsxProcess("scripts/worker.ts", env, /Chartkey worker running/);
+  const stoppable = { stop: () => stopProcesses([worker.child]) };
+  running.push(stoppable);
+  const pid = worker.child.pid!;
+  const before = processMemory(pid);
+  const load = loadAverage();
+  const client = await runExportClient(platform.url, seeded.data.apiKey);
+  const peak = processMemory(pid).peakMiB;
+  await stopSectionServer(stoppable);
+  floors.push(await copyFloor(seeded.url, statement));
+  const run: FhirExportRun = { dataset, records: seeded.data.records, ...client, floors, rssBeforeMiB: before.rssMiB, peakRssMiB: peak, load };
+  say(
+    `  export: ${client.resources} resources in ${client.files} files (${Math.round(client.bytes / 1048576)} MiB) in ${client.seconds.toFixed(1)} s (manifest after ${client.kickOffToManifest.toFixed(1)} s); ` +
+      `COPY ${floors.map((each) => `${each.seconds.toFixed(1)} s`).join(", ")}; worker RSS ${Math.round(before.rssMiB)} MiB at start, peak ${Math.round(peak)} MiB`,
+  );
+  if (client.resources !== floors[0]!.rows) say(`  note: the export wrote ${client.resources} resources, the floor read ${floors[0]!.rows} rows`);
+  return run;
 }
 
 /** The platform runs the production build; build it first (timed apart from everything measured) when stale. */

@@ -24,8 +24,9 @@ describe("bench options", () => {
   });
 
   it("--only measures the parts named, all of them otherwise", () => {
-    expect(parseOptions([], {}).parts).toEqual(["pages", "imports", "webhooks"]);
+    expect(parseOptions([], {}).parts).toEqual(["pages", "imports", "webhooks", "fhir"]);
     expect(parseOptions(["--only", "pages"], {}).parts).toEqual(["pages"]);
+    expect(parseOptions(["--only", "fhir"], {}).parts).toEqual(["fhir"]);
     expect(parseOptions([], { BENCH_ONLY: "webhooks,pages" }).parts).toEqual(["pages", "webhooks"]);
     expect(() => parseOptions(["--only", "page"], {})).toThrow(/only must name parts/);
   });

@@ -33,8 +33,11 @@ export type BenchOptions = {
   postgresCache: string;
 };
 
-/** The bench's parts: the keyed read endpoints (seeded datasets), whole-source imports, the webhook fan-out. */
-export const BENCH_PARTS = ["pages", "imports", "webhooks"] as const;
+/**
+ * The bench's parts: the keyed read endpoints (seeded datasets), whole-source imports, the webhook fan-out, and the
+ * FHIR section (search and Bulk Data export on the seeded datasets; `--only fhir` runs it alone beside the seed).
+ */
+export const BENCH_PARTS = ["pages", "imports", "webhooks", "fhir"] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 export const DEFAULT_OPTIONS: BenchOptions = {

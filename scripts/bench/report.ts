@@ -1,6 +1,6 @@
 import type { PerfOutcome } from "./perf";
-import type { BenchResults, EndpointRun, ImportRun, PairSide, PlatformPair, ReadProfile } from "./results";
-import { evaluateTargets, ratio, recordsPerSecond } from "./results";
+import type { BenchResults, EndpointRun, FhirRun, ImportRun, PairSide, PlatformPair, ReadProfile } from "./results";
+import { evaluateTargets, exportFloor, exportRatio, ratio, recordsPerSecond } from "./results";
 import { rewarmSeconds, type RequestCpu } from "./load";
 
 const n = (value: number) => Math.round(value).toLocaleString("en-US");
@@ -126,6 +126,7 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
     );
   }
   if (results.readProfiles && results.readProfiles.length > 0) lines.push(...readProfileLines(results.readProfiles));
+  lines.push(...fhirSection(results.fhir));
   if (results.webhooks && results.webhooks.length > 0) {
     lines.push("## Webhook fan-out", "");
     lines.push(
@@ -201,6 +202,40 @@ export function renderReport(results: BenchResults, before?: { results: BenchRes
   }
   lines.push("![requests per second, app and baseline](results.svg)", "");
   return lines.join("\n");
+}
+
+/** The FHIR section (issue 52, point 5): the search page against the JSON page, the export against COPY, the worker's memory. */
+export function fhirSection(fhir: FhirRun | undefined): string[] {
+  if (!fhir) return [];
+  const { measured, search } = fhir;
+  const loads = measured.loads.length > 0 ? `${Math.min(...measured.loads).toFixed(2)} to ${Math.max(...measured.loads).toFixed(2)}` : "–";
+  const side = (name: string, { label, records, measurement, load }: FhirRun["search"]["json"], compared: string) =>
+    `| ${name} | ${label}, ${n(records)} records | ${n(measurement.requestsPerSecond)} | ${ms(measurement.p50)} | ${ms(measurement.p99)} | ${measurement.cpu ? `${cpuSplit(measurement.cpu)} (${cpuTotal(measurement.cpu)})` : "–"} | ${load} | ${compared} |`;
+  const lines = [
+    "## FHIR (issue 52): search, Bulk Data export",
+    "",
+    `\`scripts/bench/fhir.ts\`, run ${measured.startedAt} – ${measured.finishedAt} at commit \`${measured.commit}\` (1-minute load average ${loads}); \`npm run bench -- --only fhir\` runs this section alone (beside the seed). The seed writes each record's FHIR resource and each subject's context resources as an import does (\`scripts/bench/seed-batch.ts\`).`,
+    "",
+    "**Search.** The large dataset's labs page as JSON and as FHIR (the subject's laboratory Observations, the same 50 records in the same order: checked before measuring), on one platform, measured as a pair in interleaved halves (JSON, FHIR, FHIR, JSON) with the endpoints' settings. The FHIR page also counts its matches for `total` and writes each stored resource with its meta (versionId, lastUpdated, source, a tag per health system) and the signed next link.",
+    "",
+    "| Page | Side | Req/s | p50 | p99 | CPU ms a request: server / PostgreSQL / client (total) | Load, as it began | FHIR / JSON |",
+    "|---|---|---:|---:|---:|---:|---:|---|",
+    side("JSON category page", search.json, ""),
+    side("FHIR search page", search.fhir, `requests/s **${(search.fhir.measurement.requestsPerSecond / search.json.measurement.requestsPerSecond).toFixed(2)}×**, p50 ${(search.fhir.measurement.p50 / search.json.measurement.p50).toFixed(2)}×`),
+    "",
+    "**Bulk Data export.** For each dataset, a worker process of its own (`scripts/worker.ts`, as `npm run worker` runs it, started fresh for the export) and a client written from the IG alone (`runExportClient`): kick-off `GET /fhir/$export` with `Prefer: respond-async`, the status polled as `Retry-After` says, then every ndjson file downloaded with the key, one after another; timed from the kick-off to the last byte. The floor: one bare `COPY (SELECT resource::text of the same records and context resources) TO STDOUT` on the same database, read by the bench process, right before and right after the export (the faster counts). Peak RSS is the worker's VmHWM once the export completed; at start, its VmRSS before the kick-off.",
+    "",
+    "| Dataset | Resources (files, MiB) | Export, whole | Kick-off to manifest | Export resources/s | COPY floor (before; after) | Floor rows/s | Export / floor | Worker RSS at start | Worker peak RSS | Load |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const run of fhir.exports) {
+    const floor = exportFloor(run);
+    lines.push(
+      `| ${run.dataset}, ${n(run.records)} records | ${n(run.resources)} (${run.files}, ${n(run.bytes / 1048576)}) | ${run.seconds.toFixed(1)} s | ${run.kickOffToManifest.toFixed(1)} s | ${n(run.resources / run.seconds)} | ${run.floors.map((each) => `${each.seconds.toFixed(1)} s`).join("; ")} | ${n(floor.rows / floor.seconds)} | **${exportRatio(run).toFixed(2)}×** | ${n(run.rssBeforeMiB)} MiB | **${n(run.peakRssMiB)} MiB** | ${run.load} |`,
+    );
+  }
+  lines.push("");
+  return lines;
 }
 
 const PAIR_NAMES: Record<PlatformPair["id"], string> = {

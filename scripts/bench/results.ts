@@ -145,7 +145,54 @@ export type BenchResults = {
   seedLoad?: { large: number; small: number };
   /** The targets' platform-against-platform comparisons, each measured as a pair (absent from earlier runs). */
   pairs?: PlatformPair[];
+  /** The FHIR section (issue 52): absent from runs before it and from runs that leave it out. */
+  fhir?: FhirRun;
 };
+
+/** One side of the FHIR search pair: a page, how many records the dataset holds, what it measured and the load as it began. */
+export type FhirPageSide = { label: string; records: number; measurement: Measurement; load: number };
+
+/**
+ * A whole Bulk Data export of one dataset by a client written from the IG (fhir.ts, runExportClient), the worker
+ * that ran it (a process of its own, fresh for this export) and the floor: a bare COPY ... TO STDOUT of the same rows
+ * on the same database, run right before and right after the export.
+ */
+export type FhirExportRun = {
+  dataset: "large" | "small";
+  records: number;
+  /** Resources in the downloaded files, files, bytes. */
+  resources: number;
+  files: number;
+  bytes: number;
+  /** Kick-off to the last byte of the last file; kick-off to the manifest; status requests made. */
+  seconds: number;
+  kickOffToManifest: number;
+  polls: number;
+  floors: { rows: number; bytes: number; seconds: number }[];
+  /** The worker process's RSS once started (before the kick-off) and its peak (VmHWM) once the export completed, MiB. */
+  rssBeforeMiB: number;
+  peakRssMiB: number;
+  load: number;
+};
+
+export type FhirRun = {
+  /** When the section ran, at which commit, with the 1-minute load average over it (a run of its own, `--only fhir`, is merged into a full run's results.json). */
+  measured: { startedAt: string; finishedAt: string; commit: string; loads: number[] };
+  /** The JSON category page and its FHIR view on the large dataset, measured as a pair (JSON first). */
+  search: { json: FhirPageSide; fhir: FhirPageSide };
+  exports: FhirExportRun[];
+};
+
+/** The export's floor: the faster of its two COPY runs. */
+export function exportFloor(run: FhirExportRun): { rows: number; bytes: number; seconds: number } {
+  return [...run.floors].sort((a, b) => a.seconds - b.seconds)[0]!;
+}
+
+/** Export resources/s over the floor's rows/s (the same rows). */
+export function exportRatio(run: FhirExportRun): number {
+  const floor = exportFloor(run);
+  return run.resources / run.seconds / (floor.rows / floor.seconds);
+}
 
 export type Target = { name: string; goal: string; measured: string; met: boolean };
 
@@ -166,6 +213,10 @@ export const TARGETS = {
   importRssGrowth: 2,
   deliveriesPerSecond: 2_000,
   deliveryRatio: 0.3,
+  fhirSearchVsJson: 0.8,
+  fhirExportVsCopy: 0.3,
+  /** The export worker's peak RSS at the larger export over the smaller: flat in the export's size. */
+  fhirExportRssGrowth: 1.25,
 } as const;
 
 export const ratio = (run: EndpointRun) => run.app.requestsPerSecond / run.baseline.requestsPerSecond;
@@ -283,10 +334,48 @@ export function evaluateTargets(results: BenchResults): Target[] {
       met: growth <= TARGETS.p50Growth,
     });
   }
+  targets.push(...fhirTargets(results.fhir));
   // The health check is a reference (what serving any operation costs), not one of the issue's endpoints.
   for (const run of largest.filter((candidate) => candidate.id !== "health" && candidate.id !== "app")) {
     const value = ratio(run);
     targets.push({ name: `${run.label}: requests/s vs bare server`, goal: `≥ ${TARGETS.endpointRatio}×`, measured: `${value.toFixed(2)}×`, met: value >= TARGETS.endpointRatio });
+  }
+  return targets;
+}
+
+/** The FHIR section's three targets (issue 52, point 5), when the run measured it. */
+export function fhirTargets(fhir: FhirRun | undefined): Target[] {
+  if (!fhir) return [];
+  const targets: Target[] = [];
+  const { json, fhir: page } = fhir.search;
+  const searchRatio = page.measurement.requestsPerSecond / json.measurement.requestsPerSecond;
+  targets.push({
+    name: "FHIR search page (50 Observations) vs the JSON category page, requests/s (measured as a pair)",
+    goal: `≥ ${TARGETS.fhirSearchVsJson}×`,
+    measured: `${searchRatio.toFixed(2)}× (${count(page.measurement.requestsPerSecond)} vs ${count(json.measurement.requestsPerSecond)})`,
+    met: searchRatio >= TARGETS.fhirSearchVsJson,
+  });
+  const exports = [...fhir.exports].sort((a, b) => a.resources - b.resources);
+  const largest = exports.at(-1);
+  if (largest) {
+    const floor = exportFloor(largest);
+    const value = exportRatio(largest);
+    targets.push({
+      name: `Bulk Data export, whole (kick-off to last file), vs bare COPY of the same rows, resources/s (${count(largest.resources)} resources)`,
+      goal: `≥ ${TARGETS.fhirExportVsCopy}×`,
+      measured: `${value.toFixed(2)}× (${count(largest.resources / largest.seconds)} vs ${count(floor.rows / floor.seconds)}; ${largest.seconds.toFixed(1)} s vs ${floor.seconds.toFixed(1)} s)`,
+      met: value >= TARGETS.fhirExportVsCopy,
+    });
+  }
+  if (exports.length >= 2) {
+    const [small, large] = [exports[0]!, exports.at(-1)!];
+    const growth = large.peakRssMiB / small.peakRssMiB;
+    targets.push({
+      name: `Export worker's peak RSS, ${count(large.resources)} vs ${count(small.resources)} resources`,
+      goal: `≤ ${TARGETS.fhirExportRssGrowth}× (flat; linear would be ${(large.resources / small.resources).toFixed(0)}×)`,
+      measured: `${growth.toFixed(2)}× (${count(large.peakRssMiB)} vs ${count(small.peakRssMiB)} MiB; at start ${count(large.rssBeforeMiB)} and ${count(small.rssBeforeMiB)} MiB)`,
+      met: growth <= TARGETS.fhirExportRssGrowth,
+    });
   }
   return targets;
 }

@@ -4,9 +4,9 @@ import { createApplication } from "@/lib/applications";
 import { createApiKey, encryptSecret } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { applySourceFacts, CATEGORIES, feedCursor, lastSequence, normalizeBundle, type NormalizedFact } from "@/lib/records";
+import { applySerializedFacts, CATEGORIES, feedCursor, lastSequence, normalizeBundle, type SerializedContext, type SerializedFact } from "@/lib/records";
 import { runPool } from "./pool";
-import { writeFirstImports } from "./seed-batch";
+import { normalizeForImport, writeFirstImports } from "./seed-batch";
 import { bundleVariant, scenarioOf, subjectBundle } from "./subject-bundle";
 
 /** Lab records each feed subject's second import adds after its changeCursor was saved. */
@@ -36,7 +36,7 @@ const BATCH = 50;
  * BATCH subjects per transaction (seed-batch.ts: the rows grantReceipt and applySourceFacts write, without a
  * transaction and a dozen round trips per subject), `concurrency` batches at a time. Feed subjects are imported
  * twice: their first import holds back their last FEED_CHANGES labs, their labs changeCursor is saved, and the
- * second import, through the write path itself (`applySourceFacts`), adds them, so reading the feed from that
+ * second import, through the write path itself (`applySerializedFacts`), adds them, so reading the feed from that
  * cursor returns the second import's changes.
  */
 export async function seedDataset(plan: SeedPlan, progress: (line: string) => void): Promise<SeededDataset> {
@@ -58,21 +58,22 @@ export async function seedDataset(plan: SeedPlan, progress: (line: string) => vo
     const indexes = Array.from({ length: Math.min(BATCH, plan.subjects - batch * BATCH) }, (_, offset) => batch * BATCH + offset);
     const imports = indexes.map((index) => {
       const { subjectId, sourceId } = subjects[index]!;
-      const facts = subjectFacts(index, subjectId, sourceId, plan.recordsPerSubject, baseCounts, bundles);
-      if (index % stride !== 0) return { subjectId, sourceId, facts, later: null };
+      const { facts, context } = subjectFacts(index, subjectId, sourceId, plan.recordsPerSubject, baseCounts, bundles);
+      if (index % stride !== 0) return { subjectId, sourceId, facts, context, later: null };
       const held = new Set(facts.filter((fact) => fact.category === "labs").slice(-FEED_CHANGES));
-      return { subjectId, sourceId, facts: facts.filter((fact) => !held.has(fact)), later: facts };
+      return { subjectId, sourceId, facts: facts.filter((fact) => !held.has(fact)), context, later: facts };
     });
     await writeFirstImports(applicationId, imports, CATEGORIES);
-    // Imports of different subjects never wait on each other: the batch's second imports run at once.
-    await Promise.all(
-      imports.map(async ({ subjectId, sourceId, later }) => {
-        if (!later) return;
-        const sequence = await lastSequence(subjectId, "labs");
-        feeds.push({ subjectId, cursor: feedCursor.encode({ applicationId, environment: "sandbox", subjectId }, "labs", { q: sequence }) });
-        await applySourceFacts({ subjectId, sourceId, facts: later });
-      }),
-    );
+    // Imports of different subjects never wait on each other, but the batch's second imports run two at a time: all
+    // at once, beside the other batches' transactions, they waited longer than the pool's 5 s for a connection on a
+    // loaded machine once each also wrote its context resources.
+    const seconds = imports.filter((entry) => entry.later !== null);
+    await runPool(seconds.length, 2, async (index) => {
+      const { subjectId, sourceId, context, later } = seconds[index]!;
+      const sequence = await lastSequence(subjectId, "labs");
+      feeds.push({ subjectId, cursor: feedCursor.encode({ applicationId, environment: "sandbox", subjectId }, "labs", { q: sequence }) });
+      await applySerializedFacts({ subjectId, sourceId, facts: later!, context });
+    });
     done += indexes.length;
     records += imports.reduce((sum, { facts, later }) => sum + (later ?? facts).length, 0);
     const now = performance.now();
@@ -96,10 +97,11 @@ export async function seedDataset(plan: SeedPlan, progress: (line: string) => vo
 }
 
 /**
- * The subject's facts: its Bundle normalized by the product's normalizer with the subject as scope. A Bundle is built
+ * The subject's facts and context resources: its Bundle normalized as an import normalizes a source (a paged
+ * normalization, with the subject as scope), each fact with the FHIR resource the FHIR view serves. A Bundle is built
  * once per variant (bundleVariant) and normalized for each subject of it (normalizing reads it, never changes it).
  */
-function subjectFacts(index: number, subjectId: string, sourceId: string, target: number, baseCounts: Map<string, number>, bundles: Map<number, Bundle>): NormalizedFact[] {
+function subjectFacts(index: number, subjectId: string, sourceId: string, target: number, baseCounts: Map<string, number>, bundles: Map<number, Bundle>): { facts: SerializedFact[]; context: SerializedContext[] } {
   const source = { sourceId, sourceName: "Bench Health" };
   const scenario = scenarioOf(index);
   let base = baseCounts.get(scenario);
@@ -113,7 +115,7 @@ function subjectFacts(index: number, subjectId: string, sourceId: string, target
     bundle = subjectBundle(index, Math.max(0, target - base));
     bundles.set(variant, bundle);
   }
-  return normalizeBundle(bundle, source, subjectId).facts;
+  return normalizeForImport(bundle, source, subjectId);
 }
 
 async function createApplicationAndKey() {
