@@ -216,6 +216,7 @@ export function fhirSection(fhir: FhirRun | undefined): string[] {
     "",
     `\`scripts/bench/fhir.ts\`, run ${measured.startedAt} – ${measured.finishedAt} at commit \`${measured.commit}\` (1-minute load average ${loads}); \`npm run bench -- --only fhir\` runs this section alone (beside the seed). The seed writes each record's FHIR resource and each subject's context resources as an import does (\`scripts/bench/seed-batch.ts\`).`,
     "",
+    ...(measured.note ? [measured.note, ""] : []),
     "**Search.** The large dataset's labs page as JSON and as FHIR (the subject's laboratory Observations, the same 50 records in the same order: checked before measuring), on one platform, measured as a pair in interleaved halves (JSON, FHIR, FHIR, JSON) with the endpoints' settings. The FHIR page also counts its matches for `total` and writes each stored resource with its meta (versionId, lastUpdated, source, a tag per health system) and the signed next link.",
     "",
     "| Page | Side | Req/s | p50 | p99 | CPU ms a request: server / PostgreSQL / client (total) | Load, as it began | FHIR / JSON |",

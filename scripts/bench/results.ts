@@ -177,7 +177,7 @@ export type FhirExportRun = {
 
 export type FhirRun = {
   /** When the section ran, at which commit, with the 1-minute load average over it (a run of its own, `--only fhir`, is merged into a full run's results.json). */
-  measured: { startedAt: string; finishedAt: string; commit: string; loads: number[] };
+  measured: { startedAt: string; finishedAt: string; commit: string; loads: number[]; note?: string };
   /** The JSON category page and its FHIR view on the large dataset, measured as a pair (JSON first). */
   search: { json: FhirPageSide; fhir: FhirPageSide };
   exports: FhirExportRun[];
