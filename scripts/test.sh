@@ -37,8 +37,12 @@ together "typecheck::npx tsc --noEmit" "lint::npx eslint --max-warnings 0 ." "SD
 step "unit and integration tests (the production build for the browser tests is made meanwhile)"
 build_pid=""
 if ! npx tsx -e 'import { buildIsFresh } from "./lib/config/build-freshness"; process.exit(buildIsFresh() ? 0 : 1)'; then
-  npx next build >"$logs/build.log" 2>&1 &
+  # CHARTKEY_BUILD_READY_FILE, when set, is created once the build is made: .ci/run's production install check
+  # waits for it, to run beside the tests too.
+  (npx next build >"$logs/build.log" 2>&1 && if [ -n "${CHARTKEY_BUILD_READY_FILE:-}" ]; then touch "$CHARTKEY_BUILD_READY_FILE"; fi) &
   build_pid=$!
+elif [ -n "${CHARTKEY_BUILD_READY_FILE:-}" ]; then
+  touch "$CHARTKEY_BUILD_READY_FILE"
 fi
 vitest_status=0
 npx vitest run || vitest_status=$?
