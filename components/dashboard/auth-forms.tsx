@@ -7,8 +7,8 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { signInWithPassword, signUpWithPassword, type AuthFormResult } from "@/app/(auth)/actions";
 import { signInSchema, signUpSchema, type SignInInput, type SignUpInput } from "@/lib/accounts/schemas";
-import { Button } from "@/components/ui/button";
-import { Field, FormAlert } from "@/components/ui/field";
+import { AuthFormFrame, authLinkClass, AuthNotice } from "@/components/dashboard/auth-form-frame";
+import { Field } from "@/components/ui/field";
 
 function withNext(path: string, next?: string): string {
   return next ? `${path}?next=${encodeURIComponent(next)}` : path;
@@ -26,30 +26,23 @@ export function SignInForm({ next }: { next?: string }) {
     if (result) setRefusal(result.error);
   });
   return (
-    <form method="post" onSubmit={submit} noValidate className="space-y-4">
-      {reset ? (
-        <p role="status" className="rounded border border-teal-200 bg-teal-50 p-3 text-sm text-teal-900">
-          Your password is changed and every session of the account was signed out. Sign in with the new password.
-        </p>
-      ) : null}
-      <FormAlert message={refusal} />
+    <AuthFormFrame
+      onSubmit={submit}
+      refusal={refusal}
+      pending={isSubmitting}
+      label="Sign in"
+      pendingLabel="Signing in…"
+      notice={reset ? <AuthNotice>Your password is changed and every session of the account was signed out. Sign in with the new password.</AuthNotice> : null}
+      footer={{ prompt: "New to Chartkey?", href: withNext("/sign-up", next), link: "Create an account" }}
+    >
       <Field label="Email address" type="email" autoComplete="email" error={errors.email?.message} {...form.register("email")} />
       <Field label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...form.register("password")} />
       <p className="-mt-2 text-right text-sm">
-        <Link className="font-medium text-teal-800 underline underline-offset-2" href="/forgot-password">
+        <Link className={authLinkClass} href="/forgot-password">
           Forgot your password?
         </Link>
       </p>
-      <Button type="submit" className="w-full" pending={isSubmitting}>
-        {isSubmitting ? "Signing in…" : "Sign in"}
-      </Button>
-      <p className="text-center text-sm text-slate-600">
-        New to Chartkey?{" "}
-        <Link className="font-medium text-teal-800 underline underline-offset-2" href={withNext("/sign-up", next)}>
-          Create an account
-        </Link>
-      </p>
-    </form>
+    </AuthFormFrame>
   );
 }
 
@@ -63,8 +56,14 @@ export function SignUpForm({ next }: { next?: string }) {
     if (result) setRefusal(result.error);
   });
   return (
-    <form method="post" onSubmit={submit} noValidate className="space-y-4">
-      <FormAlert message={refusal} />
+    <AuthFormFrame
+      onSubmit={submit}
+      refusal={refusal}
+      pending={isSubmitting}
+      label="Create account"
+      pendingLabel="Creating your account…"
+      footer={{ prompt: "Already have an account?", href: withNext("/sign-in", next), link: "Sign in" }}
+    >
       <Field label="Your name" autoComplete="name" error={errors.name?.message} {...form.register("name")} />
       <Field label="Email address" type="email" autoComplete="email" error={errors.email?.message} {...form.register("email")} />
       <Field
@@ -75,15 +74,6 @@ export function SignUpForm({ next }: { next?: string }) {
         error={errors.password?.message}
         {...form.register("password")}
       />
-      <Button type="submit" className="w-full" pending={isSubmitting}>
-        {isSubmitting ? "Creating your account…" : "Create account"}
-      </Button>
-      <p className="text-center text-sm text-slate-600">
-        Already have an account?{" "}
-        <Link className="font-medium text-teal-800 underline underline-offset-2" href={withNext("/sign-in", next)}>
-          Sign in
-        </Link>
-      </p>
-    </form>
+    </AuthFormFrame>
   );
 }

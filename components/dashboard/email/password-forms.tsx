@@ -1,16 +1,13 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import Link from "next/link";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { confirmEmailAction, forgotPasswordAction, resetPasswordAction } from "@/app/(auth)/email-actions";
 import { passwordResetRequestSchema, PASSWORD_MIN_LENGTH, type PasswordResetRequestInput } from "@/lib/accounts/schemas";
-import { Button } from "@/components/ui/button";
-import { Field, FormAlert } from "@/components/ui/field";
-
-const linkClass = "font-medium text-teal-800 underline underline-offset-2";
+import { AuthDone, AuthFormFrame } from "@/components/dashboard/auth-form-frame";
+import { Field } from "@/components/ui/field";
 
 /** "Forgot password": asks for the address; the answer is the same whether or not it has an account. */
 export function ForgotPasswordForm() {
@@ -26,32 +23,22 @@ export function ForgotPasswordForm() {
   });
   if (sentTo) {
     return (
-      <div className="space-y-4">
-        <p role="status" className="rounded border border-teal-200 bg-teal-50 p-3 text-sm text-teal-900">
-          If {sentTo} has a Chartkey account, we sent it a link to choose a new password. The link works once, for 30 minutes. Check your inbox and spam folder.
-        </p>
-        <p className="text-center text-sm text-slate-600">
-          <Link className={linkClass} href="/sign-in">
-            Back to sign in
-          </Link>
-        </p>
-      </div>
+      <AuthDone href="/sign-in" linkLabel="Back to sign in">
+        If {sentTo} has a Chartkey account, we sent it a link to choose a new password. The link works once, for 30 minutes. Check your inbox and spam folder.
+      </AuthDone>
     );
   }
   return (
-    <form method="post" onSubmit={submit} noValidate className="space-y-4">
-      <FormAlert message={refusal} />
+    <AuthFormFrame
+      onSubmit={submit}
+      refusal={refusal}
+      pending={isSubmitting}
+      label="Email me a reset link"
+      pendingLabel="Sending…"
+      footer={{ prompt: "Remembered it?", href: "/sign-in", link: "Sign in" }}
+    >
       <Field label="Email address" type="email" autoComplete="email" error={errors.email?.message} {...form.register("email")} />
-      <Button type="submit" className="w-full" pending={isSubmitting}>
-        {isSubmitting ? "Sending…" : "Email me a reset link"}
-      </Button>
-      <p className="text-center text-sm text-slate-600">
-        Remembered it?{" "}
-        <Link className={linkClass} href="/sign-in">
-          Sign in
-        </Link>
-      </p>
-    </form>
+    </AuthFormFrame>
   );
 }
 
@@ -73,8 +60,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
     if (result && !result.ok) setRefusal(result.error);
   });
   return (
-    <form method="post" onSubmit={submit} noValidate className="space-y-4">
-      <FormAlert message={refusal} />
+    <AuthFormFrame onSubmit={submit} refusal={refusal} pending={isSubmitting} label="Set the new password" pendingLabel="Saving…">
       <Field
         label="New password"
         type="password"
@@ -84,10 +70,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
         {...form.register("password")}
       />
       <Field label="Repeat the new password" type="password" autoComplete="new-password" error={errors.confirm?.message} {...form.register("confirm")} />
-      <Button type="submit" className="w-full" pending={isSubmitting}>
-        {isSubmitting ? "Saving…" : "Set the new password"}
-      </Button>
-    </form>
+    </AuthFormFrame>
   );
 }
 
@@ -97,21 +80,13 @@ export function ConfirmEmailForm({ token }: { token: string }) {
   const [pending, setPending] = useState(false);
   if (outcome?.ok) {
     return (
-      <div className="space-y-4">
-        <p role="status" className="rounded border border-teal-200 bg-teal-50 p-3 text-sm text-teal-900">
-          {outcome.text} You can now create live keys and invite team members.
-        </p>
-        <p className="text-center text-sm">
-          <Link className={linkClass} href="/dashboard">
-            Go to the dashboard
-          </Link>
-        </p>
-      </div>
+      <AuthDone href="/dashboard" linkLabel="Go to the dashboard">
+        {outcome.text} You can now create live keys and invite team members.
+      </AuthDone>
     );
   }
   return (
-    <form
-      method="post"
+    <AuthFormFrame
       onSubmit={async (event) => {
         event.preventDefault();
         setPending(true);
@@ -119,12 +94,10 @@ export function ConfirmEmailForm({ token }: { token: string }) {
         setPending(false);
         setOutcome(result.ok ? { ok: true, text: result.message } : { ok: false, text: result.error });
       }}
-      className="space-y-4"
-    >
-      <FormAlert message={outcome && !outcome.ok ? outcome.text : null} />
-      <Button type="submit" className="w-full" pending={pending}>
-        {pending ? "Confirming…" : "Confirm my email address"}
-      </Button>
-    </form>
+      refusal={outcome && !outcome.ok ? outcome.text : null}
+      pending={pending}
+      label="Confirm my email address"
+      pendingLabel="Confirming…"
+    />
   );
 }
