@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll } from "vitest";
 
 export type ReceivedEmail = { to: string[]; subject: string; text: string; html: string; from: string; parsed: ParsedMail };
 
@@ -44,4 +45,28 @@ export async function startSmtpSink(): Promise<{ url: string; received: Received
     }
   };
   return { url: `smtp://127.0.0.1:${port}`, received, next, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+type SmtpSink = Awaited<ReturnType<typeof startSmtpSink>>;
+
+/** One SMTP sink for a test file: started before its tests, closed after them; read `url`, `next` and `received` in a test. */
+export function smtpSinkForFile(): Pick<SmtpSink, "url" | "received" | "next"> {
+  let sink: SmtpSink | undefined;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+  });
+  afterAll(() => sink?.close());
+  const started = () => {
+    if (!sink) throw new Error("the SMTP sink is started before the file's tests (smtpSinkForFile at the file's top level)");
+    return sink;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get received() {
+      return started().received;
+    },
+    next: (to, timeoutMs) => started().next(to, timeoutMs),
+  };
 }

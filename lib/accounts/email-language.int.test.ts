@@ -1,16 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { sendSecurityNotice } from "@/lib/email";
 import { createTestDeveloper } from "@/test/factories";
-import { startSmtpSink } from "@/test/smtp-sink";
+import { smtpSinkForFile } from "@/test/smtp-sink";
 import { emailLanguageOf, requestPasswordReset, setEmailLanguage } from "@/lib/accounts";
 
-let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+const sink = smtpSinkForFile();
 
-beforeAll(async () => {
-  sink = await startSmtpSink();
-});
-afterAll(() => sink.close());
 afterEach(() => {
   vi.unstubAllEnvs();
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import { startSmtpSink } from "@/test/smtp-sink";
+import { smtpSinkForFile } from "@/test/smtp-sink";
 import {
   AccountError,
   emailVerified,
@@ -16,18 +16,16 @@ import {
   verifySignIn,
 } from "@/lib/accounts";
 
-let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+const sink = smtpSinkForFile();
 let counter = 0;
 const address = () => `198.18.0.${++counter}`;
 const PASSWORD = "correct horse battery";
 
-beforeAll(async () => {
-  sink = await startSmtpSink();
+beforeAll(() => {
   vi.stubEnv("CHARTKEY_SMTP_URL", sink.url);
 });
-afterAll(async () => {
+afterAll(() => {
   vi.unstubAllEnvs();
-  await sink.close();
 });
 
 /** The one link in a message to `to`, read from the real SMTP server. */

@@ -1,15 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { createTestDeveloper } from "@/test/factories";
-import { startSmtpSink } from "@/test/smtp-sink";
+import { smtpSinkForFile } from "@/test/smtp-sink";
 import { deliverEmail, listOutbox, sendSecurityNotice } from "@/lib/email";
 
-let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+const sink = smtpSinkForFile();
 
-beforeAll(async () => {
-  sink = await startSmtpSink();
-});
-afterAll(() => sink.close());
 afterEach(() => {
   vi.unstubAllEnvs();
 });

@@ -3,17 +3,15 @@ import { db } from "@/lib/db";
 import { createInvitation, sendInvitationEmail } from "@/lib/team";
 import { emailOperatorsOfProductionRequest, emailOwnersOfProductionDecision } from "@/lib/operators";
 import { createTestApplication, createTestDeveloper } from "@/test/factories";
-import { startSmtpSink } from "@/test/smtp-sink";
+import { smtpSinkForFile } from "@/test/smtp-sink";
 
-let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+const sink = smtpSinkForFile();
 
-beforeAll(async () => {
-  sink = await startSmtpSink();
+beforeAll(() => {
   vi.stubEnv("CHARTKEY_SMTP_URL", sink.url);
 });
-afterAll(async () => {
+afterAll(() => {
   vi.unstubAllEnvs();
-  await sink.close();
 });
 
 describe("invitation and production email, through a real SMTP server", () => {

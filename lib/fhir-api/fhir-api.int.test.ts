@@ -1,20 +1,12 @@
-import type { Bundle, OperationOutcome } from "fhir/r4";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OperationOutcome } from "fhir/r4";
+import { describe, expect, it } from "vitest";
 import { revokeReceipt } from "@/lib/consent";
 import { issueCredential } from "@/test/agents";
-import { startApiServer } from "@/test/api-server";
+import { fhirApiForFile } from "@/test/fhir-api-client";
 import { importScenario, sharingSubject } from "@/test/records";
 
-let server: Awaited<ReturnType<typeof startApiServer>>;
-beforeAll(async () => {
-  server = await startApiServer();
-});
-afterAll(async () => server.close());
-
-async function get(path: string, token: string) {
-  const response = await fetch(`${server.origin}/api/v1/fhir/${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Bundle & Pick<OperationOutcome, "issue"> };
-}
+const api = fhirApiForFile();
+const get = api.get;
 
 /** A subject sharing `granted`, the baseline scenario imported with its FHIR resources. */
 async function subject(granted: Parameters<typeof sharingSubject>[0] = {}) {
@@ -101,7 +93,7 @@ describe("/api/v1/fhir (issue 52, point 2)", () => {
   it("lets a delegated credential read only its subject's granted categories", async () => {
     const sharing = await subject({ granted: ["medications", "allergies", "labs", "conditions"] });
     const other = await subject();
-    const credential = await issueCredential(server.origin, sharing.sandboxKey, {
+    const credential = await issueCredential(api.origin(), sharing.sandboxKey, {
       subject: sharing.subject.id,
       categories: ["labs"],
       purpose: "Trend the A1c",

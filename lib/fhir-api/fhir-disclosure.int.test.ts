@@ -1,25 +1,15 @@
-import type { Bundle } from "fhir/r4";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { linkToken, linkTokenHash, patientViewByLink } from "@/lib/connect";
 import { db } from "@/lib/db";
 import { flushRequestLog } from "@/lib/http";
-import { startApiServer } from "@/test/api-server";
+import { fhirApiForFile } from "@/test/fhir-api-client";
 import { importScenario, sharingSubject } from "@/test/records";
 
 // FHIR reads are disclosures as JSON reads are: the request log names their subject (the handler names it once the
 // read is authorized; no path parameter does for a search or a read by id), and the patient's disclosure history
 // counts them. Read over real HTTP through the route pipeline, as an application reads.
 
-let server: Awaited<ReturnType<typeof startApiServer>>;
-beforeAll(async () => {
-  server = await startApiServer();
-});
-afterAll(async () => server.close());
-
-async function get(path: string, token: string) {
-  const response = await fetch(`${server.origin}/api/v1/fhir/${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  return { status: response.status, body: (await response.json()) as Bundle & { id?: string } };
-}
+const { get } = fhirApiForFile();
 
 async function subject() {
   const sharing = await sharingSubject({ facts: false });
