@@ -87,10 +87,6 @@ try {
     if (built !== 0) await shutdown(built);
   }
 
-  // A database server this process has just started has no other worker on it: the jobs still marked active there
-  // were cut short by a crash of the previous launcher, and run again now rather than after they expire.
-  const serverJustStarted = database.origin === "embedded";
-  running.worker = process.env.CHARTKEY_WORKER === "off" ? undefined : await startWorker(database.url, JOBS, { serverJustStarted });
   running.next = await prepareNextApp({ dir: process.cwd(), port, hostname: "localhost", dev: development });
   // API requests go straight to their families' dispatch tables, skipping Next's router (docs/architecture.md,
   // "Keyed requests"); CHARTKEY_API_DIRECT=off sends them through Next.js, whose catch-all route files serve the
@@ -105,6 +101,13 @@ try {
     void shutdown(1);
   });
   await new Promise<void>((resolve) => running.server?.listen(port, resolve));
+  // The worker starts once the server listens: a sandbox import reads the synthetic health systems this server
+  // serves, and a job re-run after a crash would otherwise find no one answering and end its simulation with a
+  // source that never imported. A database server this process has just started has no other worker on it: the
+  // jobs still marked active there were cut short by a crash of the previous launcher, and run again now rather
+  // than after they expire.
+  const serverJustStarted = database.origin === "embedded";
+  running.worker = process.env.CHARTKEY_WORKER === "off" ? undefined : await startWorker(database.url, JOBS, { serverJustStarted });
   if (development) console.log("Development mode: pages reload as you edit them; the server restarts when a file it runs changes.");
   console.log(`Chartkey on http://localhost:${port}  (API http://localhost:${port}/api/v1, demo http://localhost:${port}/demo/v1)`);
   // Prometheus metrics on a port of their own, when CHARTKEY_METRICS_PORT asks (docs/operations.md).
