@@ -1,5 +1,8 @@
+import { createHash } from "node:crypto";
 import type { FhirResource } from "fhir/r4";
+import type pg from "pg";
 import { pgPool } from "@/lib/db";
+import { JsonText } from "@/lib/http";
 import type { Category } from "@/lib/records";
 import type { DateBound, TokenFilter } from "./search-query";
 
@@ -17,9 +20,15 @@ export type ServedFilter = {
   tokens?: readonly TokenFilter[];
 };
 
-type ServedRow = { resource: string; version: number; updatedAt: Date; sources: { sourceId: string; refs: { sourceId: string; sourceName?: string }[] }[] | null; sourceId: string | null; sourceName: string | null };
+type ServedRow = { type: string; id: string; resource: string; version: number; updatedAt: Date; sources: { sourceId: string; refs: { sourceId: string; sourceName?: string }[] }[] | null; sourceId: string | null; sourceName: string | null };
 
 const OPERATORS = { ge: ">=", gt: ">", le: "<=", lt: "<" } as const;
+
+/**
+ * A record's served id (its stored resource's id, lib/fhir/stored-resource.ts) from its columns, without parsing the
+ * resource: the subject's Patient `u-<subject>` for the demographics record, `rec-<record>` for the others.
+ */
+const SERVED_RECORD_ID = `CASE WHEN r."category" = 'demographics' THEN regexp_replace(r."subjectId", '^u_', 'u-') ELSE regexp_replace(r."id", '^rec_', 'rec-') END`;
 
 /**
  * The subject's resources the scope covers and the filter selects, as one union of its records (their stored
@@ -44,11 +53,11 @@ function servedSql(scope: ServedScope, filter: ServedFilter): { text: string; va
   }
   const text = `
     SELECT * FROM (
-      SELECT 'record' AS "kind", r."resource"->>'id' AS "id", r."resource"->>'resourceType' AS "type", r."resource"::text AS "resource",
+      SELECT 'record' AS "kind", ${SERVED_RECORD_ID} AS "id", r."resourceType" AS "type", r."resource"::text AS "resource",
              r."version", r."updatedAt" AT TIME ZONE 'UTC' AS "updatedAt", r."sortAt", r."sources", NULL AS "sourceId", NULL AS "sourceName"
       FROM "Record" r
       WHERE r."subjectId" = $1 AND r."deletedAt" IS NULL AND r."resource" IS NOT NULL AND r."category" = ANY($2::text[])
-        AND r."resource"->>'resourceType' = ANY($3::text[])
+        AND r."resourceType" = ANY($3::text[])
         AND (r."category" <> 'demographics' OR r."id" = (
           SELECT min(d."id") FROM "Record" d
           WHERE d."subjectId" = $1 AND d."category" = 'demographics' AND d."deletedAt" IS NULL AND d."resource" IS NOT NULL))
@@ -62,18 +71,45 @@ function servedSql(scope: ServedScope, filter: ServedFilter): { text: string; va
   return { text, values };
 }
 
-/** One page of what servedSql selects, and how many match in all. */
-export async function readServed(scope: ServedScope, filter: ServedFilter, page: { offset: number; count: number }): Promise<{ resources: FhirResource[]; total: number }> {
-  if (scope.types.length === 0) return { resources: [], total: 0 };
+/**
+ * One page of what servedSql selects, and how many match in all: one statement, the total counted beside the page
+ * (`count(*) OVER ()`, over every match before OFFSET and LIMIT); a count of its own only when the page holds nothing
+ * (no page asked for, or a page beyond the last match).
+ */
+async function servedRows(scope: ServedScope, filter: ServedFilter, page: { offset: number; count: number }): Promise<{ rows: ServedRow[]; total: number }> {
+  if (scope.types.length === 0) return { rows: [], total: 0 };
   const { text, values } = servedSql(scope, filter);
   const pool = pgPool();
-  const [counted, paged] = await Promise.all([
-    pool.query<{ total: number }>(`SELECT count(*)::int AS "total" FROM (${text}) AS matched`, values),
+  const offset = Math.max(0, Math.floor(page.offset));
+  const rows =
     page.count === 0
-      ? Promise.resolve({ rows: [] as ServedRow[] })
-      : pool.query<ServedRow>(`${text} ORDER BY s."sortAt" DESC, s."id" DESC OFFSET ${Math.max(0, Math.floor(page.offset))} LIMIT ${Math.floor(page.count)}`, values),
-  ]);
-  return { resources: paged.rows.map(servedResource), total: counted.rows[0]!.total };
+      ? []
+      : (await pool.query<ServedRow & { total: number }>(prepared(`SELECT s.*, count(*) OVER ()::int AS "total" FROM (${text}) s ORDER BY s."sortAt" DESC, s."id" DESC OFFSET $${values.length + 1} LIMIT $${values.length + 2}`, [...values, offset, Math.floor(page.count)]))).rows;
+  const total = rows[0]?.total ?? (await pool.query<{ total: number }>(prepared(`SELECT count(*)::int AS "total" FROM (${text}) AS matched`, values))).rows[0]!.total;
+  return { rows, total };
+}
+
+/** One page of the served resources the scope covers and the filter selects, and how many match in all. */
+export async function readServed(scope: ServedScope, filter: ServedFilter, page: { offset: number; count: number }): Promise<{ resources: FhirResource[]; total: number }> {
+  const { rows, total } = await servedRows(scope, filter, page);
+  return { resources: rows.map(servedResource), total };
+}
+
+/** A served resource as the JSON text the answer splices in (servedText), with the type and id its entry names. */
+export type ServedText = { resourceType: string; id: string; json: JsonText };
+
+/** readServed's page as text: what a searchset serves without parsing each stored resource and serializing it again. */
+export async function readServedText(scope: ServedScope, filter: ServedFilter, page: { offset: number; count: number }): Promise<{ resources: ServedText[]; total: number }> {
+  const { rows, total } = await servedRows(scope, filter, page);
+  return { resources: rows.map((row) => ({ resourceType: row.type, id: row.id, json: new JsonText(servedText(row)) })), total };
+}
+
+/**
+ * A statement prepared once per connection under a name of its text: a search's statement differs only by the filters
+ * and the page asked for, so a connection prepares a few (PostgreSQL's planning took as long as running a page).
+ */
+function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  return { name: `chartkey-fhir-${createHash("sha256").update(text).digest("base64url").slice(0, 22)}`, text, values };
 }
 
 /**
@@ -82,21 +118,37 @@ export async function readServed(scope: ServedScope, filter: ServedFilter, page:
  */
 export function servedResource(row: ServedRow): FhirResource {
   const resource = JSON.parse(row.resource) as FhirResource & { meta?: Record<string, unknown> };
+  resource.meta = { ...resource.meta, ...servedMeta(row, (resource.meta?.tag as unknown[] | undefined) ?? []) } as never;
+  return resource;
+}
+
+/** The FHIR view's members of a served resource's meta, after the tags its source sent (`kept`). */
+function servedMeta(row: ServedRow, kept: unknown[]): Record<string, unknown> {
   const sources = new Map<string, string | undefined>();
   for (const contribution of row.sources ?? []) for (const ref of contribution.refs) if (!sources.has(ref.sourceId)) sources.set(ref.sourceId, ref.sourceName);
   for (const contribution of row.sources ?? []) if (!sources.has(contribution.sourceId)) sources.set(contribution.sourceId, undefined);
   if (row.sourceId) sources.set(row.sourceId, row.sourceName ?? undefined);
   const tags = [...sources].map(([code, display]) => ({ system: SOURCE_TAG_SYSTEM, code, ...(display ? { display } : {}) }));
-  const kept = (resource.meta?.tag as unknown[] | undefined) ?? [];
   const first = [...sources.keys()][0];
-  resource.meta = {
-    ...resource.meta,
+  return {
     versionId: String(row.version),
     lastUpdated: new Date(row.updatedAt).toISOString(),
     ...(first ? { source: `urn:chartkey:source:${first}` } : {}),
     ...(kept.length + tags.length > 0 ? { tag: [...kept, ...tags] } : {}),
-  } as never;
-  return resource;
+  };
+}
+
+/**
+ * servedResource's JSON text (what JSON.stringify writes of it), made without parsing the stored resource when it has
+ * no `meta` of its own: the stored text is canonical JSON (JSON.stringify's), and servedResource then adds `meta` as
+ * its last member, so the text is the stored one with `"meta":{...}` spliced in before its closing brace. A resource
+ * that keeps meta from its source (profiles, tags), or holds the word anywhere, goes through servedResource.
+ */
+export function servedText(row: ServedRow): string {
+  const stored = row.resource;
+  if (stored.includes('"meta"') || stored.length < 2 || stored[stored.length - 1] !== "}") return JSON.stringify(servedResource(row));
+  const meta = servedMeta(row, []);
+  return `${stored.slice(0, -1)}${stored.length > 2 ? "," : ""}"meta":${JSON.stringify(meta)}}`;
 }
 
 /** Which subject a served id's resource belongs to (a record's or a context resource's), if any. */

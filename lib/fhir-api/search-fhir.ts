@@ -1,9 +1,9 @@
-import type { Bundle } from "fhir/r4";
+import type { FhirResource } from "fhir/r4";
 import { patientFhirId } from "@/lib/fhir";
-import { ApiError } from "@/lib/http";
+import { ApiError, jsonText, type JsonText } from "@/lib/http";
 import { fhirAccess, outsideAccess, type FhirReader } from "./access";
 import { readIncluded } from "./includes";
-import { readServed } from "./read-resources";
+import { readServedText } from "./read-resources";
 import { searchQuery } from "./search-query";
 import { cursorOffset, searchBinding, searchsetPage } from "./searchset";
 import { coveredCategories, isServedType } from "./served-types";
@@ -21,9 +21,10 @@ function searchedSubject(request: FhirSearchRequest, patient: string | null, ids
 /**
  * GET /fhir/{resourceType}: a searchset of one subject's resources of the type, as the consent allows. A type the
  * subject's receipt, the application's allowlist or the credential does not cover answers an empty Bundle whose
- * OperationOutcome entry says why; a type the API does not serve answers 404.
+ * OperationOutcome entry says why; a type the API does not serve answers 404. The Bundle is answered as JSON text,
+ * each stored resource spliced in as text (readServedText) rather than parsed and serialized again.
  */
-export async function searchFhir(request: FhirSearchRequest): Promise<Bundle> {
+export async function searchFhir(request: FhirSearchRequest): Promise<JsonText> {
   const { resourceType: type, reader } = request;
   if (!isServedType(type)) throw new ApiError("not_found", `${type} is not a resource type this API serves; see metadata.`);
   const query = searchQuery(type, request.params);
@@ -34,11 +35,12 @@ export async function searchFhir(request: FhirSearchRequest): Promise<Bundle> {
   const page = { base: request.base, path: type, applied: query.applied, count: query.count, offset, binding };
   const categories = coveredCategories(type, access.categories);
   if (categories.length === 0) {
-    return searchsetPage({ ...page, total: 0, matches: [], outcome: { error: outsideAccess(access, type), requestId: request.requestId } });
+    return jsonText(searchsetPage({ ...page, total: 0, matches: [], outcome: { error: outsideAccess(access, type), requestId: request.requestId } }));
   }
   const ids = query.ids?.map((id) => (type === "Patient" ? patientFhirId(id) : id.replace(/^rec_/, "rec-")));
   const scope = { subjectId, categories, types: [type] };
-  const { resources, total } = await readServed(scope, { ids, lastUpdated: query.lastUpdated, date: query.date, tokens: query.tokens }, { offset, count: query.count });
-  const included = await readIncluded({ subjectId, categories: access.categories, types: access.types }, resources, query.include);
-  return searchsetPage({ ...page, total, matches: resources, included });
+  const { resources, total } = await readServedText(scope, { ids, lastUpdated: query.lastUpdated, date: query.date, tokens: query.tokens }, { offset, count: query.count });
+  const included =
+    query.include.length === 0 ? [] : await readIncluded({ subjectId, categories: access.categories, types: access.types }, resources.map((resource) => JSON.parse(resource.json.text) as FhirResource), query.include);
+  return jsonText(searchsetPage({ ...page, total, matches: resources, included }));
 }

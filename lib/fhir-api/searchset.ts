@@ -1,6 +1,7 @@
 import type { Bundle, FhirResource } from "fhir/r4";
 import { operationOutcome } from "@/lib/fhir";
 import { decodeCursor, encodeCursor, type ApiError, type CursorBinding } from "@/lib/http";
+import type { ServedText } from "./read-resources";
 
 /** What a searchset page is: its resources, includes, how many match, and where it sits. */
 export type SearchPage = {
@@ -13,7 +14,8 @@ export type SearchPage = {
   count: number;
   offset: number;
   total: number;
-  matches: readonly FhirResource[];
+  /** The matches, as resources or as their served JSON text (readServedText). */
+  matches: readonly (FhirResource | ServedText)[];
   included?: readonly FhirResource[];
   /** Why nothing (or less) is served: an OperationOutcome entry with search mode `outcome`. */
   outcome?: { error: ApiError; requestId: string };
@@ -45,7 +47,12 @@ function link(page: SearchPage, offset: number | null): string {
 export function searchsetPage(page: SearchPage): Bundle {
   const links: NonNullable<Bundle["link"]> = [{ relation: "self", url: link(page, page.offset === 0 ? null : page.offset) }];
   if (page.count > 0 && page.offset + page.count < page.total) links.push({ relation: "next", url: link(page, page.offset + page.count) });
-  const entry = (resource: FhirResource, mode: "match" | "include") => ({ fullUrl: `${page.base}/${resource.resourceType}/${resource.id}`, resource, search: { mode } });
+  // A match given as text is spliced into the answer as it is (the Bundle is then written by jsonText).
+  const entry = (resource: FhirResource | ServedText, mode: "match" | "include") => ({
+    fullUrl: `${page.base}/${resource.resourceType}/${resource.id}`,
+    resource: ("json" in resource ? resource.json : resource) as FhirResource,
+    search: { mode },
+  });
   const entries: NonNullable<Bundle["entry"]> = [
     ...page.matches.map((resource) => entry(resource, "match")),
     ...(page.included ?? []).map((resource) => entry(resource, "include")),

@@ -1,4 +1,5 @@
 import type { OperationOutcome } from "fhir/r4";
+import pg from "pg";
 import type { KeyAuth } from "@/lib/auth";
 import { pgPool, withPgTransaction } from "@/lib/db";
 import { ApiError } from "@/lib/http";
@@ -127,6 +128,11 @@ export async function cancelFhirExport(key: KeyAuth, exportId: string): Promise<
   return { resourceType: "OperationOutcome", issue: [{ severity: "information", code: "informational", diagnostics: `Export ${exportId} cancelled; its files are deleted.` }] };
 }
 
+/** Type parsers for a binary result whose bytea columns stay Buffers (pg's own binary bytea parser makes a string). */
+const BINARY_BYTEA: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => (oid === pg.types.builtins.BYTEA ? (value: Buffer) => value : pg.types.getTypeParser(oid, format))) as pg.CustomTypesConfig["getTypeParser"],
+};
+
 /**
  * One file of a completed export of the key's application and environment, streamed from its stored chunks one at
  * a time (404 for another application's file, or one cancelled or expired).
@@ -141,10 +147,15 @@ export async function getFhirExportFile(key: KeyAuth, fileId: string): Promise<R
   let sequence = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const chunk = await pgPool().query<{ data: Buffer; sequence: number }>(
-        `SELECT "data", "sequence" FROM "FhirExportChunk" WHERE "fileId" = $1 AND "sequence" > $2 ORDER BY "sequence" LIMIT 1`,
-        [fileId, sequence],
-      );
+      // In binary (pg's `binary` option, which its types leave out): PostgreSQL's text form of bytea is hex, twice
+      // the bytes to send and to decode. pg hands a binary bytea to its parser as the Buffer it is (BINARY_BYTEA).
+      const next = {
+        text: `SELECT "data", "sequence" FROM "FhirExportChunk" WHERE "fileId" = $1 AND "sequence" > $2 ORDER BY "sequence" LIMIT 1`,
+        values: [fileId, sequence],
+        binary: true,
+        types: BINARY_BYTEA,
+      };
+      const chunk = await pgPool().query<{ data: Buffer; sequence: number }>(next);
       const row = chunk.rows[0];
       if (!row) return controller.close();
       sequence = row.sequence;

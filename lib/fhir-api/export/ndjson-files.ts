@@ -20,6 +20,8 @@ export type ExportFileEntry = { type: string; fileId: string; count: number };
 export class NdjsonFiles {
   private readonly open = new Map<string, OpenFile>();
   private readonly parts = new Map<string, number>();
+  /** The chunk being stored: what its INSERT threw, or undefined. */
+  private storing: Promise<unknown> = Promise.resolve(undefined);
 
   constructor(
     private readonly exportId: string,
@@ -27,8 +29,9 @@ export class NdjsonFiles {
     private readonly pool: pg.Pool = pgPool(),
   ) {}
 
-  async write(type: string, resource: object): Promise<void> {
-    const line = Buffer.from(`${JSON.stringify(resource)}\n`, "utf8");
+  /** Writes one resource of `type`, given as its JSON text (one line: JSON text holds no raw newline). */
+  async write(type: string, json: string): Promise<void> {
+    const line = Buffer.from(`${json}\n`, "utf8");
     let file = this.open.get(type);
     if (file && file.count > 0 && file.bytes + line.length > this.fileBytes) {
       await this.close(file);
@@ -56,17 +59,34 @@ export class NdjsonFiles {
     return file;
   }
 
+  /**
+   * Stores what the file has buffered as its next chunk while the export goes on writing: at most one chunk is being
+   * stored at a time (the previous one is waited for first, and its error thrown here), so memory stays bounded.
+   */
   private async flush(file: OpenFile): Promise<void> {
     if (file.bufferedBytes === 0) return;
     const data = Buffer.concat(file.buffered, file.bufferedBytes);
     file.buffered = [];
     file.bufferedBytes = 0;
     file.sequence += 1;
-    await this.pool.query(`INSERT INTO "FhirExportChunk" ("fileId", "sequence", "data") VALUES ($1, $2, $3)`, [file.id, file.sequence, data]);
+    await this.stored();
+    const storing = this.pool.query(`INSERT INTO "FhirExportChunk" ("fileId", "sequence", "data") VALUES ($1, $2, $3)`, [file.id, file.sequence, data]);
+    this.storing = storing.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  }
+
+  /** Waits for the chunk being stored, if any; throws its error. */
+  private async stored(): Promise<void> {
+    const error = await this.storing;
+    this.storing = Promise.resolve(undefined);
+    if (error !== undefined) throw error;
   }
 
   private async close(file: OpenFile): Promise<void> {
     await this.flush(file);
+    await this.stored();
     await this.pool.query(`UPDATE "FhirExportFile" SET "count" = $2, "bytes" = $3 WHERE "id" = $1`, [file.id, file.count, file.bytes]);
     this.open.delete(file.type);
   }

@@ -1,8 +1,8 @@
 import type PgBoss from "pg-boss";
-import { pgPool } from "@/lib/db";
+import { pgPool, withPgTransaction } from "@/lib/db";
 import { defineJob } from "@/lib/jobs";
 import { CATEGORIES, type Category } from "@/lib/records";
-import { servedResource } from "../read-resources";
+import { servedText } from "../read-resources";
 import { coveredCategories } from "../served-types";
 import { deleteExportFiles, exportFiles, FILE_BYTES, NdjsonFiles } from "./ndjson-files";
 
@@ -10,13 +10,27 @@ import { deleteExportFiles, exportFiles, FILE_BYTES, NdjsonFiles } from "./ndjso
 export const FHIR_EXPORT_QUEUE = "fhir-export";
 /** How long a completed export's files are kept before the lifecycle job deletes them. */
 export const EXPORT_FILES_TTL_MS = 60 * 60 * 1000;
-/** Rows read per query: the export streams each subject's resources in batches of this many (keyset on id). */
-const BATCH = 500;
-const SUBJECT_BATCH = 200;
+/** Consented subjects whose resources one statement reads (their rows streamed through a cursor, FETCH_ROWS at a time). */
+const SUBJECT_BATCH = 100;
+const FETCH_ROWS = 1_000;
+/** How often the export's progress is stored (and a cancellation noticed), at most. */
+const PROGRESS_MS = 500;
 
 type ExportRow = { id: string; applicationId: string; environment: string; status: string; types: string[]; since: Date | null };
-type RecordRow = { id: string; resource: string; version: number; updatedAt: Date; sources: never; type: string };
-type ContextRow = { id: string; resource: string; version: number; updatedAt: Date; type: string; sourceId: string; sourceName: string | null };
+/** A record's or a context resource's row, as servedText serves it, with what the subject's consent is checked against. */
+type ExportedRow = {
+  subjectId: string;
+  kind: "record" | "context";
+  category: string | null;
+  id: string;
+  type: string;
+  resource: string;
+  version: number;
+  updatedAt: Date;
+  sources: never;
+  sourceId: string | null;
+  sourceName: string | null;
+};
 
 /** Test seams: a smaller file size, and a hook run before each subject is written (a revocation mid-export). */
 export type RunExportOptions = { fileBytes?: number; beforeSubject?: (subjectId: string) => Promise<void> };
@@ -27,9 +41,11 @@ class Cancelled extends Error {}
  * Runs one export to its end: every subject of the application and environment with an active receipt when the
  * export starts, in id order, each written only if its consent still covers something when its turn comes (the
  * receipt active and unexpired, its categories narrowed by the application's allowlist, read again per subject), so a
- * revocation during the export removes that subject from what is still to be written. Resources are read in batches
- * and written to ndjson files as they come (bounded memory). A rerun after a crash starts over: the files a failed
- * attempt wrote are deleted first. A cancelled export stops at the next subject and its files are deleted.
+ * revocation during the export removes that subject from what is still to be written. The resources of SUBJECT_BATCH
+ * subjects are read by one statement, in subject order, through a cursor (bounded memory), and written to ndjson files
+ * as they come, each subject's as its consent then allows. A rerun after a crash starts over: the files a failed
+ * attempt wrote are deleted first. A cancelled export stops when it next stores its progress (twice a second) and its
+ * files are deleted.
  */
 export async function runFhirExport(exportId: string, options: RunExportOptions = {}): Promise<void> {
   const pool = pgPool();
@@ -45,11 +61,19 @@ export async function runFhirExport(exportId: string, options: RunExportOptions 
   if (!job) return; // cancelled, expired or done: nothing to do
   await deleteExportFiles(exportId);
   const files = new NdjsonFiles(exportId, options.fileBytes ?? FILE_BYTES);
+  const progress = { done: 0, skipped: 0, written: 0, storedAt: performance.now() };
+  const storeProgress = async () => {
+    const stored = await pool.query(`UPDATE "FhirExport" SET "subjectsDone" = $2, "subjectsSkipped" = $3, "resourcesWritten" = $4 WHERE "id" = $1 AND "status" = 'running'`, [
+      exportId,
+      progress.done,
+      progress.skipped,
+      progress.written,
+    ]);
+    if (stored.rowCount === 0) throw new Cancelled();
+    progress.storedAt = performance.now();
+  };
   try {
     let after = "";
-    let done = 0;
-    let skipped = 0;
-    let written = 0;
     for (;;) {
       const { rows: subjects } = await pool.query<{ id: string }>(
         `SELECT s."id" FROM "Subject" s WHERE s."applicationId" = $1 AND s."environment" = $2::"Environment" AND s."id" > $3 AND ${activeReceiptExists("s")}
@@ -57,21 +81,26 @@ export async function runFhirExport(exportId: string, options: RunExportOptions 
         [job.applicationId, job.environment, after],
       );
       if (subjects.length === 0) break;
-      for (const { id: subjectId } of subjects) {
-        after = subjectId;
-        await options.beforeSubject?.(subjectId);
-        const categories = await currentCategories(job, subjectId);
-        const types = job.types.filter((type) => coveredCategories(type, categories).length > 0);
-        if (types.length === 0) skipped += 1;
-        else written += await writeSubject(files, subjectId, categories, types, job.since);
-        done += 1;
-        const progress = await pool.query(
-          `UPDATE "FhirExport" SET "subjectsDone" = $2, "subjectsSkipped" = $3, "resourcesWritten" = $4 WHERE "id" = $1 AND "status" = 'running'`,
-          [exportId, done, skipped, written],
-        );
-        if (progress.rowCount === 0) throw new Cancelled();
-      }
+      after = subjects[subjects.length - 1]!.id;
+      await writeSubjects(
+        job,
+        subjects.map((subject) => subject.id),
+        files,
+        async (subjectId) => {
+          await options.beforeSubject?.(subjectId);
+          const categories = await currentCategories(job, subjectId);
+          const types = job.types.filter((type) => coveredCategories(type, categories).length > 0);
+          if (types.length === 0) progress.skipped += 1;
+          return { categories, types };
+        },
+        async (written) => {
+          progress.written += written;
+          progress.done += 1;
+          if (performance.now() - progress.storedAt >= PROGRESS_MS) await storeProgress();
+        },
+      );
     }
+    await storeProgress();
     await files.finish();
     const manifest = await exportFiles(exportId);
     const completed = await pool.query(
@@ -112,55 +141,67 @@ async function currentCategories(job: ExportRow, subjectId: string): Promise<Cat
 }
 
 /**
- * Writes the subject's resources of `types` its categories cover, as the FHIR API serves them (the same ids, meta and
- * Patient), in batches: records (with `_since`, only those the change feed names as changed since), then context
- * resources (with `_since`, those whose stored version changed since). Returns how many it wrote.
+ * Writes the resources of `subjects` (in id order) of the export's types, as the FHIR API serves them (the same ids,
+ * meta and Patient): their records (with `_since`, only those the change feed names as changed since), then their
+ * context resources (with `_since`, those whose stored version changed since), each subject's read by one statement
+ * in subject order through a cursor. Right before a subject's turn, `consent` says what it may be written of now (its
+ * categories and the types they cover); `subjectDone` is told how many of its resources were written.
  */
-async function writeSubject(files: NdjsonFiles, subjectId: string, categories: Category[], types: string[], since: Date | null): Promise<number> {
-  const pool = pgPool();
-  let written = 0;
-  const changed = since
-    ? `AND r."id" IN (SELECT c."recordId" FROM "RecordChange" c WHERE c."subjectId" = $1 AND c."createdAt" >= ($5::timestamptz AT TIME ZONE 'UTC'))`
-    : "AND $5::timestamptz IS NULL";
-  let after = "";
-  for (;;) {
-    const { rows } = await pool.query<RecordRow>(
-      `SELECT r."id", r."resource"::text AS "resource", r."version", r."updatedAt" AT TIME ZONE 'UTC' AS "updatedAt", r."sources", r."resource"->>'resourceType' AS "type"
-       FROM "Record" r
-       WHERE r."subjectId" = $1 AND r."deletedAt" IS NULL AND r."resource" IS NOT NULL AND r."category" = ANY($2::text[])
-         AND r."resource"->>'resourceType' = ANY($3::text[]) AND r."id" > $4
-         AND (r."category" <> 'demographics' OR r."id" = (
-           SELECT min(d."id") FROM "Record" d WHERE d."subjectId" = $1 AND d."category" = 'demographics' AND d."deletedAt" IS NULL AND d."resource" IS NOT NULL))
-         ${changed}
-       ORDER BY r."id" LIMIT ${BATCH}`,
-      [subjectId, categories, types, after, since?.toISOString() ?? null],
-    );
-    for (const row of rows) {
-      await files.write(row.type, servedResource({ ...row, sourceId: null, sourceName: null }));
-      written += 1;
-    }
-    if (rows.length < BATCH) break;
-    after = rows[rows.length - 1]!.id;
-  }
-  after = "";
-  for (;;) {
-    const { rows } = await pool.query<ContextRow>(
-      `SELECT c."id", c."resource"::text AS "resource", c."version", c."updatedAt" AT TIME ZONE 'UTC' AS "updatedAt", c."resourceType" AS "type", c."sourceId",
-              (SELECT p."name" FROM "Source" so JOIN "Provider" p ON p."id" = so."providerId" WHERE so."id" = c."sourceId") AS "sourceName"
-       FROM "FhirContext" c
-       WHERE c."subjectId" = $1 AND c."resourceType" = ANY($2::text[]) AND c."id" > $3
-         AND ($4::timestamptz IS NULL OR c."updatedAt" >= ($4::timestamptz AT TIME ZONE 'UTC'))
-       ORDER BY c."id" LIMIT ${BATCH}`,
-      [subjectId, types, after, since?.toISOString() ?? null],
-    );
-    for (const row of rows) {
-      await files.write(row.type, servedResource({ ...row, sources: null }));
-      written += 1;
-    }
-    if (rows.length < BATCH) break;
-    after = rows[rows.length - 1]!.id;
-  }
-  return written;
+async function writeSubjects(
+  job: ExportRow,
+  subjects: string[],
+  files: NdjsonFiles,
+  consent: (subjectId: string) => Promise<{ categories: Category[]; types: string[] }>,
+  subjectDone: (written: number) => Promise<void>,
+): Promise<void> {
+  const changed = job.since
+    ? `AND r."id" IN (SELECT c."recordId" FROM "RecordChange" c WHERE c."subjectId" = r."subjectId" AND c."createdAt" >= ($3::timestamptz AT TIME ZONE 'UTC'))`
+    : "AND $3::timestamptz IS NULL";
+  const statement = `
+    SELECT r."subjectId", 'record' AS "kind", r."category", r."id", r."resourceType" AS "type", r."resource"::text AS "resource", r."version",
+           r."updatedAt" AT TIME ZONE 'UTC' AS "updatedAt", r."sources", NULL AS "sourceId", NULL AS "sourceName"
+    FROM "Record" r
+    WHERE r."subjectId" = ANY($1::text[]) AND r."deletedAt" IS NULL AND r."resource" IS NOT NULL AND r."resourceType" = ANY($2::text[])
+      AND (r."category" <> 'demographics' OR r."id" = (
+        SELECT min(d."id") FROM "Record" d WHERE d."subjectId" = r."subjectId" AND d."category" = 'demographics' AND d."deletedAt" IS NULL AND d."resource" IS NOT NULL))
+      ${changed}
+    UNION ALL
+    SELECT c."subjectId", 'context', NULL, c."id", c."resourceType", c."resource"::text, c."version", c."updatedAt" AT TIME ZONE 'UTC', NULL, c."sourceId",
+           (SELECT p."name" FROM "Source" so JOIN "Provider" p ON p."id" = so."providerId" WHERE so."id" = c."sourceId")
+    FROM "FhirContext" c
+    WHERE c."subjectId" = ANY($1::text[]) AND c."resourceType" = ANY($2::text[])
+      AND ($3::timestamptz IS NULL OR c."updatedAt" >= ($3::timestamptz AT TIME ZONE 'UTC'))
+    ORDER BY 1, 2 DESC, 4`;
+  await withPgTransaction(
+    async (client) => {
+      await client.query(`SET LOCAL work_mem = '64MB'`);
+      await client.query({ text: `DECLARE "export" NO SCROLL CURSOR FOR ${statement}`, values: [subjects, job.types, job.since?.toISOString() ?? null] });
+      // The next rows are fetched while these are written (a full fetch means there may be more).
+      const fetchRows = async () => (await client.query<ExportedRow>(`FETCH ${FETCH_ROWS} FROM "export"`)).rows;
+      let rows = await fetchRows();
+      let next = rows.length === FETCH_ROWS ? fetchRows() : null;
+      let at = 0;
+      for (const subjectId of subjects) {
+        const { categories, types } = await consent(subjectId);
+        let written = 0;
+        for (;;) {
+          if (at === rows.length && next) {
+            rows = await next;
+            next = rows.length === FETCH_ROWS ? fetchRows() : null;
+            at = 0;
+          }
+          const row = rows[at];
+          if (!row || row.subjectId !== subjectId) break;
+          at += 1;
+          if (!types.includes(row.type) || (row.kind === "record" && !categories.includes(row.category as Category))) continue;
+          await files.write(row.type, servedText(row));
+          written += 1;
+        }
+        await subjectDone(written);
+      }
+    },
+    { timeoutMs: 120_000 },
+  );
 }
 
 async function exportStatus(exportId: string): Promise<string | null> {
@@ -175,6 +216,8 @@ async function exportStatus(exportId: string): Promise<string | null> {
 export const fhirExportJob = defineJob<{ exportId: string }>({
   queue: FHIR_EXPORT_QUEUE,
   policy: { retryLimit: 2, retryDelay: 5, expireInSeconds: 3 * 3600 },
+  // A kick-off is picked up within half a second (pg-boss polls every 2 s by default), a fifth of a small export.
+  pollingIntervalSeconds: 0.5,
   async handler(job: PgBoss.JobWithMetadata<{ exportId: string }>) {
     try {
       await runFhirExport(job.data.exportId);
