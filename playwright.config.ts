@@ -28,6 +28,8 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: [["list"]],
   timeout: 30_000,
+  // npm test runs these beside Vitest on 2 cores: a click's navigation took over the default 5 s there.
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     screenshot: "only-on-failure",

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: type checks, ESLint, the SDK's build, unit and integration tests on a real
-# PostgreSQL, then the Playwright browser tests against a freshly started platform.
-# Steps that do not depend on each other overlap, since each leaves cores idle on its own: the three static checks
-# run together, and the production build the browser tests start from is made while the vitest suite runs.
+# PostgreSQL, and the Playwright browser tests against a freshly started platform.
+# Steps that do not depend on each other overlap, since each leaves cores idle on its own: the production build (with
+# its type check) runs beside ESLint and the SDK's build, then beside Vitest, and the browser tests start as soon as
+# the build is made, beside Vitest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 logs="$(mktemp -d)"
@@ -31,30 +32,59 @@ together() {
   return "$failed"
 }
 
-step "typecheck, lint, SDK build (@chartkey/sdk, packages/sdk)"
-together "typecheck::npx tsc --noEmit" "lint::npx eslint --max-warnings 0 ." "SDK build::npm run sdk:build --silent"
-
-step "unit and integration tests (the production build for the browser tests is made meanwhile)"
-build_pid=""
-if ! npx tsx -e 'import { buildIsFresh } from "./lib/config/build-freshness"; process.exit(buildIsFresh() ? 0 : 1)'; then
+# The production build the browser tests start from is made from the start, beside the static checks. Next.js's
+# build type-checks the whole project (every file of tsconfig.json, as `tsc --noEmit` does), so when a build is
+# made `tsc --noEmit` is not run a second time: a type error fails the build, and its log is printed.
+build_needed=0
+npx tsx -e 'import { buildIsFresh } from "./lib/config/build-freshness"; process.exit(buildIsFresh() ? 0 : 1)' || build_needed=1
+build_done="$logs/build.status"
+if [ "$build_needed" = 1 ]; then
+  step "lint and SDK build, beside the production build (which type-checks the project)"
   # CHARTKEY_BUILD_READY_FILE, when set, is created once the build is made: .ci/run's production install check
   # waits for it, to run beside the tests too.
-  (npx next build >"$logs/build.log" 2>&1 && if [ -n "${CHARTKEY_BUILD_READY_FILE:-}" ]; then touch "$CHARTKEY_BUILD_READY_FILE"; fi) &
-  build_pid=$!
-elif [ -n "${CHARTKEY_BUILD_READY_FILE:-}" ]; then
-  touch "$CHARTKEY_BUILD_READY_FILE"
+  (
+    status=0
+    npx next build >"$logs/build.log" 2>&1 || status=$?
+    if [ "$status" = 0 ] && [ -n "${CHARTKEY_BUILD_READY_FILE:-}" ]; then touch "$CHARTKEY_BUILD_READY_FILE"; fi
+    echo "$status" >"$build_done"
+  ) &
+  together "lint::npx eslint --max-warnings 0 ." "SDK build::npm run sdk:build --silent"
+else
+  step "typecheck, lint, SDK build (@chartkey/sdk, packages/sdk); the production build is fresh"
+  echo 0 >"$build_done"
+  if [ -n "${CHARTKEY_BUILD_READY_FILE:-}" ]; then touch "$CHARTKEY_BUILD_READY_FILE"; fi
+  together "typecheck::npx tsc --noEmit" "lint::npx eslint --max-warnings 0 ." "SDK build::npm run sdk:build --silent"
 fi
-vitest_status=0
-npx vitest run || vitest_status=$?
-if [ -n "$build_pid" ]; then
-  if ! wait "$build_pid"; then
+
+# Vitest and the browser tests run at once: each waits on PostgreSQL, HTTP, child processes and the browser much of
+# the time, which left a core idle when they ran one after the other. The browser tests start once the build is
+# made; their output is printed after Vitest's. CHARTKEY_TEST_SERIAL=1 runs them one after the other.
+step "unit and integration tests, and the browser tests beside them once the build is made"
+browser_tests() {
+  until [ -e "$build_done" ]; do sleep 1; done
+  if [ "$(cat "$build_done")" != 0 ]; then
+    echo "next build failed (the browser tests did not run):"
     cat "$logs/build.log"
-    echo "next build failed" >&2
-    exit 1
+    return 1
   fi
-  echo "production build: done"
+  local started=$SECONDS
+  npx playwright test && status=0 || status=$?
+  printf -- '-- browser tests: %d s\n' "$((SECONDS - started))"
+  return "$status"
+}
+vitest_status=0 browser_status=0
+if [ "${CHARTKEY_TEST_SERIAL:-0}" = 1 ]; then
+  npx vitest run || vitest_status=$?
+  browser_tests || browser_status=$?
+else
+  browser_tests >"$logs/browser.log" 2>&1 &
+  browser_pid=$!
+  npx vitest run || vitest_status=$?
+  printf -- '-- vitest: %d s\n' "$((SECONDS - step_started))"
+  wait "$browser_pid" || browser_status=$?
+  printf '\n== browser tests (ran beside Vitest)\n'
+  cat "$logs/browser.log"
 fi
 [ "$vitest_status" -eq 0 ] || exit "$vitest_status"
-
-step "browser tests"; npx playwright test
+[ "$browser_status" -eq 0 ] || exit "$browser_status"
 step "done"

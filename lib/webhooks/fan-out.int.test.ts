@@ -131,7 +131,11 @@ describe("webhook fan-out", () => {
     await waitFor(async () => (await succeeded(ids)) === ids.length, "every delivery", 30_000);
     expect(target.stats.requests).toBe(400);
     expect(target.stats.connections).toBeGreaterThan(0);
-    expect(target.stats.connections).toBeLessThanOrEqual(ENDPOINT_CONNECTIONS);
+    // Far fewer: at most one in four deliveries opened a connection. Not "at most ENDPOINT_CONNECTIONS": on a busy
+    // machine a kept-alive connection can sit idle past the receiver's 5-second keep-alive and be replaced (73
+    // connections were seen beside the browser tests); the pool's bound is the number open at once.
+    expect(target.stats.connections).toBeLessThanOrEqual(400 / 4);
+    expect(target.stats.maxOpen).toBeLessThanOrEqual(ENDPOINT_CONNECTIONS);
   }, 60_000);
 
   it("two workers claiming at once never make the same attempt twice: every delivery arrives once and is logged once", async () => {
