@@ -6,7 +6,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * `npx vitest run`). Refresh it when a file's time changes much; a file not listed counts as quick.
  */
 export const KNOWN_SECONDS: Readonly<Record<string, number>> = {
-  "test/conformance-matrix.int.test.ts": 250,
+  "test/conformance-matrix.int.test.ts": 130,
   "test/faults/process-kill.int.test.ts": 65,
   "test/conformance-reference.int.test.ts": 39,
   "test/routes/tefca.int.test.ts": 31,
@@ -28,7 +28,7 @@ export const KNOWN_SECONDS: Readonly<Record<string, number>> = {
 };
 
 /**
- * Orders each project's files longest first, so that the longest file (the conformance matrix, four minutes) starts
+ * Orders each project's files longest first, so that the longest file (the conformance matrix, two minutes) starts
  * at once beside the others rather than last with one worker idle. A file's time is its last run's, from Vitest's
  * cache, else KNOWN_SECONDS (a clean clone has no cache; by default Vitest would then run larger files first, and the
  * matrix is a short file). Projects keep the order Vitest gives them.
