@@ -8,7 +8,7 @@ import { db } from "@/lib/db";
 import { ehrEndpoints, issueAuthorizationCodeDirectly, SANDBOX_CLIENT_ID, sandboxClientSecret, simulatedEhrPatientKey } from "@/lib/ehr";
 import { startWorker, type RunningWorker } from "@/lib/jobs";
 import { createLiveProvider } from "@/lib/provider-directory";
-import { stopSender } from "@/lib/queue";
+import { QUEUE, stopSender } from "@/lib/queue";
 import { beginAuthorization, completeAuthorization, ensureSandboxProviders } from "@/lib/sources";
 import { getApplicationAccess, type ApplicationAccess } from "@/lib/team";
 import { createTestApplication, createTestDeveloper } from "@/test/factories";
@@ -128,7 +128,11 @@ describe("import history and re-runs", () => {
     expect(await rerunSourceAsOperator(operatorId, other.sourceId)).toEqual({ providerName: PROVIDER_NAME });
     await waitFor(async () => (await db().sourceImport.count({ where: { sourceId: other.sourceId, status: "running" } })) === 0 && (await historyOf(other.sourceId))[0]!.trigger === "rerun", "the operator's re-run completing");
 
-    // A team's re-runs are limited per application; the refusal says so.
+    // A team's re-runs are limited per application; the refusal says so. Every import job ends first (queued ones
+    // too: the provider-wide re-run and the operator's can both be queued for the source): a job the worker stopped in
+    // the middle would leave its import running, and a running import refuses a re-run as "being synced" before the
+    // limit is counted (seen on a busy machine).
+    await waitFor(async () => (await worker!.boss.getQueueSize(QUEUE.sourceImport, { before: "completed" })) === 0, "every import job ending", 60_000);
     await worker.stop();
     worker = undefined;
     let refusal: unknown = null;
