@@ -28,6 +28,8 @@ describe("servedText", () => {
         { ...record, resource: JSON.stringify(resource) },
         { ...record, sources: null, sourceId: "src_ctx", sourceName: "Hospital\\B", resource: JSON.stringify(resource) },
         { ...record, sources: [] as never, resource: JSON.stringify(resource) },
+        // The export reads lastUpdated as PostgreSQL formats it (to_char), not as a Date.
+        { ...record, updatedAt: "2024-05-06T07:08:09.120Z", resource: JSON.stringify(resource) },
       ]) {
         expect(servedText(row)).toBe(JSON.stringify(servedResource(row)));
         expect(JSON.parse(servedText(row))).toEqual(servedResource(row));

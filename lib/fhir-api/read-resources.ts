@@ -20,7 +20,7 @@ export type ServedFilter = {
   tokens?: readonly TokenFilter[];
 };
 
-type ServedRow = { type: string; id: string; resource: string; version: number; updatedAt: Date; sources: { sourceId: string; refs: { sourceId: string; sourceName?: string }[] }[] | null; sourceId: string | null; sourceName: string | null };
+type ServedRow = { type: string; id: string; resource: string; version: number; updatedAt: Date | string; sources: { sourceId: string; refs: { sourceId: string; sourceName?: string }[] }[] | null; sourceId: string | null; sourceName: string | null };
 
 const pgTypes = pg.types;
 const JSON_OID = pg.types.builtins.JSON;
@@ -137,10 +137,7 @@ export function servedResource(row: ServedRow): FhirResource {
 
 /** The FHIR view's members of a served resource's meta, after the tags its source sent (`kept`). */
 function servedMeta(row: ServedRow, kept: unknown[]): Record<string, unknown> {
-  const sources = new Map<string, string | undefined>();
-  for (const contribution of row.sources ?? []) for (const ref of contribution.refs) if (!sources.has(ref.sourceId)) sources.set(ref.sourceId, ref.sourceName);
-  for (const contribution of row.sources ?? []) if (!sources.has(contribution.sourceId)) sources.set(contribution.sourceId, undefined);
-  if (row.sourceId) sources.set(row.sourceId, row.sourceName ?? undefined);
+  const sources = contributingSources(row);
   const tags = [...sources].map(([code, display]) => ({ system: SOURCE_TAG_SYSTEM, code, ...(display ? { display } : {}) }));
   const first = [...sources.keys()][0];
   return {
@@ -149,6 +146,31 @@ function servedMeta(row: ServedRow, kept: unknown[]): Record<string, unknown> {
     ...(first ? { source: `urn:chartkey:source:${first}` } : {}),
     ...(kept.length + tags.length > 0 ? { tag: [...kept, ...tags] } : {}),
   };
+}
+
+/** The health systems a served resource came from, in the order its meta names them, with their names when known. */
+function contributingSources(row: ServedRow): Map<string, string | undefined> {
+  const sources = new Map<string, string | undefined>();
+  for (const contribution of row.sources ?? []) for (const ref of contribution.refs) if (!sources.has(ref.sourceId)) sources.set(ref.sourceId, ref.sourceName);
+  for (const contribution of row.sources ?? []) if (!sources.has(contribution.sourceId)) sources.set(contribution.sourceId, undefined);
+  if (row.sourceId) sources.set(row.sourceId, row.sourceName ?? undefined);
+  return sources;
+}
+
+const SOURCE_TAG_START = `{"system":${JSON.stringify(SOURCE_TAG_SYSTEM)},"code":`;
+
+/** JSON.stringify(servedMeta(row, [])), written as text: an export writes it for every resource. */
+function servedMetaText(row: ServedRow): string {
+  let tags = "";
+  let first: string | undefined;
+  for (const [code, display] of contributingSources(row)) {
+    first ??= code;
+    tags += `${tags === "" ? "" : ","}${SOURCE_TAG_START}${JSON.stringify(code)}${display ? `,"display":${JSON.stringify(display)}` : ""}}`;
+  }
+  const source = !first ? "" : `,"source":${JSON.stringify(`urn:chartkey:source:${first}`)}`;
+  // A string is already toISOString's form (the export's to_char): a Date is made of it only to be written again.
+  const lastUpdated = typeof row.updatedAt === "string" ? row.updatedAt : row.updatedAt.toISOString();
+  return `{"versionId":"${row.version}","lastUpdated":"${lastUpdated}"${source}${tags === "" ? "" : `,"tag":[${tags}]`}}`;
 }
 
 /**
@@ -160,8 +182,7 @@ function servedMeta(row: ServedRow, kept: unknown[]): Record<string, unknown> {
 export function servedText(row: ServedRow): string {
   const stored = row.resource;
   if (stored.includes('"meta"') || stored.length < 2 || stored[stored.length - 1] !== "}") return JSON.stringify(servedResource(row));
-  const meta = servedMeta(row, []);
-  return `${stored.slice(0, -1)}${stored.length > 2 ? "," : ""}"meta":${JSON.stringify(meta)}}`;
+  return `${stored.slice(0, -1)}${stored.length > 2 ? "," : ""}"meta":${servedMetaText(row)}}`;
 }
 
 /** Which subject a served id's resource belongs to (a record's or a context resource's), if any. */

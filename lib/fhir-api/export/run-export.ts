@@ -15,6 +15,8 @@ const SUBJECT_BATCH = 100;
 const FETCH_ROWS = 1_000;
 /** How often the export's progress is stored (and a cancellation noticed), at most. */
 const PROGRESS_MS = 500;
+/** A stored UTC timestamp (timestamp(3)) as toISOString writes it. */
+const ISO_UTC = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 type ExportRow = { id: string; applicationId: string; environment: string; status: string; types: string[]; since: Date | null };
 /** A record's or a context resource's row, as servedText serves it, with what the subject's consent is checked against. */
@@ -26,7 +28,8 @@ type ExportedRow = {
   type: string;
   resource: string;
   version: number;
-  updatedAt: Date;
+  /** As toISOString writes it (servedText's meta.lastUpdated), formatted by PostgreSQL rather than parsed into a Date. */
+  updatedAt: string;
   sources: never;
   sourceId: string | null;
   sourceName: string | null;
@@ -127,14 +130,16 @@ function activeReceiptExists(alias: string): string {
 
 /** The categories the export may write of the subject now: its active receipt's, those the application's allowlist holds. */
 async function currentCategories(job: ExportRow, subjectId: string): Promise<Category[]> {
-  const { rows } = await pgPool().query<{ categories: string[]; allowlist: string[] }>(
-    `SELECT r."categories", a."categoryAllowlist" AS "allowlist"
+  // Prepared once per connection (read for every subject: planning it each time cost more than running it).
+  const { rows } = await pgPool().query<{ categories: string[]; allowlist: string[] }>({
+    name: "chartkey-fhir-export-consent",
+    text: `SELECT r."categories", a."categoryAllowlist" AS "allowlist"
      FROM "ConsentReceipt" r JOIN "Application" a ON a."id" = r."applicationId"
      WHERE r."subjectId" = $1 AND r."applicationId" = $2 AND r."environment" = $3::"Environment" AND r."status" = 'active'
        AND r."expiresAt" > (now() AT TIME ZONE 'UTC') AND a."status" <> 'suspended'
      LIMIT 1`,
-    [subjectId, job.applicationId, job.environment],
-  );
+    values: [subjectId, job.applicationId, job.environment],
+  });
   const receipt = rows[0];
   if (!receipt) return [];
   return CATEGORIES.filter((category) => receipt.categories.includes(category) && receipt.allowlist.includes(category));
@@ -159,14 +164,14 @@ async function writeSubjects(
     : "AND $3::timestamptz IS NULL";
   const statement = `
     SELECT r."subjectId", 'record' AS "kind", r."category", r."id", r."resourceType" AS "type", r."resource"::text AS "resource", r."version",
-           r."updatedAt" AT TIME ZONE 'UTC' AS "updatedAt", r."sources", NULL AS "sourceId", NULL AS "sourceName"
+           ${ISO_UTC('r."updatedAt"')} AS "updatedAt", r."sources", NULL AS "sourceId", NULL AS "sourceName"
     FROM "Record" r
     WHERE r."subjectId" = ANY($1::text[]) AND r."deletedAt" IS NULL AND r."resource" IS NOT NULL AND r."resourceType" = ANY($2::text[])
       AND (r."category" <> 'demographics' OR r."id" = (
         SELECT min(d."id") FROM "Record" d WHERE d."subjectId" = r."subjectId" AND d."category" = 'demographics' AND d."deletedAt" IS NULL AND d."resource" IS NOT NULL))
       ${changed}
     UNION ALL
-    SELECT c."subjectId", 'context', NULL, c."id", c."resourceType", c."resource"::text, c."version", c."updatedAt" AT TIME ZONE 'UTC', NULL, c."sourceId",
+    SELECT c."subjectId", 'context', NULL, c."id", c."resourceType", c."resource"::text, c."version", ${ISO_UTC('c."updatedAt"')}, NULL, c."sourceId",
            (SELECT p."name" FROM "Source" so JOIN "Provider" p ON p."id" = so."providerId" WHERE so."id" = c."sourceId")
     FROM "FhirContext" c
     WHERE c."subjectId" = ANY($1::text[]) AND c."resourceType" = ANY($2::text[])
