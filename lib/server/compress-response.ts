@@ -18,8 +18,7 @@ const ENCODERS = { gzip: promisify(gzip), deflate: promisify(deflate) };
  * set) when the client and the answer allow it.
  */
 export async function compressBody<Body extends Buffer | string | JsonText>(req: IncomingMessage, res: ServerResponse, body: Body): Promise<Body | Buffer> {
-  const type = String(res.getHeader("content-type") ?? "").split(";")[0]!.trim();
-  if (!COMPRESSIBLE.test(type)) return body;
+  if (!isCompressible(res)) return body;
   if (NO_TRANSFORM.test(String(res.getHeader("cache-control") ?? ""))) return body;
   addVary(res, "Accept-Encoding");
   if (byteLength(body) < THRESHOLD_BYTES || res.hasHeader("content-encoding") || req.method === "HEAD") return body;
@@ -27,6 +26,11 @@ export async function compressBody<Body extends Buffer | string | JsonText>(req:
   if (!encoding) return body;
   res.setHeader("Content-Encoding", encoding);
   return ENCODERS[encoding](bytesOf(body));
+}
+
+/** Whether the answer's Content-Type is one compressBody may compress (else its body is sent as it is, whatever its size). */
+export function isCompressible(res: ServerResponse): boolean {
+  return COMPRESSIBLE.test(String(res.getHeader("content-type") ?? "").split(";")[0]!.trim());
 }
 
 const byteLength = (body: Buffer | string | JsonText) => (body instanceof JsonText ? body.byteLength : Buffer.byteLength(body));

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RouteTable } from "@/lib/api";
 import { DeferredRequest, JsonAnswer, JsonText, writeJsonText, type Answer, type HeaderReader } from "@/lib/http";
 import { DEMO_ROUTES, PLATFORM_ROUTES } from "@/lib/routes";
-import { compressBody } from "./compress-response";
+import { compressBody, isCompressible } from "./compress-response";
 import { familyOf, type ApiFamily } from "./api-families";
 import { headerText } from "./header-text";
 
@@ -83,7 +83,50 @@ async function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: An
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader("set-cookie", cookies);
   if (!response.body) return void res.end();
+  // A body of known length that is never compressed (a bulk export's ndjson file) streams as it is read, with
+  // backpressure: the same headers and bytes as when read whole, without holding the whole body first.
+  if (response.headers.has("content-length") && !isCompressible(res)) {
+    if (req.method === "HEAD") {
+      await response.body.cancel();
+      return void res.end();
+    }
+    return streamBody(res, response.body);
+  }
   writeBody(res, await compressBody(req, res, Buffer.from(await response.arrayBuffer())));
+}
+
+/**
+ * Writes a body stream to `res` chunk by chunk as it is read, waiting for the socket to drain before reading on (a
+ * slow client slows the reads); a client that goes away cancels the stream. An error while reading is thrown after
+ * the headers are sent (the platform handler then ends the connection).
+ */
+async function streamBody(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) return void (await reader.cancel());
+      if (!res.write(value)) await drained(res);
+    }
+    res.end();
+  } catch (error) {
+    await reader.cancel(error).catch(() => {});
+    throw error;
+  }
+}
+
+/** Resolves when `res` can take more (or its connection closed). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
 
 function writeBody(res: ServerResponse, body: JsonText | Buffer): void {

@@ -133,9 +133,14 @@ const BINARY_BYTEA: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: "text" | "binary") => (oid === pg.types.builtins.BYTEA ? (value: Buffer) => value : pg.types.getTypeParser(oid, format))) as pg.CustomTypesConfig["getTypeParser"],
 };
 
+/** Stored chunks one query reads (2 MiB of a file's bytes, CHUNK_BYTES each): the next batch is read while this one is sent. */
+const CHUNKS_PER_READ = 2;
+
 /**
- * One file of a completed export of the key's application and environment, streamed from its stored chunks one at
- * a time (404 for another application's file, or one cancelled or expired).
+ * One file of a completed export of the key's application and environment, streamed from its stored chunks as the
+ * client takes them (404 for another application's file, or one cancelled or expired): CHUNKS_PER_READ chunks a
+ * query, the next batch read while the last one is written, so at most two batches are held whatever the file's size
+ * and a slow client slows the reads (the platform server writes the body with backpressure, lib/server/direct-api.ts).
  */
 export async function getFhirExportFile(key: KeyAuth, fileId: string): Promise<Response> {
   const { rows } = await pgPool().query<{ bytes: number }>(
@@ -144,23 +149,36 @@ export async function getFhirExportFile(key: KeyAuth, fileId: string): Promise<R
     [fileId, key.application.id, key.environment],
   );
   if (!rows[0]) throw new ApiError("not_found", `No export file ${fileId} of this application is available (never written, cancelled or expired).`);
-  let sequence = 0;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      // In binary (pg's `binary` option, which its types leave out): PostgreSQL's text form of bytea is hex, twice
-      // the bytes to send and to decode. pg hands a binary bytea to its parser as the Buffer it is (BINARY_BYTEA).
-      const next = {
-        text: `SELECT "data", "sequence" FROM "FhirExportChunk" WHERE "fileId" = $1 AND "sequence" > $2 ORDER BY "sequence" LIMIT 1`,
-        values: [fileId, sequence],
-        binary: true,
-        types: BINARY_BYTEA,
-      };
-      const chunk = await pgPool().query<{ data: Buffer; sequence: number }>(next);
-      const row = chunk.rows[0];
-      if (!row) return controller.close();
-      sequence = row.sequence;
-      controller.enqueue(new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength));
+  // In binary (pg's `binary` option, which its types leave out): PostgreSQL's text form of bytea is hex, twice the
+  // bytes to send and to decode. pg hands a binary bytea to its parser as the Buffer it is (BINARY_BYTEA).
+  const read = async (after: number): Promise<{ data: Buffer; sequence: number }[]> => {
+    const chunks = {
+      text: `SELECT "data", "sequence" FROM "FhirExportChunk" WHERE "fileId" = $1 AND "sequence" > $2 ORDER BY "sequence" LIMIT ${CHUNKS_PER_READ}`,
+      values: [fileId, after],
+      binary: true,
+      types: BINARY_BYTEA,
+    };
+    return (await pgPool().query<{ data: Buffer; sequence: number }>(chunks)).rows;
+  };
+  const first = read(0);
+  // A read nobody waits for any more (the client went away) must not become an unhandled rejection.
+  first.catch(() => {});
+  let next: Promise<{ data: Buffer; sequence: number }[]> | null = first;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const batch = next ? await next : [];
+        next = batch.length === CHUNKS_PER_READ ? read(batch[batch.length - 1]!.sequence) : null;
+        next?.catch(() => {});
+        if (batch.length === 0) return controller.close();
+        for (const row of batch) controller.enqueue(new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength));
+        if (!next) controller.close();
+      },
+      cancel() {
+        next = null;
+      },
     },
-  });
+    { highWaterMark: 0 },
+  );
   return new Response(body, { status: 200, headers: { "Content-Type": FHIR_NDJSON, "Content-Length": String(rows[0].bytes), "Cache-Control": "no-store" } });
 }
