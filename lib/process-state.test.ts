@@ -83,3 +83,33 @@ describe("process-wide state is one instance, however often its module is loaded
     expect(second.ehr.searchableTypes(providerId)).toBe(first.ehr.searchableTypes(providerId));
   });
 });
+
+describe("resetProcessState", () => {
+  it("puts selected slots back to their creator's value, in place where modules hold them, and leaves the rest", async () => {
+    const { processState, resetProcessState } = await import("./process-state");
+    const map = processState("test.reset-map", () => new Map([["made", 1]]));
+    const set = processState("test.reset-set", () => new Set(["made"]));
+    const list = processState("test.reset-list", (): string[] => ["made"]);
+    const object = processState("test.reset-object", (): Record<string, unknown> => ({ made: true }));
+    const instance = processState("test.reset-instance", () => new URL("https://made.example"));
+    const kept = processState("test.reset-kept", () => new Map<string, number>());
+    map.set("changed", 2);
+    set.add("changed");
+    list.push("changed");
+    object.changed = true;
+    kept.set("changed", 2);
+
+    resetProcessState((name) => name.startsWith("test.reset-") && name !== "test.reset-kept");
+
+    expect([...map]).toEqual([["made", 1]]);
+    expect([...set]).toEqual(["made"]);
+    expect(list).toEqual(["made"]);
+    expect(object).toEqual({ made: true });
+    expect(processState("test.reset-map", () => new Map())).toBe(map);
+    expect(processState("test.reset-object", () => ({}))).toBe(object);
+    const replaced = processState("test.reset-instance", () => new URL("https://other.example"));
+    expect(replaced).not.toBe(instance);
+    expect(replaced.href).toBe("https://made.example/");
+    expect([...kept]).toEqual([["changed", 2]]);
+  });
+});

@@ -66,7 +66,7 @@ printf -- '-- unit tests: %d s\n' "$((SECONDS - step))"
 if [ ${#integration[@]} -gt 0 ]; then
   printf '\n== integration tests of the changed folders (%d file(s))\n' "${#integration[@]}"
   step=$SECONDS
-  npx vitest run --project integration "${integration[@]}" || failed=1
+  npx vitest run --project integration --project integration-own-process "${integration[@]}" || failed=1
   printf -- '-- integration tests: %d s\n' "$((SECONDS - step))"
 else
   printf '\n== no integration test in the changed folders\n'

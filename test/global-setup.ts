@@ -19,6 +19,26 @@ declare module "vitest" {
  * database is built once; each test file clones it (test/database-per-file.ts).
  */
 export default async function setup(project: TestProject) {
+  // Both integration projects (vitest.config.ts) name this setup: they share the one server and template.
+  const holder = globalThis as typeof globalThis & { [SHARED]?: { users: number; server: Promise<RunServer> } };
+  const shared = (holder[SHARED] ??= { users: 0, server: startRunServer() });
+  shared.users += 1;
+  const { serverUrl, stop } = await shared.server;
+  project.provide("databaseServerUrl", serverUrl);
+
+  return async () => {
+    shared.users -= 1;
+    if (shared.users === 0) {
+      delete holder[SHARED];
+      await stop();
+    }
+  };
+}
+
+const SHARED = Symbol.for("chartkey.test.database-server");
+type RunServer = { serverUrl: string; stop: () => Promise<void> };
+
+async function startRunServer(): Promise<RunServer> {
   let embedded: EmbeddedDatabase | undefined;
   const dataDir = path.join(tmpdir(), `ck-test-pg-${process.pid}`);
   let serverUrl = process.env.TEST_DATABASE_SERVER_URL;
@@ -34,13 +54,14 @@ export default async function setup(project: TestProject) {
   await admin.end();
   await migrate(withDatabase(serverUrl, TEMPLATE_DATABASE));
 
-  project.provide("databaseServerUrl", serverUrl);
-
-  return async () => {
-    if (embedded) {
-      await embedded.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    }
+  return {
+    serverUrl,
+    stop: async () => {
+      if (embedded) {
+        await embedded.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
   };
 }
 

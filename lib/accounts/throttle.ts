@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { passwordChecksPerMinute } from "@/lib/config";
-import { addressPrefix, postgresLimiter, type RateLimitPolicy } from "@/lib/http";
+import { addressPrefix, deploymentSetPolicy, postgresLimiter, type RateLimitPolicy } from "@/lib/http";
 import { TooManyAttemptsError, type ThrottleScope } from "./errors";
 
 /**
@@ -14,7 +14,7 @@ import { TooManyAttemptsError, type ThrottleScope } from "./errors";
  */
 export const SIGN_IN_ACCOUNT_POLICY: RateLimitPolicy = { name: "signin-account-address", points: 5, windowSeconds: 15 * 60 };
 export const SIGN_IN_ADDRESS_POLICY: RateLimitPolicy = { name: "signin-address", points: 20, windowSeconds: 15 * 60 };
-export const PASSWORD_CHECK_POLICY: RateLimitPolicy = { name: "password-checks", points: passwordChecksPerMinute(), windowSeconds: 60 };
+export const PASSWORD_CHECK_POLICY: RateLimitPolicy = deploymentSetPolicy("password-checks", passwordChecksPerMinute, 60);
 /**
  * Password reset requests: 10 per address and 3 per email from one address per 15 minutes, counted whether or not
  * the email has an account (so a refusal says nothing about that), like failed sign-ins.

@@ -1,13 +1,13 @@
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { authFailuresPerMinute } from "@/lib/config";
-import { postgresLimiter, rateLimited, type RateLimitPolicy, UNKNOWN_ADDRESS } from "@/lib/http";
+import { deploymentSetPolicy, postgresLimiter, rateLimited, type RateLimitPolicy, UNKNOWN_ADDRESS } from "@/lib/http";
 import { processState } from "@/lib/process-state";
 
 /**
  * Failed authentications per network address (an IPv4 address or an IPv6 /64) per minute (deployment-set), counted
  * across every instance. Only requests without a valid key are refused by it (lib/api/steps.ts, authentication).
  */
-export const AUTH_FAILURE_POLICY: RateLimitPolicy = { name: "auth-failure", points: authFailuresPerMinute(), windowSeconds: 60 };
+export const AUTH_FAILURE_POLICY: RateLimitPolicy = deploymentSetPolicy("auth-failure", authFailuresPerMinute, 60);
 
 // Addresses this instance has seen exceed the limit, until their window ends. Checked only after a key failed, so
 // requests with a valid key never pay for it, and a blocked address's further failures cost no database write.

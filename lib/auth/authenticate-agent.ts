@@ -1,5 +1,5 @@
 import { agentRequestsPerMinute } from "@/lib/config";
-import { ApiError, consumeRateLimit, type RateLimitPolicy } from "@/lib/http";
+import { ApiError, consumeRateLimit, deploymentSetPolicy, type RateLimitPolicy } from "@/lib/http";
 import { hashApiKey } from "./api-key-format";
 import { authorityHolds, readAuthority, type AuthorityRow } from "./agent-authority";
 import { wellFormedAgentToken } from "./agent-token";
@@ -20,7 +20,7 @@ export type AgentAuth = {
 };
 
 /** All of one application's credentials in one environment share this limit (deployment-set). */
-export const AGENT_POLICY: RateLimitPolicy = { name: "agent", points: agentRequestsPerMinute(), windowSeconds: 60 };
+export const AGENT_POLICY: RateLimitPolicy = deploymentSetPolicy("agent", agentRequestsPerMinute, 60);
 
 /**
  * Resolves a `ck_agent_` token: 401 `invalid_agent_token` unless the credential exists and its authority holds

@@ -6,10 +6,24 @@ import { ApiError } from "./api-error";
 import { HEADER } from "./headers";
 import { processState } from "@/lib/process-state";
 
-export type RateLimitPolicy = { name: string; points: number; windowSeconds: number };
+export type RateLimitPolicy = { name: string; readonly points: number; windowSeconds: number };
+
+/**
+ * A policy whose points the deployment sets in its environment, read when a limiter is made or a header written
+ * rather than when this module is first imported: whichever module imports it first, the value is the environment's.
+ */
+export function deploymentSetPolicy(name: string, points: () => number, windowSeconds: number): RateLimitPolicy {
+  return {
+    name,
+    get points() {
+      return points();
+    },
+    windowSeconds,
+  };
+}
 
 /** 300 requests per minute per key (deployment-set: CHARTKEY_RATE_LIMIT_PER_MINUTE). */
-export const KEY_POLICY: RateLimitPolicy = { name: "key", points: keyRequestsPerMinute(), windowSeconds: 60 };
+export const KEY_POLICY: RateLimitPolicy = deploymentSetPolicy("key", keyRequestsPerMinute, 60);
 
 export type RateLimitOutcome = { headers: Record<string, string> };
 
