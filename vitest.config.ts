@@ -63,6 +63,8 @@ export default defineConfig({
           isolate: false,
           // Compiling the FHIR R4 schema's validators takes seconds on a loaded 2-core machine.
           testTimeout: 30_000,
+          // In CI, as in the integration projects: a test that fails once beside the browser tests runs once more.
+          retry: process.env.CI ? 1 : 0,
         },
       },
       integrationProject({
@@ -72,7 +74,8 @@ export default defineConfig({
         // Files share their worker's modules, as the unit project's do: importing the platform afresh for each file
         // took a quarter of the project's worker time. Each file still gets its own database, and the environment
         // and process state its worker started with (test/database-per-file.ts, test/worker-state.ts).
-        isolate: false,
+        // CHARTKEY_TEST_ISOLATE=1 runs each file in a process of its own, to tell an order dependence from a bug.
+        isolate: process.env.CHARTKEY_TEST_ISOLATE === "1",
       }),
       integrationProject({ name: "integration-own-process", include: OWN_PROCESS, exclude, isolate: true }),
     ],

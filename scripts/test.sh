@@ -38,6 +38,7 @@ together() {
 build_needed=0
 npx tsx -e 'import { buildIsFresh } from "./lib/config/build-freshness"; process.exit(buildIsFresh() ? 0 : 1)' || build_needed=1
 build_done="$logs/build.status"
+checks=("lint::npx eslint --max-warnings 0 ." "SDK build::npm run sdk:build --silent")
 if [ "$build_needed" = 1 ]; then
   step "lint and SDK build, beside the production build (which type-checks the project)"
   # CHARTKEY_BUILD_READY_FILE, when set, is created once the build is made: .ci/run's production install check
@@ -48,12 +49,12 @@ if [ "$build_needed" = 1 ]; then
     if [ "$status" = 0 ] && [ -n "${CHARTKEY_BUILD_READY_FILE:-}" ]; then touch "$CHARTKEY_BUILD_READY_FILE"; fi
     echo "$status" >"$build_done"
   ) &
-  together "lint::npx eslint --max-warnings 0 ." "SDK build::npm run sdk:build --silent"
+  together "${checks[@]}"
 else
   step "typecheck, lint, SDK build (@chartkey/sdk, packages/sdk); the production build is fresh"
   echo 0 >"$build_done"
   if [ -n "${CHARTKEY_BUILD_READY_FILE:-}" ]; then touch "$CHARTKEY_BUILD_READY_FILE"; fi
-  together "typecheck::npx tsc --noEmit" "lint::npx eslint --max-warnings 0 ." "SDK build::npm run sdk:build --silent"
+  together "typecheck::npx tsc --noEmit" "${checks[@]}"
 fi
 
 # Vitest and the browser tests run at once: each waits on PostgreSQL, HTTP, child processes and the browser much of

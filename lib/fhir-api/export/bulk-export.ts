@@ -160,16 +160,18 @@ export async function getFhirExportFile(key: KeyAuth, fileId: string): Promise<R
     };
     return (await pgPool().query<{ data: Buffer; sequence: number }>(chunks)).rows;
   };
-  const first = read(0);
   // A read nobody waits for any more (the client went away) must not become an unhandled rejection.
-  first.catch(() => {});
-  let next: Promise<{ data: Buffer; sequence: number }[]> | null = first;
+  const readAhead = (after: number) => {
+    const batch = read(after);
+    batch.catch(() => {});
+    return batch;
+  };
+  let next: Promise<{ data: Buffer; sequence: number }[]> | null = readAhead(0);
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         const batch = next ? await next : [];
-        next = batch.length === CHUNKS_PER_READ ? read(batch[batch.length - 1]!.sequence) : null;
-        next?.catch(() => {});
+        next = batch.length === CHUNKS_PER_READ ? readAhead(batch[batch.length - 1]!.sequence) : null;
         if (batch.length === 0) return controller.close();
         for (const row of batch) controller.enqueue(new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength));
         if (!next) controller.close();
