@@ -38,6 +38,9 @@ describe("load measurements", () => {
 
   // autocannon ends a run at its next one-second sample: halves of whole seconds are measured as long as asked.
   const settings = { connections: 2, duration: 2, warmup: 0.5 };
+  // Requests/s are over the seconds autocannon measured, which a busy machine stretches: 2 s took 3 s in a whole
+  // test run at load 14 (the browser tests beside it). Warm-ups' exclusion is checked by counting requests instead.
+  const STRETCHED = 0.5;
 
   it("measures a pair in alternate halves, the first server's around the second's, each over both its halves", async () => {
     fast.seen.length = 0;
@@ -57,7 +60,7 @@ describe("load measurements", () => {
     // Each server's requests/s is over the seconds of its two measured halves, not its warm-ups.
     for (const measured of [onFast, onSlow]) {
       expect(measured.requests).toBeGreaterThan(0);
-      expect(measured.requestsPerSecond).toBeGreaterThan((measured.requests / settings.duration) * 0.8);
+      expect(measured.requestsPerSecond).toBeGreaterThan((measured.requests / settings.duration) * STRETCHED);
       expect(measured.requestsPerSecond).toBeLessThan((measured.requests / settings.duration) * 1.2);
       expect(measured.failures).toBe(0);
       expect(measured.cpu).toBeUndefined();
@@ -97,7 +100,7 @@ describe("load measurements", () => {
     slow.seen.length = 0;
     const measured = await measure({ url: slow.url }, ["/only"], {}, settings);
     expect(measured.requests).toBeGreaterThan(0);
-    expect(measured.requestsPerSecond).toBeGreaterThan((measured.requests / settings.duration) * 0.8);
+    expect(measured.requestsPerSecond).toBeGreaterThan((measured.requests / settings.duration) * STRETCHED);
     expect(measured.requestsPerSecond).toBeLessThan((measured.requests / settings.duration) * 1.2);
     // Warm-up requests reached the server but are not counted.
     expect(slow.seen.length).toBeGreaterThan(measured.requests);
