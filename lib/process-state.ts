@@ -39,7 +39,6 @@ export function processStateNames(): string[] {
   return [...registry().keys()];
 }
 
-
 /**
  * Puts the slots `reset` selects back to what their creator makes, in place where the slot is a Map, a Set, an array
  * or a plain object (modules keep a reference to those), else by replacing it: for test runners that run several
